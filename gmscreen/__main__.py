@@ -1,0 +1,3 @@
+from gmscreen.cli import main
+
+raise SystemExit(main())

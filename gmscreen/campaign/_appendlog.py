@@ -1,0 +1,376 @@
+"""Append-only TOML files of `[[name]]` entries: the roll log and the change journal.
+
+Writing: each entry is one fully formatted chunk ("\\n[[roll]]\\n...") written by a single
+`os.write` on an O_APPEND descriptor, then fsynced, under an `fcntl.flock` of the file so
+that several writers (the screen, `gmscreen roll --campaign`) never interleave. Nothing
+already written is ever rewritten, so recording costs the same with 10 or 100,000 entries.
+
+Reading: the whole file but the last entry is parsed by one `tomllib.loads` (as fast as
+TOML gets), and the last entry alone. A crash can only tear that last entry; it is then
+reported and ignored, and the next writer cuts it off before appending. Damage anywhere
+else (a hand edit) falls back to parsing entry by entry so one bad entry costs only itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from .errors import Problem
+
+
+class EntryError(ValueError):
+    """An entry that cannot be used. `incomplete`: a key is missing, as after a torn write."""
+
+    def __init__(self, message: str, incomplete: bool = False) -> None:
+        super().__init__(message)
+        self.incomplete = incomplete
+
+
+Convert = Callable[[str, dict], Any]
+
+
+@dataclass
+class Scan:
+    header: dict[str, Any] = field(default_factory=dict)   # top-level keys (format)
+    entries: dict[str, list[Any]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    good_end: int = 0       # offset (from the scanned segment's base) where a torn tail starts, or its end
+    torn: bool = False
+    lines: int = 0          # newlines in the good part
+
+
+def _header_lines(names: tuple[str, ...]) -> tuple[bytes, ...]:
+    return tuple(f"[[{n}]]".encode() for n in names)
+
+
+def _tail_start(data: bytes, headers: tuple[bytes, ...]) -> int | None:
+    """Offset of the line that starts the last entry (or a torn fragment of its header)."""
+    nl = data.rfind(b"\n")
+    last_line = data[nl + 1:]
+    if last_line and last_line not in headers and any(h.startswith(last_line) for h in headers):
+        return nl + 1
+    best = -1
+    for h in headers:
+        i = data.rfind(b"\n" + h)
+        if i >= 0:
+            best = max(best, i + 1)
+        elif data.startswith(h):
+            best = max(best, 0)
+    return best if best >= 0 else None
+
+
+def _entry_regex(names: tuple[str, ...]) -> re.Pattern:
+    alts = "|".join(re.escape(n) for n in names)
+    return re.compile(rb"^[ \t]*\[\[[ \t]*(" + alts.encode() + rb")[ \t]*\]\][ \t]*(?:#[^\n]*)?\r?$", re.M)
+
+
+def _toml_message(exc: Exception) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return "invalid UTF-8"
+    return f"not valid TOML ({exc})"
+
+
+class _Reporter:
+    """Turns entry indexes into line numbers, scanning the headers only when needed."""
+
+    def __init__(self, data: bytes, file: str, names: tuple[str, ...], base_line: int,
+                 first_index: dict[str, int]) -> None:
+        self.data = data
+        self.file = file
+        self.names = names
+        self.base_line = base_line
+        self.first_index = first_index
+        self._lines: dict[str, list[int]] | None = None
+
+    def line_of(self, name: str, index: int) -> int | None:
+        if self._lines is None:
+            self._lines = {n: [] for n in self.names}
+            line, pos = 1, 0
+            for m in _entry_regex(self.names).finditer(self.data):
+                line += self.data.count(b"\n", pos, m.start())
+                pos = m.start()
+                self._lines[m.group(1).decode()].append(self.base_line + line)
+        found = self._lines.get(name, [])
+        return found[index] if index < len(found) else None
+
+    def problem(self, name: str, index: int, message: str, line: int | None = None) -> Problem:
+        if line is None:
+            line = self.line_of(name, index)
+        return Problem(self.file, f"{name}[{self.first_index.get(name, 0) + index}]", message, line, True)
+
+
+def _chunk_start(data: bytes, line_start: int) -> int:
+    """Where the chunk of the entry starting at `line_start` began: its blank separator line
+    belongs to it, so cutting a torn entry leaves the file exactly as before that write."""
+    if line_start >= 2 and data[line_start - 2:line_start] == b"\n\n":
+        return line_start - 1
+    if line_start == 1 and data[:1] == b"\n":       # a segment starts on an entry boundary
+        return 0
+    return line_start
+
+
+def _torn_message(what: str, reason: str) -> str:
+    return (f"last {what} is incomplete ({reason}): ignored; a write was cut short, "
+            "probably by a crash; the entries before it are intact")
+
+
+def scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, *, what: str = "entry",
+         base_line: int = 0, first_index: dict[str, int] | None = None) -> Scan:
+    """Parse a whole file or an appended segment (which starts at an entry boundary)."""
+    out = Scan(entries={n: [] for n in names})
+    first_index = dict(first_index or {})
+    rep = _Reporter(data, file, names, base_line, first_index)
+    if not data:
+        return out
+    split = _tail_start(data, _header_lines(names))
+    body, tail = (data, b"") if split is None else (data[:split], data[split:])
+    try:
+        doc = tomllib.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return _slow_scan(data, file, names, convert, what, base_line, first_index)
+    for key, value in doc.items():
+        if key in names:
+            if not isinstance(value, list):
+                return _slow_scan(data, file, names, convert, what, base_line, first_index)
+            entries = out.entries[key]
+            for i, item in enumerate(value):
+                try:
+                    entries.append(convert(key, item))
+                except EntryError as exc:
+                    out.problems.append(rep.problem(key, i, f"{exc}: {what} ignored"))
+        else:
+            out.header[key] = value
+    out.good_end = len(data)
+    if tail:
+        _scan_tail(out, tail, split, data, names, convert, what, rep, doc)
+    if out.torn:
+        out.lines = data.count(b"\n", 0, out.good_end)
+    else:
+        out.lines = data.count(b"\n")
+    return out
+
+
+def _scan_tail(out: Scan, tail: bytes, split: int, data: bytes, names: tuple[str, ...], convert: Convert,
+               what: str, rep: _Reporter, body_doc: dict) -> None:
+    line = rep.base_line + data.count(b"\n", 0, split) + 1
+    try:
+        tdoc = tomllib.loads(tail.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        reason = "invalid UTF-8" if isinstance(exc, UnicodeDecodeError) else "it does not parse as TOML"
+        _mark_torn(out, split, tail, names, what, rep, line, reason, body_doc)
+        return
+    keys = [k for k in tdoc if k in names]
+    if len(tdoc) != 1 or len(keys) != 1 or not isinstance(tdoc[keys[0]], list) or len(tdoc[keys[0]]) != 1:
+        _mark_torn(out, split, tail, names, what, rep, line, "not one whole entry", body_doc)
+        return
+    name = keys[0]
+    index = len(body_doc.get(name, ()))
+    try:
+        out.entries[name].append(convert(name, tdoc[name][0]))
+    except EntryError as exc:
+        if exc.incomplete:
+            _mark_torn(out, split, tail, names, what, rep, line, str(exc), body_doc)
+        else:
+            out.problems.append(rep.problem(name, index, f"{exc}: {what} ignored", line))
+
+
+def _mark_torn(out: Scan, split: int, tail: bytes, names: tuple[str, ...], what: str, rep: _Reporter,
+               line: int, reason: str, body_doc: dict) -> None:
+    name = next((n for n in names if tail.lstrip().startswith(f"[[{n}]".encode())), names[0])
+    index = len(body_doc.get(name, ()))
+    out.torn = True
+    out.good_end = _chunk_start(rep.data, split)
+    out.problems.append(rep.problem(name, index, _torn_message(what, reason), line))
+
+
+def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, what: str,
+               base_line: int, first_index: dict[str, int]) -> Scan:
+    """Entry by entry: used only when the file was damaged somewhere before its last entry."""
+    out = Scan(entries={n: [] for n in names})
+    rep = _Reporter(data, file, names, base_line, first_index)
+    starts = [(m.start(), m.group(1).decode()) for m in _entry_regex(names).finditer(data)]
+    frag = _tail_start(data, _header_lines(names))
+    if frag is not None and (not starts or frag > starts[-1][0]):
+        starts.append((frag, names[0]))        # a torn fragment of a header line
+    head_end = starts[0][0] if starts else len(data)
+    if data[:head_end].strip():
+        try:
+            out.header = tomllib.loads(data[:head_end].decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            if not starts:
+                # Nothing but a header cut short while the file was being created.
+                out.torn = True
+                out.good_end = 0
+                out.problems.append(Problem(file, "", _torn_message("file header", _toml_message(exc)),
+                                            base_line + 1, True))
+                return out
+            out.problems.append(Problem(file, "", f"file header: {_toml_message(exc)}: ignored",
+                                        base_line + 1, True))
+    counts = {n: 0 for n in names}
+    out.good_end = len(data)
+    line = base_line + 1 + data.count(b"\n", 0, head_end)
+    for k, (start, name) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(data)
+        if k:
+            line += data.count(b"\n", starts[k - 1][0], start)
+        chunk = data[start:end]
+        last = k + 1 == len(starts)
+        index = counts[name]
+        counts[name] += 1
+        try:
+            doc = tomllib.loads(chunk.decode("utf-8"))
+            items = doc.get(name)
+            if set(doc) != {name} or not isinstance(items, list) or len(items) != 1:
+                raise EntryError("not one whole entry", incomplete=True)
+            out.entries[name].append(convert(name, items[0]))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, EntryError) as exc:
+            incomplete = not isinstance(exc, EntryError) or exc.incomplete
+            reason = str(exc) if isinstance(exc, EntryError) else _toml_message(exc)
+            if last and incomplete:
+                out.torn = True
+                out.good_end = _chunk_start(data, start)
+                out.problems.append(rep.problem(name, index, _torn_message(what, reason), line))
+            else:
+                out.problems.append(rep.problem(name, index, f"{reason}: {what} ignored", line))
+    out.lines = data.count(b"\n", 0, out.good_end)
+    return out
+
+
+_FORMAT_KEY = re.compile(rb"^[ \t]*format[ \t]*=", re.M)
+
+
+def format_line(data: bytes) -> int | None:
+    """The line of the top-level `format` key, for messages about it."""
+    m = _FORMAT_KEY.search(data)
+    return data.count(b"\n", 0, m.start()) + 1 if m else None
+
+
+def real_path(path: str | Path) -> Path:
+    """A symlinked campaign is saved, locked and logged beside the file it points to, so an
+    atomic replace never turns the link into a copy and every name shares one lock."""
+    p = Path(path)
+    return p.resolve() if p.is_symlink() else p
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a new or renamed directory entry durable."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class AppendFile:
+    """The writing end of an append-only file, shared safely between processes.
+
+    `end` is the offset up to which the owner has read and accounted for the file; `sync()`
+    (under `locked()`) scans whatever other writers appended since, and cuts off a torn
+    tail left by a writer that died, so every new entry starts on a clean boundary.
+    """
+
+    def __init__(self, path: Path, names: tuple[str, ...], header: str, convert: Convert, *,
+                 what: str, end: int, lines: int, counts: dict[str, int]) -> None:
+        self.path = path
+        self.names = names
+        self.header = header
+        self.convert = convert
+        self.what = what
+        self.end = end
+        self.lines = lines
+        self.counts = dict(counts)        # entries of each name before `end` (problem indexes)
+        created = not path.exists()
+        self.fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        if created:
+            fsync_dir(path.parent)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+    def _reopen_if_replaced(self) -> bool:
+        """The path now names another file (deleted, replaced): follow it. True when so."""
+        try:
+            st_path = os.stat(self.path)
+        except FileNotFoundError:
+            st_path = None
+        st_fd = os.fstat(self.fd)
+        if st_path is not None and (st_path.st_ino, st_path.st_dev) == (st_fd.st_ino, st_fd.st_dev):
+            return False
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+        self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        if st_path is None:
+            fsync_dir(self.path.parent)
+        return True
+
+    def sync(self) -> tuple[bool, Scan]:
+        """(reset, scan of what others appended). reset: the file was replaced or cut
+        shorter than what was read, so the scan covers it from the start. Call under locked()."""
+        reset = self._reopen_if_replaced()
+        size = os.fstat(self.fd).st_size
+        if size < self.end:
+            reset = True
+        if reset:
+            self.end, self.lines, self.counts = 0, 0, {}
+        if size == self.end:
+            return reset, Scan(entries={n: [] for n in self.names})
+        data = os.pread(self.fd, size - self.end, self.end)
+        found = scan(data, str(self.path), self.names, self.convert, what=self.what,
+                     base_line=self.lines, first_index=self.counts)
+        if found.torn:
+            os.ftruncate(self.fd, self.end + found.good_end)
+            os.fsync(self.fd)
+        self.end += found.good_end
+        self.lines += found.lines
+        for name, items in found.entries.items():
+            self.counts[name] = self.counts.get(name, 0) + len(items)
+        return reset, found
+
+    def write(self, text: str, name: str) -> None:
+        """Append one entry chunk (with the file header first when the file is empty).
+        Call under locked(), after sync()."""
+        if self.end == 0:
+            text = self.header + text
+        data = text.encode("utf-8")
+        view = memoryview(data)
+        written = 0
+        try:
+            while written < len(data):
+                written += os.write(self.fd, view[written:])
+            os.fsync(self.fd)
+        except OSError:
+            # Disk full or similar: leave no partial entry behind for the next writer.
+            with contextlib.suppress(OSError):
+                os.ftruncate(self.fd, self.end)
+            raise
+        self.end += len(data)
+        self.lines += data.count(b"\n")
+        self.counts[name] = self.counts.get(name, 0) + 1
+
+    def truncate(self) -> None:
+        """Empty the file back to its header (the journal, after a full save). Under locked()."""
+        os.ftruncate(self.fd, 0)
+        data = self.header.encode("utf-8")
+        os.write(self.fd, data)
+        os.fsync(self.fd)
+        self.end = len(data)
+        self.lines = data.count(b"\n")
+        self.counts = {}

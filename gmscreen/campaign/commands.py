@@ -1,0 +1,154 @@
+"""`gmscreen validate`, `export`, `new` and the logging half of `roll --campaign`.
+
+Each command returns an exit status (0 fine, 2 bad input) and prints every problem on its
+own line on stderr as `FILE:LINE: key.path: what was expected`; never a traceback.
+`validate` and `export` only read: not even a lock file is created.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Mapping, TextIO
+
+from .errors import CampaignError, Problem
+from .export import export_markdown
+from .journal import Journal, journal_path
+from .lock import lock_path
+from .model import Campaign, RollRecord
+from .rolllog import RollLog, append_one, rolls_path
+from .session import replay
+from .store import backup_path, create_campaign_file, load_campaign_with_warnings, write_atomic
+
+
+def _print_problems(problems: list[Problem], err: TextIO) -> None:
+    for p in problems:
+        print(str(p), file=err)
+
+
+def _load_with_journal(path: Path) -> tuple[Campaign, list[Problem], list[Problem]]:
+    """(campaign as the GM last saw it, warnings, errors): state file + journal replayed in memory."""
+    campaign, warnings = load_campaign_with_warnings(path)
+    journal = Journal.load(journal_path(path))
+    warnings = warnings + journal.warnings
+    _, _, _, errors = replay(campaign, journal.entries, str(journal.path))
+    if journal.damaged and not errors:
+        errors = [Problem(str(journal.path), "", "entries before the last one are damaged: the screen will "
+                                                 "open this campaign read-only until the journal is fixed or removed")]
+    return campaign, warnings, errors
+
+
+def cmd_validate(path: str | Path, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Check the campaign, its journal and its roll log. 0: valid (warnings allowed), 2: not."""
+    from .validate import validate_file
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    path = Path(path)
+    problems = list(validate_file(path))
+    if any(not p.warning for p in problems):
+        _print_problems(problems, err)
+        return 2
+    try:
+        campaign, warnings, journal_errors = _load_with_journal(path)
+        log = RollLog.load(rolls_path(path))
+    except CampaignError as exc:
+        _print_problems(problems + exc.problems, err)
+        return 2
+    problems += [w for w in warnings if w not in problems] + journal_errors + log.warnings
+    _print_problems(problems, err)
+    if journal_errors:
+        return 2
+    characters = len(campaign.characters)
+    print(f"{path}: valid ({campaign.system}, {characters} character{'s' if characters != 1 else ''}, "
+          f"{len(log.records)} roll{'s' if len(log.records) != 1 else ''} in the log)", file=out)
+    return 0
+
+
+def cmd_export(path: str | Path, out: str | Path | None = None, *, reveal_all: bool = False,
+               stdout: TextIO | None = None, err: TextIO | None = None) -> int:
+    """The notes and the roll log as Markdown, to stdout or to the file `out`."""
+    stdout = stdout or sys.stdout
+    err = err or sys.stderr
+    path = Path(path)
+    try:
+        campaign, warnings, errors = _load_with_journal(path)
+        log = RollLog.load(rolls_path(path))
+    except CampaignError as exc:
+        _print_problems(exc.problems, err)
+        return 2
+    _print_problems(warnings + errors + log.warnings, err)
+    text = export_markdown(campaign, log.records, reveal_all=reveal_all)
+    if out is None or str(out) == "-":
+        stdout.write(text)
+        return 0
+    target = Path(out)
+    own = {p.absolute() for p in (path, backup_path(path), rolls_path(path), journal_path(path), lock_path(path))}
+    if target.absolute() in own:
+        print(f"{target}: is one of the campaign's own files: choose another output file", file=err)
+        return 2
+    try:
+        write_atomic(target, text.encode("utf-8"), backup=False)
+    except OSError as exc:
+        print(f"{target}: cannot write: {exc.strerror or exc}", file=err)
+        return 2
+    return 0
+
+
+def cmd_new(path: str | Path, system: str, name: str | None = None, *, out: TextIO | None = None,
+            err: TextIO | None = None) -> int:
+    """Create an empty campaign for `system`; never overwrites anything."""
+    from ..rules import get_system
+    from .validate import new_campaign
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    path = Path(path)
+    for existing in (path, rolls_path(path), journal_path(path)):
+        if existing.exists():
+            print(f"{existing}: already exists: nothing written (choose another name, or move it away)", file=err)
+            return 2
+    if name is None:
+        stem = path.name[:-5] if path.name.endswith(".toml") else path.name
+        name = " ".join(stem.replace("_", " ").replace("-", " ").split()) or "Nouvelle campagne"
+    try:
+        campaign = new_campaign(name, system)
+    except CampaignError as exc:
+        _print_problems([Problem(str(path), "system", p.message, None, p.warning) for p in exc.problems], err)
+        return 2
+    try:
+        create_campaign_file(campaign, path)
+    except FileExistsError:
+        print(f"{path}: already exists: nothing written", file=err)
+        return 2
+    except (OSError, CampaignError) as exc:
+        message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"{path}: cannot create: {message}", file=err)
+        return 2
+    try:
+        game = get_system(system).game
+    except Exception:   # only for the message: the campaign is already written
+        game = system
+    print(f"{path}: new {game} campaign \"{name}\" (format {campaign.format})", file=out)
+    return 0
+
+
+def append_roll(path: str | Path, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
+                seed: int | None = None, gm_only: bool = False, err: TextIO | None = None) -> RollRecord:
+    """Record one roll in the campaign's log (`gmscreen roll --campaign`); raises CampaignError.
+
+    Works while the screen has the campaign open: appends are serialised by a lock on the
+    log itself, and the screen picks the roll up with its next one. Warnings (a torn last
+    entry cut off) are printed on stderr.
+    """
+    err = err or sys.stderr
+    path = Path(path)
+    campaign, _, _ = _load_with_journal(path)
+    try:
+        rec, warnings = append_one(rolls_path(path), campaign_name=path.name, session=campaign.session, who=who,
+                                   line=line, request=request, result=result, gm_only=gm_only, seed=seed)
+    except OSError as exc:
+        raise CampaignError([Problem(str(rolls_path(path)), "", f"cannot record the roll: {exc.strerror or exc}")]) \
+            from None
+    _print_problems(warnings, err)
+    return rec

@@ -1,0 +1,199 @@
+"""The change journal: `X.journal.toml`, every change since the last full save, append-only.
+
+The session appends each change (flushed and fsynced) before it returns, so a crash or a
+lost SSH connection loses nothing: on the next open the saved state plus the journal's
+changes is the state the GM last saw. Entries carry the campaign `revision` they produce,
+so a crash between a full save and the journal's truncation replays nothing twice.
+Undo and redo are journalled as changes too (`action = "undo"`), which also lets a replay
+rebuild the undo and redo stacks.
+
+    [[change]]
+    revision = 42
+    action = "do"
+    time = "2025-03-01T21:04:11+01:00"
+    label = "Blessure → Alexis"
+    ops = [
+      { op = "set", path = ["characters", 0, "sheet", "state", "blessures"], old = 1, new = 2 },
+    ]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import _toml
+from ._appendlog import AppendFile, EntryError, format_line, real_path, scan
+from .changes import OPS, Change, Op
+from .errors import CampaignError, Problem
+from .rolllog import now_iso
+
+JOURNAL_FORMAT = 1
+NAMES = ("change",)
+ACTIONS = ("do", "undo", "redo")
+_HEADER = (
+    "# gmscreen change journal of {campaign}: the changes made since its last full save.\n"
+    "# Replayed when the campaign is opened after a crash; emptied after each save.\n"
+    f"format = {JOURNAL_FORMAT}\n"
+)
+
+
+def journal_path(campaign_path: str | Path) -> Path:
+    p = real_path(campaign_path)
+    stem = p.name[:-5] if p.name.endswith(".toml") else p.name
+    return p.with_name(stem + ".journal.toml")
+
+
+@dataclass
+class JournalEntry:
+    revision: int           # the campaign revision once this change is applied
+    action: str             # "do", "undo" (ops are the inverse, label the undone change's), "redo"
+    label: str
+    ops: list[Op] = field(default_factory=list)
+    time: str = ""
+
+    @property
+    def change(self) -> Change:
+        """The change as applied (for an undo: the inverse of the undone change)."""
+        return Change(self.label, list(self.ops))
+
+
+_REQUIRED = ("revision", "action", "time", "label", "ops")
+
+
+def _op(o: Any) -> Op:
+    if not isinstance(o, dict):
+        raise EntryError("ops: expected inline tables")
+    kind = o.get("op")
+    path = o.get("path")
+    if kind not in OPS:
+        raise EntryError(f"ops: op expected one of {', '.join(OPS)}, got {kind!r}")
+    if not isinstance(path, list) or not all(isinstance(s, (str, int)) and not isinstance(s, bool) for s in path):
+        raise EntryError("ops: path expected a list of keys and indexes")
+    for k in ("index", "to"):
+        if k in o and (type(o[k]) is not int):
+            raise EntryError(f"ops: {k} expected an integer, got {o[k]!r}")
+    return Op.from_data(o)
+
+
+def _convert(name: str, d: Any) -> JournalEntry:
+    if not isinstance(d, dict):
+        raise EntryError("expected a table")
+    missing = [k for k in _REQUIRED if k not in d]
+    if missing:
+        raise EntryError(f"missing key {missing[0]!r}", incomplete=True)
+    revision, action, time, label, ops = (d[k] for k in _REQUIRED)
+    if type(revision) is not int or revision < 1:
+        raise EntryError(f"revision: expected a positive integer, got {revision!r}")
+    if action not in ACTIONS:
+        raise EntryError(f"action: expected one of {', '.join(ACTIONS)}, got {action!r}")
+    if type(time) is not str or type(label) is not str:
+        raise EntryError("time, label: expected strings")
+    if not isinstance(ops, list):
+        raise EntryError("ops: expected a list of inline tables")
+    return JournalEntry(revision, action, label, [_op(o) for o in ops], time)
+
+
+def format_entry(entry: JournalEntry) -> str:
+    """One chunk; the `ops` array comes last so a torn write leaves it unclosed."""
+    s = _toml.string
+    lines = ["", "[[change]]", f"revision = {entry.revision}", f"action = {s(entry.action)}",
+             f"time = {s(entry.time)}", f"label = {s(entry.label)}", "ops = ["]
+    lines += [f"  {_toml.value(op.to_data())}," for op in entry.ops]
+    lines.append("]")
+    return "\n".join(lines) + "\n"
+
+
+class Journal:
+    """The journal of one campaign: its entries as loaded, and the appending end if writable."""
+
+    def __init__(self, path: Path, campaign_name: str = "") -> None:
+        self.path = Path(path)
+        self.campaign_name = campaign_name or self.path.name.replace(".journal.toml", ".toml")
+        self.entries: list[JournalEntry] = []
+        self.warnings: list[Problem] = []
+        self.torn = False
+        self._file: AppendFile | None = None
+        self._writable = False
+        self._size = 0
+        self._lines = 0
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Journal":
+        """The journal's entries (none when there is no journal). Reads only.
+
+        A torn last entry is reported and ignored; a damaged entry elsewhere is reported in
+        `warnings` as well (the session then refuses to write, see `damaged`).
+        """
+        j = cls(Path(path))
+        try:
+            data = j.path.read_bytes()
+        except FileNotFoundError:
+            return j
+        except OSError as exc:
+            raise CampaignError([Problem(str(j.path), "", f"cannot read the journal: {exc.strerror or exc}")])
+        found = scan(data, str(j.path), NAMES, _convert, what="journal entry")
+        fmt = found.header.get("format", JOURNAL_FORMAT)
+        if type(fmt) is not int or fmt > JOURNAL_FORMAT or fmt < 1:
+            raise CampaignError([Problem(
+                str(j.path), "format",
+                f"written by a newer gmscreen (journal format {fmt}); this version reads format {JOURNAL_FORMAT}"
+                if type(fmt) is int and fmt > JOURNAL_FORMAT else f"expected journal format {JOURNAL_FORMAT}, "
+                f"got {fmt!r}", format_line(data))])
+        j.entries = found.entries["change"]
+        j.warnings = list(found.problems)
+        j.torn = found.torn
+        j._size = found.good_end
+        j._lines = found.lines
+        return j
+
+    @property
+    def damaged(self) -> bool:
+        """Entries were lost other than a torn last one: replaying may not give the state."""
+        return len(self.warnings) > (1 if self.torn else 0)
+
+    def open_append(self) -> None:
+        """Start appending; a torn last entry is cut off first. A journal that does not
+        exist yet is created with the first change."""
+        self._writable = True
+        if self.path.exists():
+            self._open_file()
+
+    def _open_file(self) -> AppendFile:
+        if self._file is None:
+            self._file = AppendFile(self.path, NAMES, _HEADER.format(campaign=self.campaign_name), _convert,
+                                    what="journal entry", end=self._size, lines=self._lines,
+                                    counts={"change": len(self.entries)})
+            with self._file.locked():
+                self._file.sync()
+        return self._file
+
+    def append(self, revision: int, action: str, change: Change) -> JournalEntry:
+        """Write one change, flushed and fsynced before returning."""
+        if not self._writable:
+            raise RuntimeError("journal not open for appending")
+        entry = JournalEntry(revision, action, change.label, list(change.ops), now_iso())
+        text = format_entry(entry)
+        file = self._open_file()
+        with file.locked():
+            file.sync()         # follows the file if it was deleted or replaced meanwhile
+            file.write(text, "change")
+        return entry
+
+    def truncate(self) -> None:
+        """Forget every entry: they are all in the state file now."""
+        if not self._writable:
+            raise RuntimeError("journal not open for appending")
+        self.entries = []
+        if self._file is None:
+            return              # never created: nothing to empty
+        with self._file.locked():
+            self._file.sync()
+            self._file.truncate()
+
+    def close(self) -> None:
+        self._writable = False
+        if self._file is not None:
+            self._file.close()
+            self._file = None

@@ -1,0 +1,85 @@
+"""One writer per campaign: an OS file lock on `X.toml.lock` holding "pid@host".
+
+`fcntl.flock` is released by the kernel when the holder dies (even by SIGKILL), so a stale
+lock file never blocks anyone; the "pid@host" inside only tells the second gmscreen who
+holds the campaign. The lock file is never deleted: unlinking it would let two processes
+lock two different files of the same name.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import socket
+from pathlib import Path
+
+from ._appendlog import real_path
+from .errors import CampaignLocked
+
+
+def lock_path(campaign_path: str | Path) -> Path:
+    p = real_path(campaign_path)
+    return p.with_name(p.name + ".lock")
+
+
+def holder_text() -> str:
+    return f"{os.getpid()}@{socket.gethostname()}"
+
+
+def read_holder(campaign_path: str | Path) -> str:
+    try:
+        text = lock_path(campaign_path).read_text("utf-8", errors="replace").strip()
+    except OSError:
+        text = ""
+    return text or "another process"
+
+
+class CampaignLock:
+    """Exclusive, non-blocking lock of a campaign; `acquire` raises CampaignLocked when held."""
+
+    def __init__(self, campaign_path: str | Path) -> None:
+        self.campaign_path = Path(campaign_path)
+        self.path = lock_path(campaign_path)
+        self.fd = -1
+
+    @property
+    def held(self) -> bool:
+        return self.fd >= 0
+
+    def acquire(self) -> None:
+        if self.fd >= 0:
+            return
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise CampaignLocked(str(self.campaign_path), read_holder(self.campaign_path)) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, (holder_text() + "\n").encode(), 0)
+        except OSError:
+            pass            # the lock holds anyway; only the holder's name is missing
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd < 0:
+            return
+        fd, self.fd = self.fd, -1
+        try:
+            os.ftruncate(fd, 0)
+        except OSError:
+            pass
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def __enter__(self) -> "CampaignLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

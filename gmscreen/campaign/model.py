@@ -1,0 +1,206 @@
+"""The campaign model: plain dataclasses that mirror the TOML file one to one.
+
+Sheets stay dictionaries shaped by the system's `StatGroup`s (rules layer), so one model
+serves five systems. Conversion to and from plain data (`to_data`, `from_data`) is generic:
+it follows the dataclass type hints, which is also what the change journal relies on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+FORMAT = 1
+SIDES = ("party", "npc")
+
+
+@dataclass
+class Condition:
+    """A state on a character: a name, its effect in the system's terms, rounds left."""
+
+    name: str
+    effect: str = ""
+    rounds: int | None = None      # rounds left; None = until removed. Ticks at the end of the bearer's turn.
+
+
+@dataclass
+class Character:
+    id: str                        # unique slug, referenced by encounter entries and timers
+    name: str
+    side: str = "party"            # "party" or "npc"
+    sheet: dict[str, Any] = field(default_factory=dict)   # group key -> {stat key -> value}
+    conditions: list[Condition] = field(default_factory=list)
+    notes: str = ""
+
+
+@dataclass
+class Entry:
+    """One place in the turn order: a character of the roster or an ad-hoc name."""
+
+    id: str                        # unique within the encounter
+    name: str
+    character: str | None = None   # Character.id, or None for an ad-hoc entry
+    initiative: int = 0
+    acted: bool = False
+    delayed: bool = False
+
+
+@dataclass
+class Declaration:
+    """Actions an entry declared for the round (Arpèges: several at once, −3 each extra)."""
+
+    entry: str                     # Entry.id
+    actions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Encounter:
+    round: int = 0                 # 0: no fight running
+    turn: int = 0                  # index into entries of the current actor
+    entries: list[Entry] = field(default_factory=list)
+    declared: list[Declaration] = field(default_factory=list)
+
+
+@dataclass
+class Timer:
+    """An extended test or opposition in progress, or a plain countdown in rounds.
+
+    Test timers keep the base `request` (a `gmscreen.rules` request without dice) and the
+    dice rolled so far in `dice` (e.g. {"rolls": [[7, 8, 2, 3]]} for a MIR extended test,
+    {"actor_dice": [...], "opponent_dice": [...]} for a Magisphère extended opposition);
+    their progress is what `resolve` says of request + dice.
+    """
+
+    id: str
+    label: str
+    kind: str = "countdown"        # "extended" (MIR), "opposition" (Magisphère), "countdown"
+    who: str | None = None         # Character.id rolling (extended) or the actor (opposition)
+    opponent: str | None = None    # Character.id or a name (opposition)
+    request: dict[str, Any] = field(default_factory=dict)
+    dice: dict[str, Any] = field(default_factory=dict)
+    rounds: int | None = None      # countdown: rounds left
+    status: str = "running"        # "running", "success", "failure", "actor", "opponent", "tie", "done"
+
+
+@dataclass
+class RollRecord:
+    """One roll of the log, as recorded on disk (append-only)."""
+
+    seq: int
+    time: str                      # ISO 8601, local time with offset
+    session: int
+    who: str                       # name shown in the log
+    line: str                      # what the GM typed (or a description)
+    request: dict[str, Any]
+    result: dict[str, Any]         # the outcome mapping of `resolve` (None values dropped)
+    gm_only: bool = False
+    revealed: bool = False
+    seed: int | None = None
+
+
+@dataclass
+class Campaign:
+    name: str
+    system: str
+    format: int = FORMAT
+    session: int = 1
+    notes: str = ""
+    initiative: str = ""           # dice expression rolled for initiative ("1d10"), "" = typed
+    rules: dict[str, Any] = field(default_factory=dict)   # default request fields (rule options)
+    characters: list[Character] = field(default_factory=list)
+    encounter: Encounter = field(default_factory=Encounter)
+    timers: list[Timer] = field(default_factory=list)
+    revision: int = 0              # number of changes applied since the campaign was created
+
+    def character(self, char_id: str) -> Character | None:
+        for ch in self.characters:
+            if ch.id == char_id:
+                return ch
+        return None
+
+
+# ---------------------------------------------------------------- generic plain-data conversion
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def to_data(obj: Any) -> Any:
+    """Dataclasses to TOML-ready dicts; None values are dropped (TOML has no null)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        out = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if value is None:
+                continue
+            out[f.name] = to_data(value)
+        return out
+    if isinstance(obj, dict):
+        return {k: to_data(v) for k, v in obj.items() if v is not None}
+    if isinstance(obj, (list, tuple)):
+        return [to_data(v) for v in obj]
+    return obj
+
+
+def _strip_optional(tp: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return tp
+
+
+def from_data(tp: Any, data: Any) -> Any:
+    """Plain data to the model type `tp` (no validation: see `campaign.validate`)."""
+    tp = _strip_optional(tp)
+    if dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        kwargs = {}
+        for f in dataclasses.fields(tp):
+            if f.name in data:
+                kwargs[f.name] = from_data(hints[f.name], data[f.name])
+        return tp(**kwargs)
+    origin = typing.get_origin(tp)
+    if origin is list:
+        (elem,) = typing.get_args(tp)
+        return [from_data(elem, v) for v in data]
+    if origin is dict:
+        return {k: _copy_plain(v) for k, v in data.items()}
+    return _copy_plain(data)
+
+
+def _copy_plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_plain(v) for v in value]
+    return value
+
+
+def element_type(container_type: Any) -> Any:
+    """The element type of a `list[X]` / `dict[str, X]` hint (Any when untyped)."""
+    args = typing.get_args(_strip_optional(container_type))
+    return args[-1] if args else Any
+
+
+def type_at(root: type, path: tuple) -> Any:
+    """The declared type of the value found at `path` below an object of type `root`."""
+    tp: Any = root
+    for step in path:
+        tp = _strip_optional(tp)
+        if dataclasses.is_dataclass(tp):
+            tp = _hints(tp)[step]
+        elif typing.get_origin(tp) in (list, dict):
+            tp = element_type(tp)
+        else:
+            return Any
+    return tp

@@ -1,0 +1,343 @@
+"""The roll log: `X.rolls.toml` beside `X.toml`, one `[[roll]]` table per roll, append-only.
+
+A roll is recorded by appending one small chunk (one `os.write`, then fsync), so recording
+costs the same whatever the size of the log, and a crash can tear at most the entry being
+written. Showing a GM-only roll to the players later appends a `[[reveal]]` entry instead of
+touching the roll. An entry reads on a few lines:
+
+    [[roll]]
+    seq = 12
+    time = "2025-03-01T21:04:11+01:00"
+    session = 3
+    who = "Loriane"
+    line = "loriane eloquence sd3"
+    request = { system = "mir", kind = "simple", pool = 5, difficulty = 3 }
+    result = { system = "mir", kind = "simple", hidden = false, outcome = "success", ... }
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import _toml
+from ._appendlog import AppendFile, EntryError, Scan, format_line, real_path, scan
+from .errors import CampaignError, Problem
+from .model import RollRecord
+
+LOG_FORMAT = 1
+NAMES = ("roll", "reveal")
+_HEADER = (
+    "# gmscreen roll log of {campaign}: one [[roll]] table per roll, oldest first.\n"
+    "# Append-only: gmscreen never rewrites an entry; [[reveal]] shows a GM-only roll later.\n"
+    f"format = {LOG_FORMAT}\n"
+)
+
+
+def rolls_path(campaign_path: str | Path) -> Path:
+    """`X.toml` -> `X.rolls.toml` (a name without `.toml` just gains the suffix)."""
+    p = real_path(campaign_path)
+    stem = p.name[:-5] if p.name.endswith(".toml") else p.name
+    return p.with_name(stem + ".rolls.toml")
+
+
+def now_iso() -> str:
+    """Local time with its UTC offset, to the second: what a GM reads in the log."""
+    return _dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+_REQUIRED_ROLL = ("seq", "time", "session", "who", "line", "request", "result")
+
+
+def _convert(name: str, d: Any) -> Any:
+    if not isinstance(d, dict):
+        raise EntryError("expected a table")
+    if name == "reveal":
+        seq = d.get("seq")
+        if seq is None:
+            raise EntryError("missing key 'seq'", incomplete=True)
+        if "time" not in d:
+            raise EntryError("missing key 'time'", incomplete=True)
+        if type(seq) is not int:
+            raise EntryError(f"seq: expected an integer, got {seq!r}")
+        return seq
+    try:
+        seq = d["seq"]
+        time = d["time"]
+        session = d["session"]
+        who = d["who"]
+        line = d["line"]
+        request = d["request"]
+        result = d["result"]
+    except KeyError:
+        missing = next(k for k in _REQUIRED_ROLL if k not in d)
+        raise EntryError(f"missing key {missing!r}", incomplete=True) from None
+    if type(seq) is not int or type(session) is not int:
+        bad = "seq" if type(seq) is not int else "session"
+        raise EntryError(f"{bad}: expected an integer, got {d[bad]!r}")
+    if type(time) is not str or type(who) is not str or type(line) is not str:
+        bad = next(k for k in ("time", "who", "line") if type(d[k]) is not str)
+        raise EntryError(f"{bad}: expected a string, got {d[bad]!r}")
+    if type(request) is not dict or type(result) is not dict:
+        bad = "request" if type(request) is not dict else "result"
+        raise EntryError(f"{bad}: expected a table")
+    gm_only = d.get("gm_only", False)
+    revealed = d.get("revealed", False)
+    seed = d.get("seed")
+    if type(gm_only) is not bool or type(revealed) is not bool:
+        raise EntryError("gm_only, revealed: expected true or false")
+    if seed is not None and type(seed) is not int:
+        raise EntryError(f"seed: expected an integer, got {seed!r}")
+    return RollRecord(seq, time, session, who, line, request, result, gm_only, revealed, seed)
+
+
+def format_roll(rec: RollRecord) -> str:
+    """The chunk appended for one roll; `result` last so a torn write leaves it unclosed."""
+    s = _toml.string
+    lines = ["", "[[roll]]", f"seq = {rec.seq}", f"time = {s(rec.time)}", f"session = {rec.session}",
+             f"who = {s(rec.who)}", f"line = {s(rec.line)}"]
+    if rec.gm_only:
+        lines.append("gm_only = true")
+    if rec.seed is not None:
+        lines.append(f"seed = {rec.seed}")
+    lines.append(f"request = {_toml.value(rec.request)}")
+    lines.append(f"result = {_toml.value(rec.result)}")
+    return "\n".join(lines) + "\n"
+
+
+def format_reveal(seq: int, time: str) -> str:
+    return f"\n[[reveal]]\nseq = {seq}\ntime = {_toml.string(time)}\n"
+
+
+def masked(rec: RollRecord) -> bool:
+    """A roll the players must not see yet: GM-only, or with a secret difficulty, and not revealed."""
+    return (rec.gm_only or bool(rec.result.get("hidden"))) and not rec.revealed
+
+
+class RollLog:
+    """The roll log of one campaign: every record in memory, and the appending end if writable."""
+
+    def __init__(self, path: Path, campaign_name: str = "") -> None:
+        self.path = Path(path)
+        self.campaign_name = campaign_name or self.path.name.replace(".rolls.toml", ".toml")
+        self.records: list[RollRecord] = []
+        self.by_seq: dict[int, RollRecord] = {}
+        self.warnings: list[Problem] = []
+        self.last_seq = 0
+        self._file: AppendFile | None = None
+        self._writable = False
+        self._size = 0
+        self._lines = 0
+        self._counts: dict[str, int] = {}
+
+    # -- reading
+
+    @classmethod
+    def load(cls, path: str | Path) -> "RollLog":
+        """Every roll of the log (none when the file does not exist yet). Reads only.
+
+        Raises CampaignError when the file cannot be read or has a newer format; a torn
+        last entry or a damaged one is reported in `warnings` and skipped.
+        """
+        log = cls(Path(path))
+        try:
+            data = log.path.read_bytes()
+        except FileNotFoundError:
+            return log
+        except OSError as exc:
+            raise CampaignError([Problem(str(log.path), "", f"cannot read the roll log: {exc.strerror or exc}")])
+        found = scan(data, str(log.path), NAMES, _convert, what="roll log entry")
+        log._check_header(found, format_line(data))
+        log._integrate(found)
+        log._size = found.good_end
+        log._lines = found.lines
+        log._counts = {n: len(v) for n, v in found.entries.items()}
+        return log
+
+    def _check_header(self, found: Scan, line: int | None = None) -> None:
+        fmt = found.header.get("format", LOG_FORMAT)
+        if type(fmt) is not int or fmt < 1:
+            raise CampaignError([Problem(str(self.path), "format",
+                                         f"expected the roll log format, an integer ({LOG_FORMAT}), got {fmt!r}", line)])
+        if fmt > LOG_FORMAT:
+            raise CampaignError([Problem(
+                str(self.path), "format",
+                f"written by a newer gmscreen (roll log format {fmt}); this version reads format {LOG_FORMAT}", line)])
+        for key in found.header:
+            if key != "format":
+                self.warnings.append(Problem(str(self.path), key, "unknown key in the roll log: ignored", None, True))
+
+    def _integrate(self, found: Scan) -> None:
+        for p in found.problems:
+            if p not in self.warnings:
+                self.warnings.append(p)
+        for rec in found.entries["roll"]:
+            if rec.seq in self.by_seq or rec.seq <= self.last_seq:
+                self.warnings.append(Problem(str(self.path), "roll", f"roll seq {rec.seq} out of order or repeated "
+                                             f"(after {self.last_seq}): kept", None, True))
+            self.records.append(rec)
+            self.by_seq[rec.seq] = rec
+            if rec.seq > self.last_seq:
+                self.last_seq = rec.seq
+        for seq in found.entries["reveal"]:
+            rec = self.by_seq.get(seq)
+            if rec is None:
+                self.warnings.append(Problem(str(self.path), "reveal", f"reveal of roll {seq}, which is not "
+                                             "in the log: ignored", None, True))
+            else:
+                rec.revealed = True
+
+    # -- writing
+
+    @property
+    def writable(self) -> bool:
+        return self._writable
+
+    def open_append(self) -> None:
+        """Start appending; cuts off a torn last entry (already reported on load). A log
+        that does not exist yet is created with the first roll, not before."""
+        self._writable = True
+        if self.path.exists():
+            self._open_file()
+
+    def _open_file(self) -> AppendFile:
+        if self._file is None:
+            header = _HEADER.format(campaign=self.campaign_name)
+            self._file = AppendFile(self.path, NAMES, header, _convert, what="roll log entry",
+                                    end=self._size, lines=self._lines, counts=self._counts)
+            with self._file.locked():
+                self._sync()
+        return self._file
+
+    def _sync(self) -> None:
+        assert self._file is not None
+        reset, found = self._file.sync()
+        if reset:
+            self.records, self.by_seq, self.last_seq = [], {}, 0
+        if found.header:
+            self._check_header(found)
+        self._integrate(found)
+
+    def record(self, *, session: int, who: str, line: str, request: Mapping[str, Any],
+               result: Mapping[str, Any], gm_only: bool = False, seed: int | None = None,
+               time: str | None = None) -> RollRecord:
+        """Append one roll (flushed and fsynced before returning); None values are dropped."""
+        if not self._writable:
+            raise RuntimeError("roll log not open for appending")
+        rec = RollRecord(0, time or now_iso(), session, str(who), str(line),
+                         _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only), False, seed)
+        file = self._open_file()
+        with file.locked():
+            self._sync()
+            rec.seq = self.last_seq + 1
+            file.write(format_roll(rec), "roll")
+        self.records.append(rec)
+        self.by_seq[rec.seq] = rec
+        self.last_seq = rec.seq
+        return rec
+
+    def add_unsaved(self, *, session: int, who: str, line: str, request: Mapping[str, Any],
+                    result: Mapping[str, Any], gm_only: bool = False, seed: int | None = None) -> RollRecord:
+        """A roll kept in memory only (read-only sessions)."""
+        rec = RollRecord(self.last_seq + 1, now_iso(), session, str(who), str(line),
+                         _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only), False, seed)
+        self.records.append(rec)
+        self.by_seq[rec.seq] = rec
+        self.last_seq = rec.seq
+        return rec
+
+    def reveal(self, seq: int) -> None:
+        """Show a GM-only (or secret-difficulty) roll: appends a [[reveal]] entry."""
+        rec = self.by_seq.get(seq)
+        if rec is None:
+            raise KeyError(f"no roll {seq} in the log")
+        if not (rec.gm_only or rec.result.get("hidden")):
+            raise ValueError(f"roll {seq} is not a GM-only roll: there is nothing to reveal")
+        if rec.revealed:
+            return
+        if self._writable:
+            file = self._open_file()
+            with file.locked():
+                self._sync()
+                if not rec.revealed:
+                    file.write(format_reveal(seq, now_iso()), "reveal")
+        rec.revealed = True
+
+    def _number_from_tail(self) -> None:
+        """Set `last_seq` from the last roll of the file, cutting off a torn tail. Under the file lock."""
+        f = self._file
+        assert f is not None
+        size = os.fstat(f.fd).st_size
+        head = os.pread(f.fd, min(size, 4096), 0)
+        cut = head.find(b"\n[[")
+        if cut >= 0 or size <= 4096:
+            head_scan = scan(head[: cut + 1] if cut >= 0 else head, str(self.path), NAMES, _convert)
+            if not head_scan.torn:
+                self._check_header(head_scan)
+        end = size
+        while end > 0:
+            start = _last_roll_line(f.fd, end)
+            found = scan(os.pread(f.fd, end - start, start), str(self.path), NAMES, _convert, what="roll log entry")
+            # Line numbers are unknown here (the head of the file is not read).
+            self.warnings.extend(Problem(p.file, p.path, p.message, None, True) for p in found.problems)
+            if found.torn and end == size:
+                os.ftruncate(f.fd, start + found.good_end)
+                os.fsync(f.fd)
+                size = start + found.good_end
+            rolls = found.entries["roll"]
+            if rolls or start == 0:
+                self.last_seq = max((r.seq for r in rolls), default=0)
+                break
+            end = start         # the last roll was torn: number from the one before
+        f.end = size
+
+    def close(self) -> None:
+        self._writable = False
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def append_one(path: str | Path, *, campaign_name: str, session: int, who: str, line: str,
+               request: Mapping[str, Any], result: Mapping[str, Any], gm_only: bool = False,
+               seed: int | None = None) -> tuple[RollRecord, list[Problem]]:
+    """Record one roll without loading the log (`gmscreen roll --campaign`).
+
+    The cost does not grow with the log: only the last entries are read, backwards from
+    the end, to number the new roll. Returns the record and any warnings (a torn last
+    entry, cut off before appending).
+    """
+    path = Path(path)
+    log = RollLog(path, campaign_name)
+    log._writable = True
+    header = _HEADER.format(campaign=log.campaign_name)
+    log._file = AppendFile(path, NAMES, header, _convert, what="roll log entry", end=0, lines=0, counts={})
+    try:
+        with log._file.locked():
+            log._number_from_tail()
+            rec = RollRecord(log.last_seq + 1, now_iso(), session, str(who), str(line),
+                             _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only),
+                             False, seed)
+            log._file.write(format_roll(rec), "roll")
+    finally:
+        log.close()
+    return rec, log.warnings
+
+
+_TAIL_WINDOW = 64 * 1024
+
+
+def _last_roll_line(fd: int, end: int) -> int:
+    """Offset of the last `[[roll]]` line before `end`, reading backwards in growing windows; 0 if none."""
+    window = _TAIL_WINDOW
+    while True:
+        start = max(0, end - window)
+        data = os.pread(fd, end - start, start)
+        i = data.rfind(b"\n[[roll]]")
+        if i >= 0:
+            return start + i + 1
+        if start == 0:
+            return 0
+        window *= 4

@@ -1,0 +1,47 @@
+"""The sample campaigns shipped with gmscreen, one per system.
+
+A wheel carries them as `gmscreen/sample_campaigns` (pyproject's force-include); a source
+checkout has them at the top of the repository. Both places are looked up, installed first.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import gmscreen
+
+from .validate import SYSTEM_IDS
+
+
+def _sample_dirs() -> list[Path]:
+    dirs = []
+    installed = resources.files("gmscreen") / "sample_campaigns"
+    if isinstance(installed, Path):          # a zipped install has no paths to hand out
+        dirs.append(installed)
+    dirs.append(Path(gmscreen.__file__).resolve().parent.parent / "sample_campaigns")
+    return dirs
+
+
+def sample_path(system_id: str) -> Path:
+    """The bundled sample campaign of `system_id` (a file to copy, never to edit in place)."""
+    if system_id not in SYSTEM_IDS:
+        raise ValueError(f"no sample for system {system_id!r}: expected one of {', '.join(SYSTEM_IDS)}")
+    for folder in _sample_dirs():
+        path = folder / f"{system_id}.toml"
+        if path.is_file():
+            return path
+    looked = ", ".join(str(d) for d in _sample_dirs())
+    raise FileNotFoundError(f"sample campaign {system_id}.toml not found (looked in {looked}); "
+                            "reinstall gmscreen")
+
+
+def list_samples() -> dict[str, Path]:
+    """System id -> sample file, for every sample found, in the rules' order."""
+    out = {}
+    for system_id in SYSTEM_IDS:
+        try:
+            out[system_id] = sample_path(system_id)
+        except FileNotFoundError:
+            continue
+    return out

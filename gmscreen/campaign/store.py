@@ -1,0 +1,281 @@
+"""The campaign file itself: loading (with format migration) and atomic, deterministic saving.
+
+A save never leaves a torn file: the new text goes to a temporary file in the same folder,
+is flushed and fsynced, the previous file is kept as `X.toml.bak` (a hard link, so the old
+bytes are never copied or rewritten), `os.replace` swaps the new file in, and the folder is
+fsynced so the rename itself survives a power cut. At every instant `X.toml` is either the
+old or the new version.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import secrets
+import tomllib
+from pathlib import Path
+from typing import Any, Callable
+
+import tomli_w
+
+from ._appendlog import fsync_dir, real_path
+from .errors import CampaignError, Problem
+from .model import FORMAT, Campaign, to_data
+
+# format n -> function turning the plain data of format n into format n + 1.
+# Format 1 is the first format: nothing to migrate yet. A later format adds its step here.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+_FORMAT_LINE = re.compile(r"^format[ \t]*=[ \t]*(\d+)[ \t]*(?:#.*)?$", re.M)
+_TABLE_LINE = re.compile(r"^[ \t]*\[", re.M)
+
+
+def backup_path(path: str | Path) -> Path:
+    p = real_path(path)
+    return p.with_name(p.name + ".bak")
+
+
+def read_text(path: str | Path) -> str:
+    """The file as text, strictly UTF-8; CampaignError naming the file otherwise."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CampaignError([Problem(name, "", "no such file: expected a campaign (create one with "
+                                               "`gmscreen new FILE --system ID`)")]) from None
+    except OSError as exc:
+        raise CampaignError([Problem(name, "", f"cannot read the file: {exc.strerror or exc}")]) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise CampaignError([Problem(name, "", f"invalid UTF-8 at byte offset {exc.start}: expected UTF-8 text",
+                                     line)]) from None
+
+
+def _peek_format(text: str) -> int | None:
+    """The top-level `format = N` before the first table, without parsing the whole file."""
+    m = _TABLE_LINE.search(text)
+    head = text[: m.start()] if m else text
+    found = _FORMAT_LINE.search(head)
+    return int(found.group(1)) if found else None
+
+
+def _raw_format(text: str) -> Any:
+    try:
+        return tomllib.loads(text).get("format")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return None
+
+
+def _format_line(text: str) -> int | None:
+    m = _FORMAT_LINE.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def parse_text(text: str, file: str) -> tuple[Campaign, list[Problem]]:
+    """Campaign and warnings from the text of a campaign file of any known format."""
+    from .validate import parse_campaign
+
+    if _peek_format(text) in (None, FORMAT):
+        try:
+            campaign, warnings = parse_campaign(text, file)
+        except CampaignError:
+            fmt = _raw_format(text)
+            if type(fmt) is int and (fmt > FORMAT or fmt in MIGRATIONS):
+                return _other_format(text, file, fmt)
+            raise
+        if campaign.format == FORMAT:
+            return campaign, warnings
+    fmt = _raw_format(text)
+    if type(fmt) is not int:
+        return parse_campaign(text, file)       # reports the syntax error or the bad format
+    return _other_format(text, file, fmt)
+
+
+def _other_format(text: str, file: str, fmt: int) -> tuple[Campaign, list[Problem]]:
+    from .validate import parse_campaign
+
+    if fmt > FORMAT:
+        raise CampaignError([Problem(
+            file, "format",
+            f"written by a newer gmscreen (format {fmt}); this version reads formats up to {FORMAT}: "
+            "update gmscreen to open it (the file is left untouched)", _format_line(text))])
+    if fmt == FORMAT:
+        return parse_campaign(text, file)
+    if any(step not in MIGRATIONS for step in range(fmt, FORMAT)):
+        oldest = min((f for f in MIGRATIONS if all(s in MIGRATIONS for s in range(f, FORMAT))), default=FORMAT)
+        raise CampaignError([Problem(file, "format", f"expected a format from {oldest} to {FORMAT}, got {fmt}",
+                                     _format_line(text))])
+    data = tomllib.loads(text)
+    start = fmt
+    try:
+        while fmt < FORMAT:
+            data = MIGRATIONS[fmt](data)
+            fmt += 1
+            data["format"] = fmt
+        migrated = tomli_w.dumps(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CampaignError([Problem(file, "format", f"cannot migrate format {start} to {FORMAT} "
+                                                     f"(step from format {fmt}): {exc!r}", _format_line(text))]) \
+            from None
+    try:
+        campaign, warnings = parse_campaign(migrated, file)
+    except CampaignError as exc:
+        # Lines refer to the migrated text, not the file: say so rather than mislead.
+        raise CampaignError([Problem(p.file, p.path, f"{p.message} (after migrating format {start} to {FORMAT})",
+                                     None, p.warning) for p in exc.problems]) from None
+    note = Problem(file, "format", f"format {start} migrated to format {FORMAT} in memory; the next save "
+                                   f"writes format {FORMAT} (the old file is kept as {Path(file).name}.bak)",
+                   _format_line(text), True)
+    return campaign, [note] + [Problem(p.file, p.path, p.message, None, True) for p in warnings]
+
+
+def load_campaign_with_warnings(path: str | Path) -> tuple[Campaign, list[Problem]]:
+    """The campaign at `path` and its warnings; raises CampaignError. Never writes."""
+    return parse_text(read_text(path), str(path))
+
+
+def load_campaign(path: str | Path) -> Campaign:
+    """The campaign at `path` (state file only, without the journal); raises CampaignError."""
+    return load_campaign_with_warnings(path)[0]
+
+
+def _has_cr(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\r" in value
+    if isinstance(value, dict):
+        return any(_has_cr(k) or _has_cr(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_cr(v) for v in value)
+    return False
+
+
+def dump_campaign(campaign: Campaign) -> str:
+    """The file text of a campaign: the same campaign always gives the same bytes.
+
+    `format` comes first; notes keep their line breaks as TOML multi-line strings, except
+    when some text holds a carriage return, which multi-line strings cannot keep exactly.
+    """
+    data = to_data(campaign)
+    data = {"format": data.pop("format", FORMAT), **data}
+    try:
+        return tomli_w.dumps(data, multiline_strings=not _has_cr(data))
+    except (TypeError, ValueError) as exc:
+        raise CampaignError([Problem(campaign.name or "campaign", "", f"cannot be written as TOML: {exc}")]) from None
+
+
+def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusive: bool = False) -> None:
+    """Replace `path` by `data` so that a crash leaves either the old or the new file.
+
+    `exclusive`: create only; FileExistsError when `path` exists (checked atomically).
+    """
+    path = real_path(path)
+    folder = path.parent
+    tmp = folder / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+        exists = True
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+        exists = False
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if exclusive:
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                raise
+            except OSError:
+                # No hard links on this file system: check, then rename (a narrow race).
+                if os.path.lexists(path):
+                    raise FileExistsError(errno.EEXIST, "File exists", str(path)) from None
+                os.replace(tmp, path)
+            else:
+                os.unlink(tmp)
+        else:
+            if exists and backup:
+                _keep_backup(path)
+            os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(folder)
+
+
+def _keep_backup(path: Path) -> None:
+    """`X.toml.bak` := the current `X.toml`, swapped in atomically as well."""
+    bak = backup_path(path)
+    tmp = path.with_name(f".{bak.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        os.link(path, tmp)
+    except OSError:
+        # No hard links here (some network or FAT file systems): copy the bytes instead.
+        data = path.read_bytes()
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    try:
+        os.replace(tmp, bak)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def save_campaign(campaign: Campaign, path: str | Path) -> None:
+    """Atomic save of the state file, the previous version kept as `X.toml.bak`.
+
+    Raises CampaignError when the campaign cannot be written (a value TOML cannot hold,
+    or the folder is not writable).
+    """
+    try:
+        data = dump_campaign(campaign).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise CampaignError([Problem(str(path), "", f"text that is not valid Unicode ({exc.reason}): "
+                                                    "not saved")]) from None
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        raise CampaignError([Problem(str(path), "", f"cannot save: {exc.strerror or exc}")]) from None
+
+
+def remove_stale_temps(path: str | Path) -> list[Path]:
+    """Delete temporary files that a killed save of this campaign left behind.
+
+    Only call it holding the campaign's lock: then no save of it can be under way.
+    """
+    path = real_path(path)
+    pattern = re.compile(rf"\.{re.escape(path.name)}(?:\.bak)?\.\d+\.[0-9a-f]+\.tmp\Z")
+    removed = []
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return removed
+    for name in names:
+        if pattern.match(name):
+            with contextlib.suppress(OSError):
+                os.unlink(path.parent / name)
+                removed.append(path.parent / name)
+    return removed
+
+
+def create_campaign_file(campaign: Campaign, path: str | Path) -> None:
+    """Write a new campaign file; FileExistsError (nothing written) when `path` exists."""
+    data = dump_campaign(campaign).encode("utf-8")
+    write_atomic(path, data, backup=False, exclusive=True)

@@ -1,0 +1,698 @@
+"""The `gmscreen` command: the screen, or one subcommand (systems, resolve, roll, odds, ...).
+
+The subcommand is chosen by the first argument, so `gmscreen my.toml` opens a campaign and
+`gmscreen roll mir ...` rolls. Flags of `roll` and `odds` are generated from the rules' own
+field descriptions (`Kind.fields`), so a new field is a new flag without touching this file.
+Bad input never ends in a traceback: one line on stderr, exit status 2. Only the screen
+imports Textual; the other commands stay quick to start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from gmscreen import __version__
+from gmscreen.rules import SYSTEMS, RequestError, get_system, odds, resolve
+from gmscreen.rules._base import FieldSpec, Kind, System
+
+EXIT_USAGE = 2
+
+SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "validate", "export", "new")
+
+_SUBCOMMAND_HELP = """\
+subcommands (gmscreen COMMAND --help for each):
+  systems                       list the systems: id, game, dice
+  roll SYSTEM [--kind K] ...    one test from flags (--dice 1,5,12 for physical dice)
+  odds SYSTEM [--kind K] ...    exact probability of each outcome (or odds FILE|-)
+  resolve FILE|-                one test from a TOML file (- : JSON on stdin), JSON out
+  validate CAMPAIGN.toml        check a campaign file
+  export CAMPAIGN.toml [-o OUT] the session log as Markdown
+  new CAMPAIGN.toml --system ID create a campaign file
+"""
+
+
+class CliError(Exception):
+    """A usage or input error: its text is the single line printed on stderr."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line (no usage dump) and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise CliError(f"{self.prog}: {message}")
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    commands: dict[str, Callable[[list[str]], int]] = {
+        "systems": _cmd_systems,
+        "resolve": _cmd_resolve,
+        "roll": lambda a: _cmd_roll(a, "roll"),
+        "odds": lambda a: _cmd_roll(a, "odds"),
+        "validate": _cmd_validate,
+        "export": _cmd_export,
+        "new": _cmd_new,
+    }
+    try:
+        if args and args[0] in commands:
+            return commands[args[0]](args[1:])
+        return _cmd_screen(args)
+    except CliError as err:
+        _error_line(str(err))
+        return EXIT_USAGE
+    except SystemExit as stop:            # argparse after --help / --version
+        code = stop.code
+        return code if isinstance(code, int) else (0 if code is None else EXIT_USAGE)
+    except BrokenPipeError:               # `gmscreen odds ... | head`
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _error_line(text: str) -> None:
+    """Errors are exactly one line, whatever the message carried."""
+    print(" ".join(text.split("\n")), file=sys.stderr)
+
+
+def _dump(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- systems
+
+
+def _cmd_systems(argv: list[str]) -> int:
+    parser = _Parser(prog="gmscreen systems", description="List the dice systems: id, game, dice.")
+    parser.add_argument("--json", action="store_true", help="print a JSON list (with the kinds)")
+    ns = parser.parse_args(argv)
+    systems = [SYSTEMS[sid] for sid in SYSTEMS]
+    if ns.json:
+        print(_dump([{"id": s.id, "game": s.game, "dice": s.dice, "kinds": list(s.kinds)} for s in systems]))
+        return 0
+    w_id = max(len(s.id) for s in systems)
+    w_game = max(len(s.game) for s in systems)
+    for s in systems:
+        print(f"{s.id:<{w_id}}  {s.game:<{w_game}}  {s.dice}")
+    return 0
+
+
+# ---------------------------------------------------------------- request files
+
+
+def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
+    """The request held by a TOML file, a .json file, or JSON on stdin (`-`).
+
+    Returns (request, name shown in errors, text).
+    """
+    if source == "-":
+        name = "<stdin>"
+        text = sys.stdin.read()
+        return _parse_json(text, name, prog), name, text
+    path = Path(source)
+    name = source
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"{prog}: {name}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{prog}: {name}: is a directory, expected a TOML file") from None
+    except PermissionError:
+        raise CliError(f"{prog}: {name}: permission denied") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{prog}: {name}: not UTF-8 text, expected a TOML file") from None
+    except OSError as err:
+        raise CliError(f"{prog}: {name}: cannot read: {err.strerror or err}") from None
+    if path.suffix.lower() == ".json":
+        return _parse_json(text, name, prog), name, text
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise CliError(f"{prog}: {name}: invalid TOML: {err}") from None
+    return data, name, text
+
+
+def _parse_json(text: str, name: str, prog: str) -> dict:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CliError(f"{prog}: {name}:{err.lineno}: invalid JSON: {err.msg} (line {err.lineno}, "
+                       f"column {err.colno})") from None
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
+        raise CliError(f"{prog}: {name}: expected a JSON object of request fields, got {kind}")
+    return data
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """Line of a top-level `key = ...` in a TOML text, for error messages."""
+    pattern = re.compile(rf'^\s*(?:{re.escape(key)}|"{re.escape(key)}")\s*=', re.MULTILINE)
+    match = pattern.search(text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _request_error(prog: str, name: str, text: str, err: RequestError, toml: bool) -> CliError:
+    line = _key_line(text, err.field) if toml else None
+    where = f"{name}:{line}" if line else name
+    return CliError(f"{prog}: {where}: {err.field}: {err.reason}")
+
+
+# ---------------------------------------------------------------- resolve
+
+
+def _cmd_resolve(argv: list[str]) -> int:
+    parser = _Parser(
+        prog="gmscreen resolve",
+        description="Resolve one test described in a TOML file (or JSON on stdin with -) and print "
+                    "the outcome as one JSON object. Fields: shared/rules/<system>.md, 'Resolve contract'.",
+    )
+    parser.add_argument("file", metavar="FILE|-", help="TOML request file, or - for a JSON object on stdin")
+    parser.add_argument("--seed", type=_seed, help="seed for the dice rolled (ignored with forced dice)")
+    ns = parser.parse_args(argv)
+    request, name, text = _read_request(ns.file, parser.prog)
+    try:
+        result = resolve(request, seed=ns.seed)
+    except RequestError as err:
+        raise _request_error(parser.prog, name, text, err, ns.file != "-") from None
+    print(_dump(result))
+    return 0
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+
+
+# ---------------------------------------------------------------- roll and odds: flags from Kind.fields
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+_HIDDEN = FieldSpec("hidden", "bool", default=False,
+                    help="the difficulty is kept secret from the players (echoed, changes nothing)")
+
+
+def _kind_specs(kind: Kind, with_dice: bool) -> list[FieldSpec]:
+    specs = [s for s in kind.fields if with_dice or s.type not in ("dice", "dice_lists")]
+    if not any(s.name == "hidden" for s in specs):
+        specs.append(_HIDDEN)
+    return specs
+
+
+def _spec_help(spec: FieldSpec) -> str:
+    parts = [spec.help] if spec.help else []
+    if spec.choices:
+        parts.append("one of " + ", ".join(str(c) if c != "" else '""' for c in spec.choices))
+    elif spec.type == "int" and spec.lo is not None and spec.hi is not None:
+        parts.append(f"{spec.lo}..{spec.hi}")
+    elif spec.type in ("dice", "int_list") and spec.lo is not None:
+        parts.append(f"comma-separated, each {spec.lo}..{spec.hi}")
+    elif spec.type == "dice_lists":
+        parts.append("lists separated by ';', faces by ',' (\"7,8;9,1\")")
+    if spec.required:
+        parts.append("required")
+    elif spec.default not in (None, "", ()) and spec.type != "bool":
+        parts.append(f"default {spec.default}")
+    elif spec.type == "bool":
+        parts.append(f"default {'true' if spec.default else 'false'}")
+    return "; ".join(parts).replace("%", "%%")
+
+
+def _add_spec(group: argparse._ArgumentGroup, spec: FieldSpec) -> None:
+    flag = _flag(spec.name)
+    if spec.type == "bool":
+        group.add_argument(flag, dest=spec.name, nargs="?", const="true", default=argparse.SUPPRESS,
+                           metavar="true|false", help=_spec_help(spec))
+        group.add_argument("--no-" + flag[2:], dest=spec.name, action="store_const", const="false",
+                           default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        return
+    metavar = {"int": "N", "str": "TEXT", "dice": "F,F,...", "int_list": "N,N,...",
+               "dice_lists": "F,F;F,..."}.get(spec.type, "VALUE")
+    if spec.type == "int" and spec.choices:
+        metavar = "{" + ",".join(str(c) for c in spec.choices) + "}"
+    group.add_argument(flag, dest=spec.name, default=argparse.SUPPRESS, metavar=metavar, help=_spec_help(spec))
+
+
+_TRUE = {"true", "yes", "on", "1", "oui", "vrai"}
+_FALSE = {"false", "no", "off", "0", "non", "faux"}
+
+
+def _int(text: str, flag: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise CliError(f"{flag}: expected an integer, got {text!r}") from None
+
+
+def _int_list(text: str, flag: str) -> list[int]:
+    items = [t for t in re.split(r"[,\s]+", text.strip()) if t]
+    return [_int(t, flag) for t in items]
+
+
+def _convert(spec: FieldSpec, text: str) -> Any:
+    """Turn one flag's text into the request value its field expects."""
+    flag = _flag(spec.name)
+    if spec.type == "int":
+        return _int(text, flag)
+    if spec.type == "bool":
+        word = text.strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+        raise CliError(f"{flag}: expected true or false, got {text!r}")
+    if spec.type in ("dice", "int_list"):
+        return _int_list(text, flag)
+    if spec.type == "dice_lists":
+        if not text.strip():
+            return []
+        return [_int_list(part, flag) for part in text.split(";")]
+    return text
+
+
+def _pick_system(token: str, prog: str) -> System:
+    try:
+        return get_system(token)
+    except RequestError:
+        raise CliError(f"{prog}: SYSTEM: expected one of {', '.join(SYSTEMS)}, got {token!r}") from None
+
+
+def _general_help(prog: str, mode: str) -> str:
+    lines = [
+        f"usage: {prog} SYSTEM [--kind KIND] [--FIELD VALUE ...]"
+        + (" [--seed N] [--json] [--campaign FILE --who NAME]" if mode == "roll" else " [--json]"),
+    ]
+    if mode == "odds":
+        lines.append(f"       {prog} FILE|-   (a resolve request; its dice fields are left out)")
+    lines.append("")
+    lines.append("One test from flags, human output; --json prints the outcome mapping."
+                 if mode == "roll" else "Exact probability of each outcome of a test (no dice).")
+    lines.append(f"Flags depend on the system and kind: {prog} SYSTEM [--kind KIND] --help")
+    lines.append("")
+    lines.append("systems and kinds (the first kind is the default):")
+    for sid in SYSTEMS:
+        system = SYSTEMS[sid]
+        lines.append(f"  {sid:<11} {', '.join(system.kinds)}")
+    return "\n".join(lines)
+
+
+def _cmd_roll(argv: list[str], mode: str) -> int:
+    prog = f"gmscreen {mode}"
+    if not argv or argv[0] in ("-h", "--help"):
+        if not argv:
+            raise CliError(f"{prog}: SYSTEM: required, one of {', '.join(SYSTEMS)} (see {prog} --help)")
+        print(_general_help(prog, mode))
+        return 0
+    token, rest = argv[0], argv[1:]
+    if mode == "odds" and token not in SYSTEMS and (token == "-" or not token.startswith("-")):
+        if token == "-" or Path(token).suffix.lower() in (".toml", ".json") or Path(token).exists():
+            return _odds_from_file(token, rest)
+    system = _pick_system(token, prog)
+
+    pre = _Parser(prog=f"{prog} {system.id}", add_help=False)
+    pre.add_argument("--kind")
+    known, _ = pre.parse_known_args(rest)
+    kind_name = known.kind if known.kind is not None else next(iter(system.kinds))
+    if kind_name not in system.kinds:
+        raise CliError(f"{prog} {system.id}: --kind: expected one of {', '.join(system.kinds)}, got {kind_name!r}")
+    kind = system.kinds[kind_name]
+
+    specs = _kind_specs(kind, with_dice=(mode == "roll"))
+    parser = _Parser(
+        prog=f"{prog} {system.id}",
+        description=f"{system.game} · {kind.label} ({kind.name}). Kinds of {system.id}: "
+                    + ", ".join(system.kinds) + ".",
+    )
+    parser.add_argument("--kind", choices=list(system.kinds), default=kind_name,
+                        help=f"test kind (default: {next(iter(system.kinds))})")
+    fields = parser.add_argument_group("request fields (shared/rules contract)")
+    for spec in specs:
+        _add_spec(fields, spec)
+    parser.add_argument("--json", action="store_true",
+                        help="print the outcome mapping as JSON" if mode == "roll" else "print the odds as JSON")
+    if mode == "roll":
+        parser.add_argument("--seed", type=_seed, help="seed for the dice rolled, for a reproducible roll")
+        parser.add_argument("--campaign", metavar="FILE", help="record the roll in this campaign's log")
+        parser.add_argument("--who", metavar="NAME", help="who rolled (with --campaign)")
+    ns = parser.parse_args(rest)
+
+    request: dict[str, Any] = {"system": system.id, "kind": kind.name}
+    for spec in specs:
+        if hasattr(ns, spec.name):
+            request[spec.name] = _convert_or_fail(spec, getattr(ns, spec.name), parser.prog)
+    known_fields = {s.name for s in specs}
+
+    if mode == "odds":
+        try:
+            probs = odds(request)
+        except RequestError as err:
+            raise CliError(f"{parser.prog}: {_flag_name(err.field, known_fields)}: {err.reason}") from None
+        if ns.json:
+            print(_dump(probs))
+        else:
+            print("\n".join(_odds_lines(system, kind, request, probs)))
+        return 0
+
+    if ns.campaign is not None and not ns.who:
+        raise CliError(f"{parser.prog}: --who: required with --campaign (the name shown in the log)")
+    if ns.who is not None and ns.campaign is None:
+        raise CliError(f"{parser.prog}: --who: only with --campaign FILE")
+    if ns.campaign is not None:
+        _check_campaign(ns.campaign, system.id, parser.prog)
+    forced = any(name in request for name in kind.dice_fields)
+    seed = ns.seed
+    if seed is None and not forced and ns.campaign is not None:
+        # A logged random roll keeps its seed, so it can be replayed.
+        import secrets
+
+        seed = secrets.randbits(63)
+    try:
+        result = resolve(request, seed=seed)
+    except RequestError as err:
+        raise CliError(f"{parser.prog}: {_flag_name(err.field, known_fields)}: {err.reason}") from None
+
+    if ns.campaign is not None:
+        _record(ns.campaign, ns.who, argv, request, result, None if forced else seed, parser.prog)
+    if ns.json:
+        print(_dump(result))
+    else:
+        print("\n".join(_roll_lines(system, kind, request, result)))
+    return 0
+
+
+def _convert_or_fail(spec: FieldSpec, text: str, prog: str) -> Any:
+    try:
+        return _convert(spec, text)
+    except CliError as err:
+        raise CliError(f"{prog}: {err}") from None
+
+
+def _flag_name(field: str, known: set[str]) -> str:
+    return _flag(field) if field in known or field == "kind" else field
+
+
+_LOG_ONLY_FLAGS = ("--campaign", "--who")
+
+
+def _roll_line(argv: list[str]) -> str:
+    """The command as the log shows it: without the flags that only say where to log it."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in _LOG_ONLY_FLAGS:
+            skip = True
+            continue
+        if arg.startswith(tuple(f + "=" for f in _LOG_ONLY_FLAGS)):
+            continue
+        kept.append(arg)
+    return "gmscreen roll " + shlex.join(kept)
+
+
+class _CampaignErrors:
+    """Turns a campaign problem into the single error line of the command."""
+
+    def __init__(self, prog: str, path: str) -> None:
+        self.prog, self.path = prog, path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, err, tb) -> bool:
+        from gmscreen.campaign.errors import CampaignError, CampaignLocked
+
+        if isinstance(err, CampaignError):
+            problems = err.problems
+            more = (f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})"
+                    if len(problems) > 1 else "")
+            first = str(problems[0]) if problems else str(err)
+            raise CliError(f"{self.prog}: --campaign: {first}{more}") from None
+        if isinstance(err, CampaignLocked):
+            raise CliError(f"{self.prog}: --campaign: {err}") from None
+        if isinstance(err, OSError):
+            raise CliError(f"{self.prog}: --campaign: {self.path}: {err.strerror or err}") from None
+        return False
+
+
+def _check_campaign(path: str, system_id: str, prog: str) -> None:
+    """Before rolling: the campaign loads and is of the roll's system."""
+    from gmscreen.campaign import load_campaign
+
+    with _CampaignErrors(prog, path):
+        campaign = load_campaign(path)
+    if campaign.system != system_id:
+        raise CliError(f"{prog}: --campaign: {path} is a {campaign.system} campaign, this roll is {system_id}")
+
+
+def _record(path: str, who: str, argv: list[str], request: dict, result: dict, seed: int | None,
+            prog: str) -> None:
+    """Append the roll to the campaign's log; a hidden roll is logged GM-only."""
+    from gmscreen.campaign import commands
+
+    extra = {"gm_only": True} if result.get("hidden") else {}
+    with _CampaignErrors(prog, path):
+        commands.append_roll(path, who=who, line=_roll_line(argv), request=request, result=result, seed=seed,
+                             **extra)
+
+
+def _odds_from_file(source: str, rest: list[str]) -> int:
+    parser = _Parser(prog="gmscreen odds", description="Exact odds of the test in a resolve request file.")
+    parser.add_argument("file", metavar="FILE|-")
+    parser.add_argument("--json", action="store_true", help="print the odds as JSON")
+    ns = parser.parse_args([source, *rest])
+    request, name, text = _read_request(ns.file, parser.prog)
+    system = kind = None
+    if isinstance(request.get("system"), str) and request["system"] in SYSTEMS:
+        system = SYSTEMS[request["system"]]
+        kind = system.kinds.get(request.get("kind")) if isinstance(request.get("kind"), str) else None
+    if kind is not None:
+        request = {k: v for k, v in request.items() if k not in kind.dice_fields}
+    try:
+        probs = odds(request)
+    except RequestError as err:
+        raise _request_error(parser.prog, name, text, err, ns.file != "-") from None
+    assert system is not None and kind is not None     # odds() accepted system and kind
+    if ns.json:
+        print(_dump(probs))
+    else:
+        print("\n".join(_odds_lines(system, kind, request, probs)))
+    return 0
+
+
+# ---------------------------------------------------------------- human output
+
+_STATUS_WORDS = {
+    "counted": "compté",
+    "critical": "critique",
+    "fumble": "fatal",
+    "exploded": "explose",
+    "rerolled": "relancé",
+    "kept": "gardé",
+    "plain": "",
+}
+_SYSTEM_STATUS_WORDS = {
+    "mir": {"counted": "succès", "critical": "succès critique = 2"},
+}
+_TOTAL_UNIT = {"mir": " succès"}
+_DIFFICULTY_WORD = {"mir": "SD", "arpeges": "difficulté"}     # the others call it a seuil
+
+_ORDER = ("critical_success", "success", "pending", "failure", "automatic_failure", "critical_failure",
+          "actor", "tie", "opponent")
+
+
+def _difficulty_name(system: System, request: Mapping[str, Any]) -> tuple[int, str] | None:
+    value = request.get(system.difficulty_field)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    for row in system.difficulties:
+        if row.value == value and row.label:
+            return value, row.label
+    return None
+
+
+def _name_difficulty(text: str, system: System, request: Mapping[str, Any]) -> str:
+    """'pour SD 2' -> 'pour SD 2 (Facile)' when the table names that value and the text does not."""
+    named = _difficulty_name(system, request)
+    if not named:
+        return text
+    value, label = named
+    pattern = re.compile(rf"\b(SD|SR|seuil|Seuil|difficulté|Difficulté)( de)? {value}\b(?! \()")
+    return pattern.sub(lambda m: f"{m.group(0)} ({label})", text, count=1)
+
+
+def _die_text(face: int, status: str, words: Mapping[str, str]) -> str:
+    word = words.get(status, status)
+    return f"[{face} {word}]" if word else str(face)
+
+
+def _roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:
+    header = f"{system.game} · {kind.label}"
+    if result.get("hidden"):
+        header += " · difficulté cachée"
+    lines = [header]
+    words = {**_STATUS_WORDS, **_SYSTEM_STATUS_WORDS.get(system.id, {})}
+    if system.describe is None:
+        lines.append("  " + _dump(result))
+        return lines
+    desc = system.describe(dict(result))
+    for group in desc.groups:
+        faces = "  ".join(_die_text(d.face, d.status, words) for d in group.dice) or "—"
+        total = f"  = {group.total}{_TOTAL_UNIT.get(system.id, '')}" if group.total is not None else ""
+        lines.append(f"  {group.label} : {faces}{total}")
+    detail = _name_difficulty(desc.detail, system, request)
+    lines.append(f"  {detail} → {desc.headline}" if detail else f"  {desc.headline}")
+    return lines
+
+
+def _pct(p: float) -> str:
+    if p <= 0:
+        return "0 %"
+    if p >= 1:
+        return "100 %"
+    if p < 0.0001:
+        return "< 0.01 %"
+    if p > 0.9999:
+        return "> 99.99 %"
+    return f"{p * 100:.2f} %"
+
+
+def _odds_lines(system: System, kind: Kind, request: Mapping[str, Any], probs: Mapping[str, Any]) -> list[str]:
+    table = probs.get("outcome") or probs.get("winner") or {}
+    header = f"{system.game} · {kind.label} · chances exactes"
+    named = _difficulty_name(system, request)
+    if named:
+        header += f" · {_DIFFICULTY_WORD.get(system.id, 'seuil')} {named[0]} ({named[1]})"
+    lines = [header]
+    keys = [k for k in _ORDER if k in table] + [k for k in table if k not in _ORDER]
+    labels = {k: system.outcome_words.get(k, k) for k in keys}
+    width = max((len(v) for v in labels.values()), default=0)
+    for key in keys:
+        lines.append(f"  {labels[key]:<{width}}  {_pct(table[key]):>9}")
+    if "chance" in probs and "outcome" in probs:
+        lines.append(f"  chance de réussite : {_pct(probs['chance'])}")
+    if probs.get("policy"):
+        lines.append(f"  politique : {probs['policy']}")
+    return lines
+
+
+# ---------------------------------------------------------------- campaign commands
+
+
+def _campaign_call(prog: str, call: Callable[[], int]) -> int:
+    """Run a campaign command; its own errors are already one line each, the rest become one."""
+    from gmscreen.campaign.errors import CampaignError, CampaignLocked
+
+    try:
+        return call()
+    except CampaignError as err:
+        problems = err.problems
+        for problem in problems or [err]:
+            _error_line(f"{prog}: {problem}")
+        return EXIT_USAGE
+    except CampaignLocked as err:
+        raise CliError(f"{prog}: {err}") from None
+    except OSError as err:
+        raise CliError(f"{prog}: {getattr(err, 'filename', None) or ''}: {err.strerror or err}") from None
+
+
+def _cmd_validate(argv: list[str]) -> int:
+    parser = _Parser(prog="gmscreen validate",
+                     description="Check a campaign file: exit 0 when valid, else each problem on its own line.")
+    parser.add_argument("file", metavar="CAMPAIGN.toml")
+    ns = parser.parse_args(argv)
+    from gmscreen.campaign import commands
+
+    return _campaign_call(parser.prog, lambda: commands.cmd_validate(ns.file))
+
+
+def _cmd_export(argv: list[str]) -> int:
+    parser = _Parser(prog="gmscreen export", description="Print the session log of a campaign as Markdown.")
+    parser.add_argument("file", metavar="CAMPAIGN.toml")
+    parser.add_argument("-o", "--output", metavar="OUT", help="write to this file instead of stdout")
+    ns = parser.parse_args(argv)
+    from gmscreen.campaign import commands
+
+    return _campaign_call(parser.prog, lambda: commands.cmd_export(ns.file, ns.output))
+
+
+def _cmd_new(argv: list[str]) -> int:
+    parser = _Parser(prog="gmscreen new", description="Create a new campaign file for a system.")
+    parser.add_argument("file", metavar="CAMPAIGN.toml")
+    parser.add_argument("--system", required=True, metavar="ID", help="one of " + ", ".join(SYSTEMS))
+    ns = parser.parse_args(argv)
+    if ns.system not in SYSTEMS:
+        raise CliError(f"{parser.prog}: --system: expected one of {', '.join(SYSTEMS)}, got {ns.system!r}")
+    from gmscreen.campaign import commands
+
+    return _campaign_call(parser.prog, lambda: commands.cmd_new(ns.file, ns.system))
+
+
+# ---------------------------------------------------------------- the screen
+
+
+def _cmd_screen(argv: list[str]) -> int:
+    parser = _Parser(
+        prog="gmscreen",
+        description="A game master's screen for the terminal. Without a file, opens the last campaign "
+                    "(or a copy of the MIR sample on first run).",
+        epilog=_SUBCOMMAND_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("campaign", nargs="?", metavar="CAMPAIGN.toml", help="campaign file to open")
+    parser.add_argument("--new", action="store_true", help="create CAMPAIGN.toml (with --system)")
+    parser.add_argument("--system", metavar="ID", help="system of the new campaign: " + ", ".join(SYSTEMS))
+    parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+    parser.add_argument("--theme", metavar="NAME", help="theme to use (remembered)")
+    parser.add_argument("--version", action="version", version=f"gmscreen {__version__}")
+    ns = parser.parse_args(argv)
+
+    if ns.new:
+        if ns.campaign is None:
+            raise CliError("gmscreen: --new: a CAMPAIGN.toml file to create is required")
+        if ns.system is None:
+            raise CliError(f"gmscreen: --new: --system is required, one of {', '.join(SYSTEMS)}")
+        if ns.system not in SYSTEMS:
+            raise CliError(f"gmscreen: --system: expected one of {', '.join(SYSTEMS)}, got {ns.system!r}")
+        if Path(ns.campaign).exists():
+            raise CliError(f"gmscreen: {ns.campaign}: already exists (open it without --new)")
+    elif ns.system is not None:
+        raise CliError("gmscreen: --system: only with --new")
+    elif ns.campaign is not None:
+        path = Path(ns.campaign)
+        if not path.exists():
+            raise CliError(f"gmscreen: {ns.campaign}: no such file (create it with --new --system ID)")
+        if path.is_dir():
+            raise CliError(f"gmscreen: {ns.campaign}: is a directory, expected a campaign TOML file")
+
+    from gmscreen import ui
+    from gmscreen.campaign.errors import CampaignError, CampaignLocked
+
+    path_arg = Path(ns.campaign) if ns.campaign is not None else None
+    try:
+        status = ui.run(path_arg, new_system=ns.system if ns.new else None, ascii=ns.ascii, theme=ns.theme)
+    except CampaignError as err:
+        first = str(err.problems[0]) if err.problems else str(err)
+        more = f" (and {len(err.problems) - 1} more; see gmscreen validate)" if len(err.problems) > 1 else ""
+        raise CliError(f"gmscreen: {first}{more}") from None
+    except CampaignLocked as err:
+        raise CliError(f"gmscreen: {err}") from None
+    return status if isinstance(status, int) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m gmscreen.cli`
+    raise SystemExit(main())

@@ -1,0 +1,394 @@
+"""Shared plumbing of the rules core: request reading, dice sources, system descriptions.
+
+Every system module builds on these pieces so that a bad request is refused the same
+way everywhere (one `RequestError` naming the key) and forced dice are consumed exactly.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+
+class RequestError(ValueError):
+    """A request that cannot be resolved: names the offending key and what was expected."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.reason = message
+        super().__init__(f"{field}: {message}")
+
+
+_REQUIRED = object()
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a table"
+    return type(value).__name__
+
+
+class Reader:
+    """Reads typed, range-checked fields from a request and remembers which keys were used.
+
+    `Reader.sub("actor_")` reads prefixed fields into the same bookkeeping, so `finish()`
+    can report the first key nobody asked for.
+    """
+
+    def __init__(self, request: Mapping[str, Any], prefix: str = "", _used: set[str] | None = None):
+        if not isinstance(request, Mapping):
+            raise RequestError("request", f"expected a table of fields, got {_type_name(request)}")
+        self.request = request
+        self.prefix = prefix
+        self.used: set[str] = _used if _used is not None else set()
+
+    def sub(self, prefix: str) -> "Reader":
+        return Reader(self.request, self.prefix + prefix, self.used)
+
+    def key(self, name: str) -> str:
+        return self.prefix + name
+
+    def has(self, name: str) -> bool:
+        return self.key(name) in self.request
+
+    def raw(self, name: str, default: Any = None) -> Any:
+        key = self.key(name)
+        self.used.add(key)
+        return self.request.get(key, default)
+
+    def int(self, name: str, lo: int, hi: int, default: Any = _REQUIRED) -> int:
+        key = self.key(name)
+        self.used.add(key)
+        if key not in self.request:
+            if default is _REQUIRED:
+                raise RequestError(key, f"required: an integer from {lo} to {hi}")
+            return default
+        value = self.request[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RequestError(key, f"expected an integer from {lo} to {hi}, got {_type_name(value)} {value!r}")
+        if not lo <= value <= hi:
+            raise RequestError(key, f"expected an integer from {lo} to {hi}, got {value}")
+        return value
+
+    def choice_int(self, name: str, choices: Sequence[int], default: Any = _REQUIRED) -> int:
+        key = self.key(name)
+        self.used.add(key)
+        allowed = ", ".join(str(c) for c in choices)
+        if key not in self.request:
+            if default is _REQUIRED:
+                raise RequestError(key, f"required: one of {allowed}")
+            return default
+        value = self.request[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value not in choices:
+            raise RequestError(key, f"expected one of {allowed}, got {value!r}")
+        return value
+
+    def bool(self, name: str, default: bool | None = None) -> bool:
+        key = self.key(name)
+        self.used.add(key)
+        if key not in self.request:
+            if default is None:
+                raise RequestError(key, "required: true or false")
+            return default
+        value = self.request[key]
+        if not isinstance(value, bool):
+            raise RequestError(key, f"expected true or false, got {_type_name(value)} {value!r}")
+        return value
+
+    def choice(self, name: str, choices: Sequence[str], default: Any = _REQUIRED) -> str:
+        key = self.key(name)
+        self.used.add(key)
+        allowed = ", ".join(repr(c) for c in choices)
+        if key not in self.request:
+            if default is _REQUIRED:
+                raise RequestError(key, f"required: one of {allowed}")
+            return default
+        value = self.request[key]
+        if not isinstance(value, str) or value not in choices:
+            raise RequestError(key, f"expected one of {allowed}, got {value!r}")
+        return value
+
+    def int_list(self, name: str, lo: int, hi: int, min_len: int = 0, max_len: int = 100,
+                 default: Any = _REQUIRED) -> list[int]:
+        key = self.key(name)
+        self.used.add(key)
+        if key not in self.request:
+            if default is _REQUIRED:
+                raise RequestError(key, f"required: a list of {min_len} to {max_len} integers from {lo} to {hi}")
+            return list(default)
+        value = self.request[key]
+        if not isinstance(value, (list, tuple)):
+            raise RequestError(key, f"expected a list of integers, got {_type_name(value)}")
+        if not min_len <= len(value) <= max_len:
+            raise RequestError(key, f"expected {min_len} to {max_len} entries, got {len(value)}")
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, int) or not lo <= item <= hi:
+                raise RequestError(key, f"expected integers from {lo} to {hi}, got {item!r}")
+        return list(value)
+
+    def dice(self, name: str, max_len: int = 1000) -> list[int] | None:
+        """A forced dice list (faces checked later by `ForcedDice`), or None when absent."""
+        key = self.key(name)
+        self.used.add(key)
+        if key not in self.request:
+            return None
+        value = self.request[key]
+        if not isinstance(value, (list, tuple)):
+            raise RequestError(key, f"expected a list of die faces, got {_type_name(value)}")
+        if len(value) > max_len:
+            raise RequestError(key, f"too many dice: at most {max_len}, got {len(value)}")
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, int):
+                raise RequestError(key, f"expected integer die faces, got {_type_name(item)} {item!r}")
+        return list(value)
+
+    def dice_lists(self, name: str, max_lists: int = 100, max_len: int = 100) -> list[list[int]] | None:
+        """A list of forced dice lists (MIR `rolls`, `helper_dice`), or None when absent."""
+        key = self.key(name)
+        self.used.add(key)
+        if key not in self.request:
+            return None
+        value = self.request[key]
+        if not isinstance(value, (list, tuple)) or len(value) > max_lists:
+            raise RequestError(key, f"expected a list of at most {max_lists} lists of die faces")
+        out = []
+        for sub in value:
+            if not isinstance(sub, (list, tuple)) or len(sub) > max_len:
+                raise RequestError(key, f"expected a list of lists of die faces, got {sub!r}")
+            for item in sub:
+                if isinstance(item, bool) or not isinstance(item, int):
+                    raise RequestError(key, f"expected integer die faces, got {item!r}")
+            out.append(list(sub))
+        return out
+
+    def forbid(self, *names: str, reason: str) -> None:
+        """Refuse keys that must not appear in this situation (first one present is named)."""
+        for name in names:
+            key = self.key(name)
+            if key in self.request:
+                raise RequestError(key, reason)
+
+    def finish(self) -> None:
+        """Refuse any key that no reader asked for."""
+        for key in self.request:
+            if key not in self.used:
+                raise RequestError(key, "unknown field for this system and kind")
+
+
+# ---------------------------------------------------------------- dice sources
+
+
+class DiceSource(abc.ABC):
+    """Where faces come from: `roll(sides, low)` returns one face from low to low+sides-1."""
+
+    @abc.abstractmethod
+    def roll(self, sides: int, low: int = 1) -> int:
+        """One face, from `low` to `low + sides - 1`."""
+
+    def done(self) -> None:
+        """Called once the resolution is over: forced sources refuse leftover dice."""
+
+
+class RandomDice(DiceSource):
+    """Seeded or fresh `random.Random`; every face it gives is recorded in `faces`."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.faces: list[int] = []
+
+    def roll(self, sides: int, low: int = 1) -> int:
+        face = low + int(self.rng.random() * sides)
+        self.faces.append(face)
+        return face
+
+
+class ForcedDice(DiceSource):
+    """Faces typed in by the GM or given by a test, consumed exactly, in order.
+
+    Too few faces, too many faces, or a face the die cannot show raise `RequestError`
+    naming `field`.
+    """
+
+    def __init__(self, faces: Sequence[int], field: str) -> None:
+        self.faces = list(faces)
+        self.field = field
+        self.pos = 0
+
+    def roll(self, sides: int, low: int = 1) -> int:
+        if self.pos >= len(self.faces):
+            raise RequestError(self.field, f"too few dice: {len(self.faces)} given, more needed")
+        face = self.faces[self.pos]
+        high = low + sides - 1
+        if not low <= face <= high:
+            raise RequestError(self.field, f"impossible face {face}: this die shows {low} to {high}")
+        self.pos += 1
+        return face
+
+    @property
+    def remaining(self) -> int:
+        return len(self.faces) - self.pos
+
+    def done(self) -> None:
+        if self.pos != len(self.faces):
+            raise RequestError(
+                self.field, f"too many dice: {len(self.faces)} given, {self.pos} used"
+            )
+
+    @property
+    def used(self) -> list[int]:
+        return self.faces[: self.pos]
+
+
+def make_rng(seed: int | None) -> random.Random:
+    return random.Random(seed)
+
+
+# ---------------------------------------------------------------- descriptions for the screen
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One value on a character sheet (a Voie, a skill, a characteristic die, a resource)."""
+
+    key: str                      # ASCII slug used in files and requests ("heritage")
+    label: str                    # French name shown on screen ("Héritage")
+    lo: int = 0
+    hi: int = 0
+    choices: tuple[int, ...] = ()  # allowed values when not a plain range (Te Deum dice)
+    default: int = 0
+    parent: str | None = None     # key of the stat this one depends on (MIR skill -> Voie)
+    gloss: str = ""               # short English gloss for help screens
+
+    def allows(self, value: int) -> bool:
+        if self.choices:
+            return value in self.choices
+        return self.lo <= value <= self.hi
+
+    def expected(self) -> str:
+        if self.choices:
+            return "one of " + ", ".join(str(c) for c in self.choices)
+        return f"an integer from {self.lo} to {self.hi}"
+
+
+@dataclass(frozen=True)
+class StatGroup:
+    """A block of the sheet. Fixed groups list their stats; free groups take any names.
+
+    A free group with `parent_group` is stored as one sub-table per parent key
+    (Te Deum: skills under the characteristic they depend on).
+    """
+
+    key: str                          # "voies", "skills", "characteristics", "resources", ...
+    label: str                        # French heading
+    stats: tuple[Stat, ...] = ()
+    free: Stat | None = None          # template (range, default) for free-named entries
+    parent_group: str | None = None   # free entries are grouped under keys of this group
+    required: bool = True             # fixed groups: every stat must be given
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """One row of the system's difficulty table, in the rules' own French words."""
+
+    label: str
+    value: int | None          # None: no roll (MIR Triviale is value 0 with note)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One request field of a kind, for the screen's forms, help and CLI flags."""
+
+    name: str
+    type: str                  # "int", "bool", "str", "dice", "int_list", "dice_lists"
+    lo: int | None = None
+    hi: int | None = None
+    choices: tuple[Any, ...] = ()
+    default: Any = None        # None with required=True means required
+    required: bool = False
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One test kind of a system: how to resolve it, how to compute its odds, its fields."""
+
+    name: str
+    label: str                                  # French name ("test simple")
+    resolve: Callable[[Reader, random.Random], dict]
+    odds: Callable[[Reader], dict]
+    fields: tuple[FieldSpec, ...]
+    dice_fields: tuple[str, ...]                # every forced-dice field, main and conditional
+    contest: bool = False                       # reports `winner` rather than `outcome`
+    policy: str | None = None                   # name of the choice policy field, if any
+
+
+@dataclass(frozen=True)
+class System:
+    id: str
+    game: str                 # "MIR", "Éclats", ...
+    dice: str                 # short description of the die mechanic
+    gm: str                   # what the GM is called
+    kinds: Mapping[str, Kind]
+    sheet: tuple[StatGroup, ...]
+    difficulties: tuple[Difficulty, ...]
+    difficulty_field: str     # request field the difficulty table sets ("difficulty", "threshold")
+    outcome_words: Mapping[str, str] = field(default_factory=dict)  # outcome -> French words
+    extra_tables: tuple[tuple[str, tuple[Difficulty, ...]], ...] = ()  # e.g. MIR Temporalité
+    describe: Callable[[dict], "Description"] | None = None   # outcome mapping -> words and dice
+
+    def group(self, key: str) -> StatGroup | None:
+        for g in self.sheet:
+            if g.key == key:
+                return g
+        return None
+
+
+def forced_mode(reader: Reader, dice_fields: Iterable[str]) -> bool:
+    """True when any of the kind's dice fields is present (README: forced mode)."""
+    return any(reader.has(name) for name in dice_fields)
+
+
+# ---------------------------------------------------------------- describing a result
+
+
+@dataclass(frozen=True)
+class Die:
+    """One face as the screen shows it. `status` says what the rules did with it:
+    "counted" (gave a success / counts), "critical" (a 12 in MIR, a natural 20...),
+    "fumble" (a natural 1, a 0 on a third Éclats roll...), "exploded" (open die, rolled again),
+    "rerolled" (replaced by a later roll), "kept" (the die that stands), "plain" (no effect)."""
+
+    face: int
+    sides: int
+    status: str = "plain"
+    low: int = 1
+
+
+@dataclass(frozen=True)
+class DiceGroup:
+    label: str                 # "Alexis", "dé de chance", "Providence", "aide 1"...
+    dice: tuple[Die, ...]
+    total: int | None = None   # the group's value when meaningful (sum, successes)
+
+
+@dataclass(frozen=True)
+class Description:
+    """A resolved test in the game's own words, for the CLI, the dice tray and the log."""
+
+    headline: str              # "réussite critique", "Alexis l'emporte", "échec automatique"
+    detail: str                # "3 succès contre SD 2, marge +1"
+    groups: tuple[DiceGroup, ...] = ()
+    good: bool | None = None   # True: success for the actor; False: failure; None: tie/pending

@@ -1,0 +1,264 @@
+"""Éclats: one d10 read 0–9, rerolled up to the characteristic level, last die kept, + skill.
+
+Rules: shared spec `eclats.md`, R1–R12. Kind: simple.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+from ._base import (
+    DiceGroup,
+    Description,
+    Die,
+    Difficulty,
+    FieldSpec,
+    ForcedDice,
+    Kind,
+    RandomDice,
+    Reader,
+    RequestError,
+    Stat,
+    StatGroup,
+    System,
+)
+
+CHARACTERISTICS = (
+    Stat("eve", "ÉVEil", 0, 3, gloss="awakening"),
+    Stat("agi", "AGIlité", 0, 3, gloss="agility"),
+    Stat("for", "FORce", 0, 3, gloss="strength"),
+    Stat("end", "ENDurance", 0, 3, gloss="endurance"),
+    Stat("bea", "BEAuté", 0, 3, gloss="beauty"),
+    Stat("per", "PERception", 0, 3, gloss="perception"),
+    Stat("int", "INTellect", 0, 3, gloss="intellect"),
+    Stat("emp", "EMPathie", 0, 3, gloss="empathy"),
+    Stat("rus", "RUSe", 0, 3, gloss="cunning"),
+    Stat("cha", "CHArisme", 0, 3, gloss="charisma"),
+)
+
+SHEET = (
+    StatGroup("characteristics", "Caractéristiques", CHARACTERISTICS),
+    StatGroup("skills", "Compétences", free=Stat("", "Compétence", 1, 5, default=1), required=False),
+)
+
+DIFFICULTIES = (
+    Difficulty("Très facile", 1, "nouer un nœud simple"),
+    Difficulty("", 2, "faire un feu de camp"),
+    Difficulty("Facile", 3, "manier un outil courant"),
+    Difficulty("", 4, "s'orienter aux étoiles"),
+    Difficulty("Moyen", 5, "enjamber un petit ruisseau"),
+    Difficulty("", 6, "cacher ses traces"),
+    Difficulty("Complexe", 7, "chasser du gibier"),
+    Difficulty("", 8, "mentir à une personne méfiante"),
+    Difficulty("Difficile", 9, "courir sur des toits pentus"),
+    Difficulty("", 10, "crocheter une serrure"),
+    Difficulty("Très difficile", 11, "se défaire de liens serrés"),
+    Difficulty("", 12, "fabriquer un objet parfait"),
+    Difficulty("Expert", 13, "opérer un Profane"),
+    Difficulty("Presque impossible", 14, "sauter dans le vide et survivre"),
+    Difficulty("Impossible", 15, "amadouer une Hantise"),
+)
+
+# ---------------------------------------------------------------- the rules (R1–R9)
+
+SIDES = 10          # R1: a d10 read 0 to 9
+POLICIES = ("best", "single")
+LEVEL3_SECOND_ZERO = ("automatic_failure", "none")
+SINGLE_ZERO = ("counts_zero", "automatic_failure")
+OUTCOMES = ("success", "failure", "automatic_failure", "critical_failure")
+
+
+@dataclass(frozen=True)
+class _Test:
+    """One Éclats test as the GM set it, with the rule options in force."""
+
+    characteristic: int
+    skill: int
+    threshold: int
+    policy: str = "best"
+    level3_second_zero: str = "automatic_failure"
+    single_zero: str = "counts_zero"
+
+    def judge(self, dice: Sequence[int]) -> str:
+        """The outcome if the player stops with these dice (only the count and the kept die matter)."""
+        if dice and dice[-1] == 0:
+            rolls = len(dice)
+            if rolls == 3:
+                return "critical_failure"                                   # R7
+            if rolls == 2 and (self.characteristic == 2 or self.level3_second_zero == "automatic_failure"):
+                return "automatic_failure"                                  # R6
+            if rolls == 1 and self.single_zero == "automatic_failure":
+                return "automatic_failure"                                  # R9 alternative
+        kept = dice[-1] if dice else 0
+        return "success" if kept + self.skill >= self.threshold else "failure"  # R2
+
+    def rolls_nothing(self) -> bool:
+        """Random mode and odds: no die when none is allowed, or (best) when the skill suffices (R5)."""
+        return self.characteristic == 0 or (self.policy == "best" and self.skill >= self.threshold)
+
+    def max_rolls(self) -> int:
+        return 1 if self.policy == "single" else self.characteristic
+
+
+def _read(reader: Reader) -> _Test:
+    return _Test(
+        characteristic=reader.int("characteristic", 0, 3),
+        skill=reader.int("skill", 0, 5, 0),
+        threshold=reader.int("threshold", 1, 15),
+        policy=reader.choice("policy", POLICIES, "best"),
+        level3_second_zero=reader.choice("level3_second_zero", LEVEL3_SECOND_ZERO, "automatic_failure"),
+        single_zero=reader.choice("single_zero", SINGLE_ZERO, "counts_zero"),
+    )
+
+
+def _result(test: _Test, dice: list[int]) -> dict:
+    kept = dice[-1] if dice else None
+    result = (kept or 0) + test.skill
+    return {
+        "outcome": test.judge(dice),
+        "result": result,
+        "kept_die": kept,
+        "rolls": len(dice),
+        "zeros_before": dice[:-1].count(0),
+        "margin": result - test.threshold,
+        "dice": dice,
+    }
+
+
+def _resolve(reader: Reader, rng: random.Random) -> dict:
+    test = _read(reader)
+    forced = reader.dice("dice")
+    key = reader.key("dice")
+    if forced is not None:
+        # The dice say what the player chose: how many rolls, the last one kept (R3, R4).
+        if len(forced) > test.characteristic:
+            raise RequestError(key, f"too many dice: characteristic {test.characteristic} allows at most "
+                                    f"{test.characteristic} roll{'s' if test.characteristic != 1 else ''}, "
+                                    f"got {len(forced)}")
+        source = ForcedDice(forced, key)
+        dice = [source.roll(SIDES, low=0) for _ in forced]
+        source.done()
+        return _result(test, dice)
+    source = RandomDice(rng)
+    dice: list[int] = []
+    if not test.rolls_nothing():
+        # Policy: roll, and roll again while the stop would fail and rolls remain (R4).
+        while len(dice) < test.max_rolls():
+            dice.append(source.roll(SIDES, low=0))
+            if test.judge(dice) == "success":
+                break
+    return _result(test, dice)
+
+
+@lru_cache(maxsize=4096)
+def _outcome_ways(test: _Test) -> tuple[tuple[str, int], ...]:
+    """Ways to reach each outcome out of SIDES**max_rolls, under the test's policy.
+
+    Whether the player rolls again depends only on the roll number and the face just rolled,
+    so each stage is counted once with the number of earlier sequences that reach it.
+    """
+    ways = dict.fromkeys(OUTCOMES, 0)
+    if test.rolls_nothing():
+        ways[test.judge([])] = 1
+        return tuple(ways.items())
+    reaching = 1          # sequences of earlier faces that lead to this roll
+    last = test.max_rolls()
+    for stage in range(1, last + 1):
+        weight = SIDES ** (last - stage)
+        going_on = 0
+        for face in range(SIDES):
+            outcome = test.judge([1] * (stage - 1) + [face])
+            if outcome == "success" or stage == last:
+                ways[outcome] += reaching * weight
+            else:
+                going_on += 1
+        reaching *= going_on
+        if not reaching:
+            break
+    return tuple(ways.items())
+
+
+def _odds(reader: Reader) -> dict:
+    test = _read(reader)
+    ways = _outcome_ways(test)
+    total = sum(w for _, w in ways)
+    return {"outcome": {name: w / total for name, w in ways}, "policy": test.policy}
+
+
+# ---------------------------------------------------------------- describe
+
+OUTCOME_WORDS = {
+    "success": "réussite",
+    "failure": "échec",
+    "automatic_failure": "échec automatique",
+    "critical_failure": "échec critique",
+}
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def describe(result: Mapping) -> Description:
+    """An Éclats result in the maître de jeu's words, each die marked rerolled, kept or fatal."""
+    outcome = result["outcome"]
+    dice = list(result["dice"])
+    skill = result["result"] - (result["kept_die"] or 0)
+    threshold = result["result"] - result["margin"]
+    if dice:
+        shown = f"dé {dice[-1]} + compétence {skill} = {result['result']}"
+    else:
+        shown = f"sans dé : compétence {skill} = {result['result']}"
+    detail = f"{shown} pour un seuil de {threshold} · marge {_signed(result['margin'])}"
+    if outcome == "critical_failure" and result["zeros_before"]:
+        zeros = result["zeros_before"]
+        detail += f" · {zeros} zéro{'s' if zeros > 1 else ''} avant"
+    fatal = outcome in ("automatic_failure", "critical_failure")
+    faces = []
+    for i, face in enumerate(dice):
+        if i < len(dice) - 1:
+            status = "rerolled"
+        else:
+            status = "fumble" if fatal and face == 0 else "kept"
+        faces.append(Die(face, SIDES, status, low=0))
+    groups = (DiceGroup("dé de caractéristique", tuple(faces), result["kept_die"]),) if dice else ()
+    return Description(OUTCOME_WORDS[outcome], detail, groups, outcome == "success")
+
+
+# ---------------------------------------------------------------- the system
+
+KINDS = {
+    "simple": Kind(
+        "simple", "résolution", _resolve, _odds,
+        (
+            FieldSpec("characteristic", "int", 0, 3, required=True, help="characteristic level = rolls allowed"),
+            FieldSpec("skill", "int", 0, 5, default=0, help="skill bonus; 0 when no skill applies"),
+            FieldSpec("threshold", "int", 1, 15, required=True, help="seuil de réussite"),
+            FieldSpec("dice", "dice", 0, 9, help="forced faces 0–9, every roll in order, the last kept; [] = no roll"),
+            FieldSpec("policy", "str", choices=POLICIES, default="best",
+                      help="random rolls and odds: best = reroll while failing; single = one roll"),
+            FieldSpec("level3_second_zero", "str", choices=LEVEL3_SECOND_ZERO, default="automatic_failure",
+                      help="characteristic 3 stopping on a second-roll 0 (R6)"),
+            FieldSpec("single_zero", "str", choices=SINGLE_ZERO, default="counts_zero",
+                      help="a 0 on a single kept roll (R9)"),
+        ),
+        ("dice",),
+        policy="policy",
+    ),
+}
+
+SYSTEM = System(
+    id="eclats",
+    game="Éclats",
+    dice="un d10 lu 0–9, relancé selon la caractéristique (0–3), dernier dé gardé + compétence ≥ seuil 1–15",
+    gm="maître de jeu",
+    kinds=KINDS,
+    sheet=SHEET,
+    difficulties=DIFFICULTIES,
+    difficulty_field="threshold",
+    outcome_words=OUTCOME_WORDS,
+    describe=describe,
+)

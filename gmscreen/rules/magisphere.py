@@ -1,0 +1,744 @@
+"""Magisphère: 1d20 + statistic + skill + bonuses against threshold + maluses; Impulsion.
+
+Rules: shared spec `magisphere.md`, R1–R25. Kinds: simple, opposed, extended_opposed.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
+from dataclasses import dataclass
+
+from ._base import (
+    DiceGroup,
+    Description,
+    Die,
+    Difficulty,
+    FieldSpec,
+    ForcedDice,
+    Kind,
+    RandomDice,
+    Reader,
+    RequestError,
+    Stat,
+    StatGroup,
+    System,
+    forced_mode,
+)
+
+# Statistics and skills are not listed by the seed: free names. Skills are stored under
+# the statistic they use (skills.PRE.Négociation = 3).
+SHEET = (
+    StatGroup("stats", "Statistiques", free=Stat("", "Statistique", 0, 30, default=10)),
+    StatGroup("skills", "Compétences", free=Stat("", "Compétence", 0, 20, default=0),
+              parent_group="stats", required=False),
+    StatGroup("resources", "Ressources", (
+        Stat("impulsion", "Impulsion", 0, 99, default=0),
+        Stat("impulsion_max", "Impulsion max.", 0, 99, default=0),
+    ), required=False),
+)
+
+DIFFICULTIES = (
+    Difficulty("Très facile", 15),
+    Difficulty("Facile", 18),
+    Difficulty("Standard", 20),
+    Difficulty("Difficile", 22),
+    Difficulty("Très difficile", 25),
+)
+
+OPPOSITIONS = (
+    Difficulty("Opposition brève", 2),
+    Difficulty("Opposition tendue", 3),
+    Difficulty("Opposition majeure", 5),
+)
+
+D20 = 20
+IMPULSE_BONUS = 3            # R5
+MAX_DICE = 100               # a first roll and at most 99 rerolls (impulsions <= 99)
+REROLL_LIMITS = ("unlimited", "one")   # R7 and its alternative
+_FAILING = ("failure", "critical_failure")
+
+
+# ---------------------------------------------------------------- reading a roller
+
+
+@dataclass(frozen=True)
+class _Roller:
+    """One side of a test: the fixed part of its score and its Impulsion."""
+
+    stat: int
+    skill: int
+    bonus: int
+    helpers: tuple[int, ...]
+    impulse_bonus: bool
+    impulsions: int | None
+    impulsions_key: str
+
+    @property
+    def cooperation(self) -> int:
+        """R23: each helper gives half its skill bonus, rounded down."""
+        return sum(h // 2 for h in self.helpers)
+
+    @property
+    def base(self) -> int:
+        """Score without the die (R13) and without the Impulsion bonus."""
+        return self.stat + self.skill + self.bonus + self.cooperation
+
+    def score(self, natural: int, rerolled: bool) -> int:
+        """R1, R5, R6: the +3 bought before the roll is lost once the test is rerolled."""
+        bonus = IMPULSE_BONUS if self.impulse_bonus and not rerolled else 0
+        return natural + self.base + bonus
+
+    def reroll_budget(self, limit: str) -> int:
+        """Rerolls the random-mode policy may buy: points left after the +3, capped by R7."""
+        available = 0 if self.impulsions is None else self.impulsions - int(self.impulse_bonus)
+        return min(available, 1) if limit == "one" else available
+
+    def check_spent(self, rerolls: int) -> None:
+        spent = rerolls + int(self.impulse_bonus)
+        if self.impulsions is not None and spent > self.impulsions:
+            parts = [f"{rerolls} reroll{'s' if rerolls != 1 else ''}"]
+            if self.impulse_bonus:
+                parts.append("the +3 bought before the roll")
+            raise RequestError(
+                self.impulsions_key,
+                f"{spent} Impulsion points spent ({' + '.join(parts)}) but only {self.impulsions} available",
+            )
+
+
+def _read_roller(reader: Reader, impulsion: bool = True) -> _Roller:
+    stat = reader.int("stat", 0, 30)
+    skill = reader.int("skill", 0, 20, 0)
+    bonus = reader.int("bonus", 0, 20, 0)
+    helpers = tuple(reader.int_list("helper_skills", 0, 20, 0, 2, default=()))   # R25
+    if impulsion:
+        impulse_bonus = reader.bool("impulse_bonus", False)
+        impulsions = reader.int("impulsions", 0, 99, None)
+    else:
+        reader.forbid(
+            "impulse_bonus", "impulsions",
+            reason="an extended opposition does not model Impulsion: resolve that round with "
+                   "kind 'opposed' and add the points it reports",
+        )
+        impulse_bonus, impulsions = False, None
+    roller = _Roller(stat, skill, bonus, helpers, impulse_bonus, impulsions, reader.key("impulsions"))
+    roller.check_spent(0)
+    return roller
+
+
+def _read_limit(reader: Reader) -> str:
+    return reader.choice("reroll_limit", REROLL_LIMITS, "unlimited")
+
+
+def _forced_faces(reader: Reader, name: str, roller: _Roller | None, limit: str) -> list[int]:
+    """A forced list of d20 faces: the first roll, then each reroll in order."""
+    key = reader.key(name)
+    faces = reader.dice(name, max_len=MAX_DICE)
+    if faces is None:
+        raise RequestError(key, "required with forced dice: a list of d20 faces (first roll, then rerolls)")
+    source = ForcedDice(faces, key)
+    for _ in faces:
+        source.roll(D20)
+    source.done()
+    if roller is not None:
+        if not faces:
+            raise RequestError(key, "expected at least one d20 face: the first roll, then each reroll")
+        if limit == "one" and len(faces) > 2:
+            raise RequestError(
+                key, f"at most one reroll per test (reroll_limit = 'one'): give 1 or 2 faces, got {len(faces)}"
+            )
+        roller.check_spent(len(faces) - 1)
+    return faces
+
+
+# ---------------------------------------------------------------- judging
+
+
+def _judge(natural: int, score: int, target: int) -> str:
+    """R1, R10, R11: a natural 20 always succeeds, a natural 1 always fails."""
+    if natural == 20:
+        return "critical_success"
+    if natural == 1:
+        return "critical_failure"
+    return "success" if score >= target else "failure"
+
+
+def _contest(a_nat: int, a_score: int, o_nat: int, o_score: int) -> tuple[str, str, int, int]:
+    """R14–R17 and the round points of R19–R21: (winner, decided_by, actor points, opponent points)."""
+    if a_nat == 20 and o_nat == 20:                      # R16, R20
+        if a_score > o_score:
+            return "actor", "score", 2, 0
+        if a_score < o_score:
+            return "opponent", "score", 0, 2
+        return "tie", "score", 1, 1
+    if a_nat == 20:                                      # R16, R19 (+1 for the other's natural 1)
+        return "actor", "critical", 3 if o_nat == 1 else 2, 0
+    if o_nat == 20:
+        return "opponent", "critical", 0, 3 if a_nat == 1 else 2
+    if a_nat == 1 and o_nat == 1:                        # R17, R21
+        return "tie", "critical_failure", 1, 1
+    if a_nat == 1:                                       # R17, R19
+        return "opponent", "critical_failure", 0, 2
+    if o_nat == 1:
+        return "actor", "critical_failure", 2, 0
+    if a_score > o_score:                                # R14
+        return "actor", "score", 1, 0
+    if a_score < o_score:
+        return "opponent", "score", 0, 1
+    return "tie", "score", 0, 0                          # R15, R21
+
+
+def _key(natural: int, score: int) -> tuple[int, int]:
+    """Strength of a kept roll in an opposition: comparing keys gives exactly R14–R17."""
+    if natural == 1:
+        return (0, 0)
+    if natural == 20:
+        return (2, score)
+    return (1, score)
+
+
+def _keys(base: int) -> list[tuple[int, int]]:
+    """Keys of faces 1..20 for a side whose score without the die is `base` (sorted by face)."""
+    return [_key(face, face + base) for face in range(1, D20 + 1)]
+
+
+def _policy_text(budget: int) -> str:
+    if budget <= 0:
+        return "no reroll (no Impulsion point to spend)"
+    return f"reroll while failing, at most {budget} reroll{'s' if budget > 1 else ''}"
+
+
+# ---------------------------------------------------------------- kind simple
+
+
+def _simple_inputs(reader: Reader) -> tuple[_Roller, int, str]:
+    roller = _read_roller(reader)
+    threshold = reader.int("threshold", 1, 50)
+    malus = reader.int("malus", 0, 20, 0)
+    limit = _read_limit(reader)
+    return roller, threshold + malus, limit
+
+
+def _resolve_simple(reader: Reader, rng: random.Random) -> dict:
+    roller, target, limit = _simple_inputs(reader)
+    if forced_mode(reader, ("dice",)):
+        faces = _forced_faces(reader, "dice", roller, limit)
+    else:
+        dice = RandomDice(rng)
+        budget = roller.reroll_budget(limit)
+        faces = [dice.roll(D20)]
+        # Policy (R6): reroll while the kept roll fails, a natural 1 included, and points remain.
+        while budget > 0 and _judge(faces[-1], roller.score(faces[-1], len(faces) > 1), target) in _FAILING:
+            faces.append(dice.roll(D20))
+            budget -= 1
+    natural, rerolls = faces[-1], len(faces) - 1
+    score = roller.score(natural, rerolls > 0)
+    return {
+        "outcome": _judge(natural, score, target),
+        "score": score,
+        "target": target,
+        "margin": score - target,
+        "natural": natural,
+        "rerolls": rerolls,
+        "impulsions_spent": rerolls + int(roller.impulse_bonus),
+        "impulse_bonus_applied": roller.impulse_bonus and rerolls == 0,
+        "cooperation_bonus": roller.cooperation,
+        "no_roll_needed": roller.base >= target,          # R13: the die counts 0
+        "dice": faces,
+    }
+
+
+def _face_counts(base: int, target: int) -> tuple[int, int, int, int]:
+    """Faces (of 20) giving critical_success, critical_failure, success, failure."""
+    success = sum(1 for face in range(2, 20) if face + base >= target)
+    return 1, 1, success, 18 - success
+
+
+def _odds_simple(reader: Reader) -> dict:
+    roller, target, limit = _simple_inputs(reader)
+    budget = roller.reroll_budget(limit)
+    first = _face_counts(roller.base + IMPULSE_BONUS * roller.impulse_bonus, target)
+    later = _face_counts(roller.base, target)
+    names = ("critical_success", "critical_failure", "success", "failure")
+    if budget == 0:
+        counts, denominator = first, D20
+    else:
+        # The first roll fails with F1/20; each reroll fails again with q/20 (never 20/20: a
+        # natural 20 succeeds). A success at reroll j has weight q^(j-1); failure stands only
+        # on the last reroll. Integer numerators over 20^(k+1).
+        k = budget
+        fail_first = first[1] + first[3]
+        q = later[1] + later[3]
+        geometric = (D20 ** k - q ** k) // (D20 - q)          # sum of q^j 20^(k-1-j), j < k
+        last = fail_first * q ** (k - 1)
+        counts = (
+            first[0] * D20 ** k + fail_first * later[0] * geometric,
+            last * later[1],
+            first[2] * D20 ** k + fail_first * later[2] * geometric,
+            last * later[3],
+        )
+        denominator = D20 ** (k + 1)
+    return {
+        "outcome": {name: count / denominator for name, count in zip(names, counts)},
+        "policy": _policy_text(budget),
+    }
+
+
+# ---------------------------------------------------------------- kind opposed
+
+
+def _opposed_inputs(reader: Reader) -> tuple[Reader, Reader, _Roller, _Roller, str]:
+    actor_reader, opponent_reader = reader.sub("actor_"), reader.sub("opponent_")
+    actor = _read_roller(actor_reader)
+    opponent = _read_roller(opponent_reader)
+    return actor_reader, opponent_reader, actor, opponent, _read_limit(reader)
+
+
+def _resolve_opposed(reader: Reader, rng: random.Random) -> dict:
+    actor_reader, opponent_reader, actor, opponent, limit = _opposed_inputs(reader)
+    if forced_mode(reader, ("actor_dice", "opponent_dice")):
+        a_faces = _forced_faces(actor_reader, "dice", actor, limit)
+        o_faces = _forced_faces(opponent_reader, "dice", opponent, limit)
+    else:
+        dice = RandomDice(rng)
+        a_faces, o_faces = [dice.roll(D20)], [dice.roll(D20)]
+        a_budget, o_budget = actor.reroll_budget(limit), opponent.reroll_budget(limit)
+        # Policy: the side whose kept roll loses rerolls while it has points; a tie stops.
+        while True:
+            winner = _contest(a_faces[-1], actor.score(a_faces[-1], len(a_faces) > 1),
+                              o_faces[-1], opponent.score(o_faces[-1], len(o_faces) > 1))[0]
+            if winner == "opponent" and a_budget > 0:
+                a_faces.append(dice.roll(D20))
+                a_budget -= 1
+            elif winner == "actor" and o_budget > 0:
+                o_faces.append(dice.roll(D20))
+                o_budget -= 1
+            else:
+                break
+    a_nat, o_nat = a_faces[-1], o_faces[-1]
+    a_score = actor.score(a_nat, len(a_faces) > 1)
+    o_score = opponent.score(o_nat, len(o_faces) > 1)
+    winner, decided_by, a_points, o_points = _contest(a_nat, a_score, o_nat, o_score)
+    return {
+        "winner": winner,
+        "decided_by": decided_by,
+        "actor_score": a_score,
+        "opponent_score": o_score,
+        "margin": a_score - o_score,
+        "actor_natural": a_nat,
+        "opponent_natural": o_nat,
+        "actor_points": a_points,
+        "opponent_points": o_points,
+        "actor_impulsions_spent": len(a_faces) - 1 + int(actor.impulse_bonus),
+        "opponent_impulsions_spent": len(o_faces) - 1 + int(opponent.impulse_bonus),
+        "actor_dice": a_faces,
+        "opponent_dice": o_faces,
+    }
+
+
+def _suffix_sums(values: list[int]) -> list[int]:
+    """out[i] = sum(values[i:]), with out[len] = 0."""
+    out = list(accumulate(reversed(values)))
+    out.reverse()
+    out.append(0)
+    return out
+
+
+def _phase_tables(loser_keys: list[tuple[int, int]], leader_keys: list[tuple[int, int]]):
+    """For each leader key: loser faces still losing to it, and the first face beating it.
+
+    The faces in between tie, and a tie ends the test (it adds nothing to either side's wins).
+    """
+    below = [bisect_left(loser_keys, key) for key in leader_keys]
+    first_above = [bisect_right(loser_keys, key) for key in leader_keys]
+    return below, first_above
+
+
+def _opposed_exact(actor: _Roller, opponent: _Roller, a_budget: int, o_budget: int) -> tuple[int, int, int]:
+    """Exact winner odds under the loser-rerolls policy: (actor, opponent, denominator) integers.
+
+    The side that loses rerolls (one point each) until it ties, wins or runs out, then the
+    other side may answer. The leader never rerolls, so a state is (leader, its kept face,
+    points left on each side). Values are integer numerators over 20^(points left); the
+    actor's and the opponent's wins are packed into one integer (every operation is a
+    non-negative linear one, so the two parts never mix). A tie is what is left.
+    """
+    ka, ko = _keys(actor.base), _keys(opponent.base)
+    ka0 = _keys(actor.base + IMPULSE_BONUS * actor.impulse_bonus)      # first rolls keep the +3
+    ko0 = _keys(opponent.base + IMPULSE_BONUS * opponent.impulse_bonus)
+    shift = 5 * (a_budget + o_budget) + 12
+    win = 1 << shift                                       # the actor's part of a packed value
+    p20 = [D20 ** i for i in range(a_budget + o_budget + 1)]
+
+    # Actor answering the opponent's reroll face g; opponent answering the actor's face f.
+    a_below, a_above = _phase_tables(ka, ko)
+    o_below, o_above = _phase_tables(ko, ka)
+
+    # GO[b][g]: opponent leads with reroll face g, actor to reroll with a points, opponent b.
+    # GA[b][f]: actor leads with reroll face f. Row a is built from row a - 1. With no point on
+    # one side the leader changes at most once and the starting tables below are already final.
+    last_row_go = [[p20[b]] * D20 for b in range(o_budget + 1)]            # GO at (a_budget, b)
+    last_column_ga = [[p20[a] * win] * D20 for a in range(a_budget + 1)]   # GA at (a, o_budget)
+    if a_budget and o_budget:
+        last_column_ga = []
+        prev_go: list[list[int]] = []
+        prev_ga: list[list[int]] = []
+        for a in range(a_budget + 1):
+            row_go: list[list[int]] = []
+            row_ga: list[list[int]] = []
+            for b in range(o_budget + 1):
+                if a == 0:
+                    go = [p20[b]] * D20                      # the actor cannot answer: opponent wins
+                else:
+                    above = _suffix_sums(prev_ga[b])
+                    go = [r * o + above[i] for r, i, o in zip(a_below, a_above, prev_go[b])]
+                if b == 0:
+                    ga = [p20[a] * win] * D20                # the opponent cannot answer: actor wins
+                else:
+                    above = _suffix_sums(row_go[b - 1])
+                    ga = [r * o + above[i] for r, i, o in zip(o_below, o_above, row_ga[b - 1])]
+                row_go.append(go)
+                row_ga.append(ga)
+            last_column_ga.append(row_ga[o_budget])
+            prev_go, prev_ga = row_go, row_ga
+        last_row_go = prev_go
+
+    # The first rolls: a leader keeps its +3 face; the loser answers against that key.
+    row_above = [_suffix_sums(go) for go in last_row_go[:o_budget]]
+    column_above = [_suffix_sums(ga) for ga in last_column_ga[:a_budget]]
+    lead_a = []
+    for key in ka0:
+        below, above = bisect_left(ko, key), bisect_right(ko, key)
+        value = p20[a_budget] * win
+        for b in range(o_budget):
+            value = below * value + row_above[b][above]
+        lead_a.append(value)
+    lead_o = []
+    for key in ko0:
+        below, above = bisect_left(ka, key), bisect_right(ka, key)
+        value = p20[o_budget]
+        for a in range(a_budget):
+            value = below * value + column_above[a][above]
+        lead_o.append(value)
+    lead_o_above = _suffix_sums(lead_o)
+    total = 0
+    for key, value in zip(ka0, lead_a):
+        total += bisect_left(ko0, key) * value + lead_o_above[bisect_right(ko0, key)]
+    return total >> shift, total & (win - 1), D20 * D20 * p20[a_budget + o_budget]
+
+
+def _odds_opposed(reader: Reader) -> dict:
+    _, _, actor, opponent, limit = _opposed_inputs(reader)
+    a_budget, o_budget = actor.reroll_budget(limit), opponent.reroll_budget(limit)
+    actor_wins, opponent_wins, denominator = _opposed_exact(actor, opponent, a_budget, o_budget)
+    if a_budget == 0 and o_budget == 0:
+        policy = "no reroll (no Impulsion point to spend)"
+    else:
+        policy = (f"the losing side rerolls while it loses and has points: actor at most {a_budget}, "
+                  f"opponent at most {o_budget} reroll{'s' if o_budget > 1 else ''}")
+    return {
+        "winner": {
+            "actor": actor_wins / denominator,
+            "opponent": opponent_wins / denominator,
+            "tie": (denominator - actor_wins - opponent_wins) / denominator,
+        },
+        "policy": policy,
+    }
+
+
+# ---------------------------------------------------------------- kind extended_opposed
+
+
+def _extended_inputs(reader: Reader) -> tuple[Reader, Reader, _Roller, _Roller, int]:
+    target = reader.int("target", 1, 10)
+    actor_reader, opponent_reader = reader.sub("actor_"), reader.sub("opponent_")
+    actor = _read_roller(actor_reader, impulsion=False)
+    opponent = _read_roller(opponent_reader, impulsion=False)
+    _read_limit(reader)          # accepted for campaign defaults; no reroll in this kind
+    return actor_reader, opponent_reader, actor, opponent, target
+
+
+def _decided(a_points: int, o_points: int, target: int) -> str | None:
+    """R18, R22: first to the target wins; both at once: more réussites, equal is a tie."""
+    a_done, o_done = a_points >= target, o_points >= target
+    if a_done and o_done:
+        return "actor" if a_points > o_points else "opponent" if o_points > a_points else "tie"
+    if a_done:
+        return "actor"
+    if o_done:
+        return "opponent"
+    return None
+
+
+def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
+    actor_reader, opponent_reader, actor, opponent, target = _extended_inputs(reader)
+    forced = forced_mode(reader, ("actor_dice", "opponent_dice"))
+    a_points = o_points = rounds = 0
+    winner: str | None = None
+    a_faces: list[int] = []
+    o_faces: list[int] = []
+    if forced:
+        a_list = _forced_faces(actor_reader, "dice", None, "unlimited")
+        o_list = _forced_faces(opponent_reader, "dice", None, "unlimited")
+        if len(a_list) != len(o_list):
+            raise RequestError(
+                "opponent_dice",
+                f"expected one die per round for each side: {len(a_list)} for the actor, {len(o_list)} here",
+            )
+        rounds_given = len(a_list)
+    else:
+        source = RandomDice(rng)
+    while winner is None:
+        if forced:
+            if rounds == rounds_given:
+                break
+            a_nat, o_nat = a_list[rounds], o_list[rounds]
+        else:
+            a_nat, o_nat = source.roll(D20), source.roll(D20)
+        _, _, a_gain, o_gain = _contest(a_nat, actor.score(a_nat, False), o_nat, opponent.score(o_nat, False))
+        a_faces.append(a_nat)
+        o_faces.append(o_nat)
+        a_points += a_gain
+        o_points += o_gain
+        rounds += 1
+        winner = _decided(a_points, o_points, target)
+    if forced and rounds < rounds_given:
+        raise RequestError(
+            "actor_dice",
+            f"too many dice: the opposition was decided after round {rounds}, {rounds_given} rounds given",
+        )
+    return {
+        "winner": winner if winner is not None else "pending",
+        "actor_points": a_points,
+        "opponent_points": o_points,
+        "rounds": rounds,
+        "target": target,
+        "actor_dice": a_faces,
+        "opponent_dice": o_faces,
+    }
+
+
+def _round_points(actor: _Roller, opponent: _Roller) -> dict[tuple[int, int], int]:
+    """How many of the 400 face pairs give each (actor, opponent) point pair (R19–R21 table)."""
+    delta = actor.base - opponent.base
+    out: dict[tuple[int, int], int] = {}
+
+    def add(points: tuple[int, int], count: int) -> None:
+        if count:
+            out[points] = out.get(points, 0) + count
+
+    both20 = (2, 0) if delta > 0 else (0, 2) if delta < 0 else (1, 1)
+    add(both20, 1)
+    add((3, 0), 1)                # actor 20, opponent 1
+    add((0, 3), 1)                # actor 1, opponent 20
+    add((1, 1), 1)                # both 1
+    add((2, 0), 18 + 18)          # actor 20 or opponent 1, the other an ordinary face
+    add((0, 2), 18 + 18)
+    for a_nat in range(2, 20):    # ordinary faces: opponent faces 2..19 below, equal, above
+        pivot = a_nat + delta     # the opponent face that ties
+        below = min(max(pivot - 2, 0), 18)
+        equal = 1 if 2 <= pivot <= 19 else 0
+        add((1, 0), below)
+        add((0, 0), equal)
+        add((0, 1), 18 - below - equal)
+    return out
+
+
+def _extended_exact(actor: _Roller, opponent: _Roller, target: int) -> tuple[int, int, int]:
+    """Exact (actor, tie, denominator) of an extended opposition.
+
+    A round giving no point leaves the state unchanged; summing the geometric series of that
+    self-loop divides every other round by n = 400 - (pairs giving 0-0). From (pa, pb) at most
+    d = 2*target - 1 - pa - pb scoring rounds remain, so V(s) = P(s) * n^d(s) is an integer
+    and V(s) = sum c * V(s') * n^(x + y - 1) over scoring rounds (x, y) counted c times.
+    """
+    counts = _round_points(actor, opponent)
+    n = D20 * D20 - counts.pop((0, 0), 0)
+    moves = sorted(counts.items())
+    depth = 2 * target - 1
+    shift = 9 * depth + 16
+    win = 1 << shift
+    powers = [n ** i for i in range(depth + 3)]
+    values: dict[tuple[int, int], int] = {}
+    for pa in range(target - 1, -1, -1):
+        for pb in range(target - 1, -1, -1):
+            d = depth - pa - pb
+            total = 0
+            for (x, y), c in moves:
+                na, nb = pa + x, pb + y
+                result = _decided(na, nb, target)
+                if result is None:
+                    total += c * values[(na, nb)] * powers[x + y - 1]
+                elif result == "actor":
+                    total += c * win * powers[d - 1]
+                elif result == "tie":
+                    total += c * powers[d - 1]
+            values[(pa, pb)] = total
+    start = values[(0, 0)]
+    return start >> shift, start & (win - 1), powers[depth]
+
+
+def _odds_extended(reader: Reader) -> dict:
+    _, _, actor, opponent, target = _extended_inputs(reader)
+    actor_wins, ties, denominator = _extended_exact(actor, opponent, target)
+    return {
+        "winner": {
+            "actor": actor_wins / denominator,
+            "opponent": (denominator - actor_wins - ties) / denominator,
+            "tie": ties / denominator,
+        }
+    }
+
+
+# ---------------------------------------------------------------- describe
+
+OUTCOME_WORDS = {
+    "critical_success": "réussite critique",
+    "critical_failure": "échec critique",
+    "success": "réussite",
+    "failure": "échec",
+    "actor": "l'acteur l'emporte",
+    "opponent": "l'opposant l'emporte",
+    "tie": "égalité",
+    "pending": "en cours",
+}
+
+_DECIDED_WORDS = {"critical": "un 20 naturel décide", "critical_failure": "un 1 naturel décide",
+                  "score": "scores comparés"}
+
+
+def _d20_group(label: str, faces: list[int], total: int | None) -> DiceGroup:
+    dice = []
+    for i, face in enumerate(faces):
+        if i < len(faces) - 1:
+            status = "rerolled"
+        elif face == 20:
+            status = "critical"
+        elif face == 1:
+            status = "fumble"
+        else:
+            status = "kept"
+        dice.append(Die(face, D20, status))
+    return DiceGroup(label, tuple(dice), total)
+
+
+def _round_group(label: str, faces: list[int]) -> DiceGroup:
+    dice = tuple(Die(f, D20, "critical" if f == 20 else "fumble" if f == 1 else "kept") for f in faces)
+    return DiceGroup(label, dice, None)
+
+
+def _winner_good(winner: str) -> bool | None:
+    return True if winner == "actor" else False if winner == "opponent" else None
+
+
+def describe(result: dict) -> Description:
+    """The result in the MJ's words, with each d20 marked rerolled, kept, critical or fumble."""
+    kind = result.get("kind")
+    if kind == "simple":
+        outcome = result["outcome"]
+        detail = f"score {result['score']} contre seuil {result['target']} · marge {result['margin']:+d}"
+        if result["rerolls"]:
+            detail += f" · {result['rerolls']} relance{'s' if result['rerolls'] > 1 else ''}"
+        if result["impulse_bonus_applied"]:
+            detail += " · Impulsion +3"
+        if result["cooperation_bonus"]:
+            detail += f" · coopération +{result['cooperation_bonus']}"
+        if result["no_roll_needed"]:
+            detail += " · jet facultatif"
+        return Description(
+            OUTCOME_WORDS[outcome], detail, (_d20_group("d20", result["dice"], result["natural"]),),
+            outcome in ("success", "critical_success"),
+        )
+    if kind == "opposed":
+        winner = result["winner"]
+        detail = (f"score {result['actor_score']} contre {result['opponent_score']} · marge {result['margin']:+d}"
+                  f" · {_DECIDED_WORDS[result['decided_by']]}"
+                  f" · réussites {result['actor_points']}–{result['opponent_points']}")
+        groups = (_d20_group("acteur", result["actor_dice"], result["actor_natural"]),
+                  _d20_group("opposant", result["opponent_dice"], result["opponent_natural"]))
+        return Description(OUTCOME_WORDS[winner], detail, groups, _winner_good(winner))
+    if kind == "extended_opposed":
+        winner = result["winner"]
+        rounds = result["rounds"]
+        detail = (f"réussites {result['actor_points']} à {result['opponent_points']} pour {result['target']}"
+                  f" · {rounds} manche{'s' if rounds > 1 else ''}")
+        groups = (_round_group("acteur", result["actor_dice"]), _round_group("opposant", result["opponent_dice"]))
+        return Description(OUTCOME_WORDS[winner], detail, groups, _winner_good(winner))
+    raise RequestError("kind", f"expected simple, opposed or extended_opposed, got {kind!r}")
+
+
+# ---------------------------------------------------------------- system
+
+_ROLLER_SPECS = (
+    ("stat", "int", 0, 30, None, True, "statistique"),
+    ("skill", "int", 0, 20, 0, False, "bonus de compétence (Doué = 4)"),
+    ("bonus", "int", 0, 20, 0, False, "somme des bonus du MJ (R2, R3, R24)"),
+    ("helper_skills", "int_list", 0, 20, (), False,
+     "compétence de chaque aide, 2 au plus : + la moitié, arrondie en dessous"),
+)
+_IMPULSION_SPECS = (
+    ("impulse_bonus", "bool", None, None, False, False,
+     "Impulsion dépensée avant le jet : +3 (perdu en cas de relance)"),
+    ("impulsions", "int", 0, 99, None, False, "points d'Impulsion disponibles ; au hasard : relances permises"),
+)
+_LIMIT = FieldSpec("reroll_limit", "str", choices=REROLL_LIMITS, default="unlimited",
+                   help="relances par test : illimitées (R7) ou une seule")
+
+
+def _specs(rows, prefix: str = "") -> tuple[FieldSpec, ...]:
+    return tuple(
+        FieldSpec(prefix + name, kind, lo, hi, default=default, required=required, help=text)
+        for name, kind, lo, hi, default, required, text in rows
+    )
+
+
+_SIMPLE_FIELDS = (
+    _specs(_ROLLER_SPECS + _IMPULSION_SPECS)
+    + (
+        FieldSpec("threshold", "int", 1, 50, required=True, help="seuil de réussite"),
+        FieldSpec("malus", "int", 0, 20, default=0, help="somme des malus, ajoutée au seuil"),
+        _LIMIT,
+        FieldSpec("dice", "dice", 1, 20, help="d20 imposés : premier jet puis chaque relance"),
+    )
+)
+_OPPOSED_FIELDS = (
+    _specs(_ROLLER_SPECS + _IMPULSION_SPECS, "actor_")
+    + _specs(_ROLLER_SPECS + _IMPULSION_SPECS, "opponent_")
+    + (
+        _LIMIT,
+        FieldSpec("actor_dice", "dice", 1, 20, help="d20 de l'acteur : premier jet puis relances"),
+        FieldSpec("opponent_dice", "dice", 1, 20, help="d20 de l'opposant : premier jet puis relances"),
+    )
+)
+_EXTENDED_FIELDS = (
+    (FieldSpec("target", "int", 1, 10, required=True, help="réussites à atteindre : brève 2, tendue 3, majeure 5"),)
+    + _specs(_ROLLER_SPECS, "actor_")
+    + _specs(_ROLLER_SPECS, "opponent_")
+    + (
+        _LIMIT,
+        FieldSpec("actor_dice", "dice", 1, 20, help="un d20 par manche pour l'acteur"),
+        FieldSpec("opponent_dice", "dice", 1, 20, help="un d20 par manche pour l'opposant"),
+    )
+)
+
+SYSTEM = System(
+    id="magisphere",
+    game="Magisphère",
+    dice="1d20 + statistique + compétence + bonus ≥ seuil + malus ; 20 et 1 naturels critiques ; Impulsion",
+    gm="MJ",
+    kinds={
+        "simple": Kind("simple", "test de compétence", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
+                       ("dice",), policy="impulsions"),
+        "opposed": Kind("opposed", "opposition", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
+                        ("actor_dice", "opponent_dice"), contest=True, policy="actor_impulsions"),
+        "extended_opposed": Kind("extended_opposed", "opposition étendue", _resolve_extended, _odds_extended,
+                                 _EXTENDED_FIELDS, ("actor_dice", "opponent_dice"), contest=True),
+    },
+    sheet=SHEET,
+    difficulties=DIFFICULTIES,
+    difficulty_field="threshold",
+    outcome_words=OUTCOME_WORDS,
+    extra_tables=(("Oppositions étendues (réussites à atteindre)", OPPOSITIONS),),
+    describe=describe,
+)

@@ -1,0 +1,676 @@
+"""MIR (Little Dusha): pools of d12, 7–11 one success, 12 two; the Exarch sets the SD.
+
+Rules: shared spec `mir.md`, R1–R21. Kinds: simple, group, opposed, extended.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ._base import (
+    DiceGroup,
+    Description,
+    Die,
+    Difficulty,
+    FieldSpec,
+    ForcedDice,
+    Kind,
+    RandomDice,
+    Reader,
+    RequestError,
+    Stat,
+    StatGroup,
+    System,
+    forced_mode,
+)
+
+VOIES = (
+    Stat("heritage", "Héritage", 1, 6, default=1, gloss="Heritage"),
+    Stat("secret", "Secret", 1, 6, default=1, gloss="Secret"),
+    Stat("espoir", "Espoir", 1, 6, default=1, gloss="Hope"),
+    Stat("peur", "Peur", 1, 6, default=1, gloss="Fear"),
+    Stat("dogme", "Dogme", 1, 6, default=1, gloss="Dogma"),
+    Stat("mensonge", "Mensonge", 1, 6, default=1, gloss="Lie"),
+)
+
+_SKILLS = {
+    "heritage": [("animaux", "Animaux"), ("erudition", "Érudition"), ("guerison", "Guérison"),
+                 ("langues", "Langues"), ("metiers", "Métiers")],
+    "secret": [("corruption", "Corruption"), ("instinct", "Instinct"), ("investigation", "Investigation"),
+               ("mythes", "Mythes de la Catastrophe"), ("survie", "Survie")],
+    "espoir": [("arts", "Arts"), ("eloquence", "Éloquence"), ("empathie", "Empathie"),
+               ("etiquette", "Étiquette"), ("resilience", "Résilience")],
+    "peur": [("combat", "Combat"), ("force", "Force"), ("intimidation", "Intimidation"),
+             ("mains_nues", "Mains nues"), ("tir", "Tir")],
+    "dogme": [("autorite", "Autorité"), ("foi", "Foi"), ("mir", "MIR"), ("pistage", "Pistage"), ("zele", "Zèle")],
+    "mensonge": [("dexterite", "Dextérité"), ("infiltration", "Infiltration"), ("manipulation", "Manipulation"),
+                 ("politique", "Politique"), ("reseaux", "Réseaux clandestins")],
+}
+
+SKILLS = tuple(
+    Stat(key, label, 0, 6, default=0, parent=voie) for voie, skills in _SKILLS.items() for key, label in skills
+)
+
+SHEET = (
+    StatGroup("voies", "Voies", VOIES),
+    StatGroup("skills", "Compétences", SKILLS, required=False),
+    StatGroup("state", "État", (Stat("blessures", "Blessures", 0, 12, default=0,
+                                     gloss="dice removed by negative antecedents (R4)"),), required=False),
+)
+
+DIFFICULTIES = (
+    Difficulty("Triviale", 0, "Réussite automatique"),
+    Difficulty("Très facile", 1),
+    Difficulty("Facile", 2),
+    Difficulty("Moyenne", 3),
+    Difficulty("Difficile", 4),
+    Difficulty("Très difficile", 5),
+    Difficulty("Improbable", 6),
+    Difficulty("Presque impossible", 7),
+)
+
+TEMPORALITE = (
+    Difficulty("Simple (test de Compétence étendu)", None, "1 tour"),
+    Difficulty("Moyenne (nécessite une attention continue)", None, "1 heure"),
+    Difficulty("Compliquée (préparation ou matériel spécifique)", None, "1 journée"),
+    Difficulty("Très compliquée (préparation nécessaire, ingrédients rares)", None, "1 semaine"),
+)
+
+# ---------------------------------------------------------------- dice arithmetic
+
+SIDES = 12
+INTERVALS = ("", "tour", "heure", "jour", "semaine")
+INTERVAL_WORDS = {"tour": "1 tour", "heure": "1 heure", "jour": "1 jour", "semaine": "1 semaine"}
+
+
+def die_successes(face: int) -> int:
+    """R1: 7–11 give one success, a 12 (succès critique) gives two, 1–6 none."""
+    return 2 if face == 12 else 1 if face >= 7 else 0
+
+
+def count_successes(faces: Sequence[int]) -> int:
+    return sum(die_successes(f) for f in faces)
+
+
+def die_status(face: int) -> str:
+    """How the screen marks a MIR die: a 12 is critical, 7–11 counted, the rest plain."""
+    return "critical" if face == 12 else "counted" if face >= 7 else "plain"
+
+
+# Exact distributions, built once per dice count and shared by every odds request. Counts are
+# integers over 12**n, so probabilities are exact until the final division.
+_LOCK = threading.Lock()
+_JOINT: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = [((1,), (0,), (0,))]
+_MARGINAL: dict[int, tuple[int, ...]] = {}
+_TAILS: dict[int, tuple[int, ...]] = {}
+_CRIT_SPLIT: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _joint_distribution(n: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Ways for n d12 to give s successes with 0, 1, or 2+ twelves: `joint[c][s]`, s = 0..2n.
+
+    The opposed test needs the number of 12s (R13) next to the successes; grown one die at a
+    time from the previous count and cached, so any n costs one step once.
+    """
+    if n < 0:
+        raise ValueError(f"dice count must be at least 0, got {n}")
+    if n >= len(_JOINT):
+        with _LOCK:
+            while len(_JOINT) <= n:
+                a0, a1, a2 = _JOINT[-1]
+                p0, p1, p2 = (list(a) + [0, 0] for a in (a0, a1, a2))
+                s0, s1, s2 = ([0] + p[:-1] for p in (p0, p1, p2))   # one more success
+                t0, t1, t2 = ([0, 0] + p[:-2] for p in (p0, p1, p2))  # a 12: two more successes
+                _JOINT.append((
+                    tuple(6 * x + 5 * y for x, y in zip(p0, s0)),
+                    tuple(6 * x + 5 * y + z for x, y, z in zip(p1, s1, t0)),
+                    tuple(6 * x + 5 * y + z + w for x, y, z, w in zip(p2, s2, t1, t2)),
+                ))
+    return _JOINT[n]
+
+
+def _successes_distribution(n: int) -> tuple[int, ...]:
+    """Ways for n d12 to give each number of successes (index = successes), out of 12**n."""
+    dist = _MARGINAL.get(n)
+    if dist is None:
+        a0, a1, a2 = _joint_distribution(n)
+        dist = _MARGINAL[n] = tuple(x + y + z for x, y, z in zip(a0, a1, a2))
+    return dist
+
+
+def _tails(n: int) -> tuple[int, ...]:
+    """`tails[s]`: ways to get at least s successes with n d12, for s = 0..2n+1."""
+    tails = _TAILS.get(n)
+    if tails is None:
+        acc = 0
+        out = [0]
+        for ways in reversed(_successes_distribution(n)):
+            acc += ways
+            out.append(acc)
+        tails = _TAILS[n] = tuple(reversed(out))
+    return tails
+
+
+def _ways_at_least(n: int, sd: int) -> int:
+    tails = _tails(n)
+    if sd <= 0:
+        return tails[0]
+    return tails[sd] if sd < len(tails) else 0
+
+
+def _simple_chance(n: int, sd: int) -> float:
+    """P(at least `sd` successes on n d12), exact; any n, so the benchmark can ask pools to 30."""
+    return _ways_at_least(n, sd) / SIDES ** n
+
+
+def _crit_split(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Ways by successes without and with a réussite critique (two or more 12s, R13)."""
+    split = _CRIT_SPLIT.get(n)
+    if split is None:
+        a0, a1, a2 = _joint_distribution(n)
+        split = _CRIT_SPLIT[n] = (tuple(x + y for x, y in zip(a0, a1)), a2)
+    return split
+
+
+def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+# ---------------------------------------------------------------- reading a roller
+
+
+@dataclass(frozen=True)
+class _Roller:
+    """One side's pool as the rules build it (R2–R5)."""
+
+    pool: int
+    skill: int | None
+    modifier: int
+    penalty: int
+
+    def dice(self, help_dice: int = 0) -> int:
+        """R5/R11: at least one die, after every modifier and the help."""
+        return max(1, self.pool + self.modifier - self.penalty + help_dice)
+
+    def formula(self, help_dice: int = 0) -> str:
+        parts = f"{self.pool}"
+        if self.modifier:
+            parts += f" {'+' if self.modifier > 0 else '−'} {abs(self.modifier)}"
+        if self.penalty:
+            parts += f" − {self.penalty}"
+        if help_dice:
+            parts += f" + {help_dice}"
+        return f"max(1, {parts}) = {self.dice(help_dice)}"
+
+
+def _read_roller(reader: Reader, *, need_skill: bool = False) -> _Roller:
+    """Pool from `pool`, or from `skill` + `voie` (never `pool` with `voie`)."""
+    skill = reader.int("skill", 0, 6, default=None)
+    if reader.has("pool"):
+        pool = reader.int("pool", 0, 12)
+        reader.forbid("voie", reason="not allowed together with pool: give either pool, or skill and voie")
+    else:
+        voie = reader.int("voie", 1, 6, default=None)
+        if skill is None and voie is None:
+            raise RequestError(reader.key("pool"), "required: an integer from 0 to 12, or skill and voie")
+        if voie is None:
+            raise RequestError(reader.key("voie"), "required with skill when pool is absent: an integer from 1 to 6")
+        if skill is None:
+            raise RequestError(reader.key("skill"), "required with voie when pool is absent: an integer from 0 to 6")
+        pool = skill + voie
+    if need_skill and skill is None:
+        raise RequestError(reader.key("skill"),
+                           "required by a group test (the help cap is max(skill, 1)): an integer from 0 to 6")
+    modifier = reader.int("modifier", -2, 2, 0)
+    penalty = reader.int("penalty", 0, 12, 0)
+    return _Roller(pool, skill, modifier, penalty)
+
+
+def _take(forced: list[int] | None, field: str, n: int, rng: random.Random, why: str) -> list[int]:
+    """n d12, rolled or taken from the forced list, which must hold exactly n valid faces."""
+    if forced is None:
+        source = RandomDice(rng)
+    else:
+        if len(forced) != n:
+            raise RequestError(field, f"expected exactly {n} dice ({why}), got {len(forced)}")
+        source = ForcedDice(forced, field)
+    faces = [source.roll(SIDES) for _ in range(n)]
+    source.done()
+    return faces
+
+
+def _require_all(reader: Reader, names: Sequence[str]) -> bool:
+    """Forced mode needs every main dice field: name the first one missing."""
+    if not forced_mode(reader, names):
+        return False
+    for name in names:
+        if not reader.has(name):
+            raise RequestError(reader.key(name), "required in forced mode (the other dice fields are given): "
+                                                 "a list of die faces from 1 to 12")
+    return True
+
+
+# ---------------------------------------------------------------- simple (R1–R8)
+
+
+def _simple_result(roller: _Roller, difficulty: int, faces: list[int]) -> dict:
+    successes = count_successes(faces)
+    return {
+        "outcome": "success" if successes >= difficulty else "failure",
+        "successes": successes,
+        "margin": successes - difficulty,
+        "dice_rolled": len(faces),
+        "criticals": faces.count(12),
+        "pool": roller.pool,
+        "dice": faces,
+    }
+
+
+def _resolve_simple(reader: Reader, rng: random.Random) -> dict:
+    roller = _read_roller(reader)
+    difficulty = reader.int("difficulty", 0, 7)
+    forced = reader.dice("dice")
+    if difficulty == 0:
+        # R6: a Triviale action is not rolled.
+        if forced:
+            raise RequestError(reader.key("dice"),
+                               "a trivial action (difficulty 0) is not rolled: leave dice out or empty")
+        return _simple_result(roller, 0, [])
+    faces = _take(forced, reader.key("dice"), roller.dice(), rng, roller.formula())
+    return _simple_result(roller, difficulty, faces)
+
+
+def _odds_simple(reader: Reader) -> dict:
+    roller = _read_roller(reader)
+    difficulty = reader.int("difficulty", 0, 7)
+    if difficulty == 0:
+        return {"outcome": {"success": 1.0, "failure": 0.0}}
+    n = roller.dice()
+    num, den = _ways_at_least(n, difficulty), SIDES ** n
+    return {"outcome": {"success": num / den, "failure": (den - num) / den}}
+
+
+# ---------------------------------------------------------------- group (R9–R11)
+
+
+def _read_group(reader: Reader) -> tuple[_Roller, int, list[int]]:
+    roller = _read_roller(reader, need_skill=True)
+    difficulty = reader.int("difficulty", 1, 7)
+    helper_pools = reader.int_list("helper_pools", 0, 12, 1, 2)
+    return roller, difficulty, helper_pools
+
+
+def _resolve_group(reader: Reader, rng: random.Random) -> dict:
+    roller, difficulty, helper_pools = _read_group(reader)
+    forced = _require_all(reader, ("helper_dice", "dice"))
+    helper_forced = reader.dice_lists("helper_dice", max_lists=2)
+    main_forced = reader.dice("dice")
+    helper_key = reader.key("helper_dice")
+    if forced and len(helper_forced) != len(helper_pools):
+        raise RequestError(helper_key, f"expected one list per helper ({len(helper_pools)}), "
+                                       f"got {len(helper_forced)}")
+    helper_dice = []
+    for i, hpool in enumerate(helper_pools):
+        n = max(1, hpool)
+        try:
+            faces = _take(helper_forced[i] if forced else None, helper_key, n, rng,
+                          f"helper {i + 1}: max(1, {hpool}) = {n}")
+        except RequestError as exc:
+            if exc.reason.startswith("expected exactly"):
+                raise
+            raise RequestError(helper_key, f"helper {i + 1}: {exc.reason}") from None
+        helper_dice.append(faces)
+    help_successes = [count_successes(f) for f in helper_dice]
+    help_cap = max(roller.skill, 1)
+    help_dice = min(sum(help_successes), help_cap)
+    faces = _take(main_forced, reader.key("dice"), roller.dice(help_dice), rng, roller.formula(help_dice))
+    result = _simple_result(roller, difficulty, faces)
+    result.update(help_successes=help_successes, help_cap=help_cap, help_dice=help_dice,
+                  helper_dice=helper_dice)
+    return result
+
+
+def _odds_group(reader: Reader) -> dict:
+    roller, difficulty, helper_pools = _read_group(reader)
+    help_ways = [1]
+    helper_count = 0
+    for hpool in helper_pools:
+        n = max(1, hpool)
+        helper_count += n
+        help_ways = _convolve(help_ways, _successes_distribution(n))
+    cap = max(roller.skill, 1)
+    capped = [0] * (cap + 1)
+    for h, ways in enumerate(help_ways):
+        capped[min(h, cap)] += ways
+    top = max(roller.dice(h) for h in range(cap + 1))
+    num = 0
+    for h, ways in enumerate(capped):
+        n = roller.dice(h)
+        num += ways * _ways_at_least(n, difficulty) * SIDES ** (top - n)
+    den = SIDES ** (helper_count + top)
+    return {"outcome": {"success": num / den, "failure": (den - num) / den}}
+
+
+# ---------------------------------------------------------------- opposed (R12–R13)
+
+
+def _winner(actor: list[int], opponent: list[int], initiator: str) -> tuple[str, str]:
+    a_crit, o_crit = actor.count(12) >= 2, opponent.count(12) >= 2
+    if a_crit != o_crit:
+        return ("actor" if a_crit else "opponent"), "critical"
+    a, o = count_successes(actor), count_successes(opponent)
+    if a != o:
+        return ("actor" if a > o else "opponent"), "successes"
+    return initiator, "initiator"
+
+
+def _resolve_opposed(reader: Reader, rng: random.Random) -> dict:
+    initiator = reader.choice("initiator", ("actor", "opponent"), "actor")
+    sides = {"actor": _read_roller(reader.sub("actor_")), "opponent": _read_roller(reader.sub("opponent_"))}
+    forced = _require_all(reader, ("actor_dice", "opponent_dice"))
+    faces = {}
+    for side, roller in sides.items():
+        key = f"{side}_dice"
+        faces[side] = _take(reader.dice(key) if forced else None, key, roller.dice(), rng, roller.formula())
+    winner, decided_by = _winner(faces["actor"], faces["opponent"], initiator)
+    a, o = count_successes(faces["actor"]), count_successes(faces["opponent"])
+    return {
+        "winner": winner,
+        "decided_by": decided_by,
+        "initiator": initiator,
+        "actor_successes": a,
+        "opponent_successes": o,
+        "actor_critical": faces["actor"].count(12) >= 2,
+        "opponent_critical": faces["opponent"].count(12) >= 2,
+        "margin": a - o,
+        "actor_dice_rolled": len(faces["actor"]),
+        "opponent_dice_rolled": len(faces["opponent"]),
+        "actor_pool": sides["actor"].pool,
+        "opponent_pool": sides["opponent"].pool,
+        "actor_dice": faces["actor"],
+        "opponent_dice": faces["opponent"],
+    }
+
+
+def _opposed_actor_ways(n_actor: int, n_opponent: int, initiator: str) -> tuple[int, int]:
+    """Ways the actor wins, out of 12**(n_actor + n_opponent) (R12, R13)."""
+    a_plain, a_crit = _crit_split(n_actor)
+    o_plain, o_crit = _crit_split(n_opponent)
+    wins = sum(a_crit) * sum(o_plain)  # only the actor has a réussite critique
+    ties_to_actor = initiator == "actor"
+    for a_side, o_side in ((a_plain, o_plain), (a_crit, o_crit)):
+        below = 0  # ways the opponent scores fewer than s successes
+        for s, ways in enumerate(a_side):
+            level = o_side[s] if s < len(o_side) else 0
+            if ways:
+                wins += ways * (below + level if ties_to_actor else below)
+            below += level
+    return wins, SIDES ** (n_actor + n_opponent)
+
+
+def _odds_opposed(reader: Reader) -> dict:
+    initiator = reader.choice("initiator", ("actor", "opponent"), "actor")
+    actor = _read_roller(reader.sub("actor_"))
+    opponent = _read_roller(reader.sub("opponent_"))
+    wins, den = _opposed_actor_ways(actor.dice(), opponent.dice(), initiator)
+    return {"winner": {"actor": wins / den, "opponent": (den - wins) / den, "tie": 0.0}}
+
+
+# ---------------------------------------------------------------- extended (R15–R18)
+
+
+def _read_extended(reader: Reader) -> tuple[_Roller, int, int, str]:
+    roller = _read_roller(reader)
+    threshold = reader.int("threshold", 1, 99)
+    max_tests = reader.int("max_tests", 0, 99, 0)
+    interval = reader.choice("interval", INTERVALS, "")
+    return roller, threshold, max_tests, interval
+
+
+def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
+    roller, threshold, max_tests, interval = _read_extended(reader)
+    forced = reader.dice_lists("rolls", max_lists=99)
+    key = reader.key("rolls")
+    n = roller.dice()
+    rolls: list[list[int]] = []
+    test_successes: list[int] = []
+    total = 0
+    outcome, reason = "pending", ""
+
+    def play(faces: list[int]) -> None:
+        nonlocal total, outcome, reason
+        s = count_successes(faces)
+        rolls.append(faces)
+        test_successes.append(s)
+        total += s
+        if s == 0:
+            outcome, reason = "failure", "no_success"      # R17, first test included
+        elif total >= threshold:
+            outcome = "success"                             # R16
+        elif max_tests and len(rolls) >= max_tests:
+            outcome, reason = "failure", "countdown"        # R18
+
+    if forced is None:
+        # Always ends: every test adds at least one success or fails the extended test.
+        while outcome == "pending":
+            play(_take(None, key, n, rng, ""))
+    else:
+        for i, faces in enumerate(forced, start=1):
+            if outcome != "pending":
+                raise RequestError(key, f"too many dice: the extended test was decided at test {len(rolls)}, "
+                                        f"but {len(forced)} tests are given")
+            try:
+                play(_take(faces, key, n, rng, roller.formula()))
+            except RequestError as exc:
+                raise RequestError(key, f"test {i}: {exc.reason}") from None
+    return {
+        "outcome": outcome,
+        "total_successes": total,
+        "tests": len(rolls),
+        "test_successes": test_successes,
+        "failure_reason": reason,
+        "dice_per_test": n,
+        "interval": interval,
+        "threshold": threshold,
+        "max_tests": max_tests,
+        "pool": roller.pool,
+        "rolls": rolls,
+    }
+
+
+def _extended_success_ways(n: int, threshold: int, max_tests: int) -> tuple[int, int]:
+    """Exact P(success) of an extended test as (numerator, denominator).
+
+    Each test adds at least one success or ends the series (R17), so at most `threshold`
+    tests are made and a countdown at or above the threshold never binds.
+    """
+    ways = _successes_distribution(n)
+    tails = _tails(n)
+    per_test = SIDES ** n
+    K = len(ways) - 1
+
+    def tail(need: int) -> int:
+        return tails[need] if need <= K else 0
+
+    if max_tests == 0 or max_tests >= threshold:
+        # H[t] = (ways to stand undecided at t) * per_test**t, so every path shares one scale.
+        weight = [0] + [ways[k] * per_test ** (k - 1) for k in range(1, K + 1)]
+        H = [1] + [0] * (threshold - 1)
+        for t in range(1, threshold):
+            H[t] = sum(H[t - k] * weight[k] for k in range(1, min(t, K) + 1))
+        num = sum(H[t] * tail(threshold - t) * per_test ** (threshold - 1 - t) for t in range(threshold))
+        return num, per_test ** threshold
+    # Countdown: step through the tests; all states after m tests share per_test**m.
+    states = {0: 1}
+    num = 0
+    for m in range(1, max_tests + 1):
+        num = num * per_test + sum(w * tail(threshold - t) for t, w in states.items())
+        nxt: dict[int, int] = {}
+        for t, w in states.items():
+            for k in range(1, min(K, threshold - 1 - t) + 1):
+                nxt[t + k] = nxt.get(t + k, 0) + w * ways[k]
+        states = nxt
+    return num, per_test ** max_tests
+
+
+def _odds_extended(reader: Reader) -> dict:
+    roller, threshold, max_tests, _interval = _read_extended(reader)
+    num, den = _extended_success_ways(roller.dice(), threshold, max_tests)
+    return {"outcome": {"success": num / den, "failure": (den - num) / den}}
+
+
+# ---------------------------------------------------------------- describe
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def _dice_group(label: str, faces: Sequence[int]) -> DiceGroup:
+    return DiceGroup(label, tuple(Die(f, SIDES, die_status(f)) for f in faces), count_successes(faces))
+
+
+def _infer_kind(result: Mapping) -> str:
+    if "winner" in result:
+        return "opposed"
+    if "test_successes" in result:
+        return "extended"
+    if "help_dice" in result:
+        return "group"
+    return "simple"
+
+
+def describe(result: Mapping) -> Description:
+    """A MIR result in the Exarch's words: réussite/échec, who prevails, and every die's part."""
+    kind = result.get("kind") or _infer_kind(result)
+    if kind == "opposed":
+        winner = result["winner"]
+        how = {
+            "critical": "réussite critique (deux 12)",
+            "successes": "plus de succès",
+            "initiator": "l'initiateur l'emporte à égalité",
+        }[result["decided_by"]]
+        detail = f"{result['actor_successes']} succès contre {result['opponent_successes']} · {how}"
+        groups = (_dice_group("acteur", result["actor_dice"]), _dice_group("opposant", result["opponent_dice"]))
+        return Description(OUTCOME_WORDS[winner], detail, groups, winner == "actor")
+    if kind == "extended":
+        outcome = result["outcome"]
+        headline = {
+            "success": "réussite",
+            "pending": "en cours",
+            "failure": "échec (aucun succès)" if result["failure_reason"] == "no_success"
+            else "échec (compte à rebours)",
+        }[outcome]
+        steps = " + ".join(str(s) for s in result["test_successes"]) or "0"
+        tests = result["tests"]
+        detail = f"{steps} = {result['total_successes']} succès en {tests} test{'s' if tests > 1 else ''}"
+        if "threshold" in result:
+            detail += f" pour {result['threshold']}"
+            if result.get("max_tests"):
+                detail += f" ({result['max_tests']} max.)"
+        if result.get("interval"):
+            detail += f" · {INTERVAL_WORDS[result['interval']]} par test"
+        groups = tuple(_dice_group(f"test {i}", faces) for i, faces in enumerate(result["rolls"], start=1))
+        good = True if outcome == "success" else False if outcome == "failure" else None
+        return Description(headline, detail, groups, good)
+    outcome = result["outcome"]
+    if result["dice_rolled"] == 0:
+        return Description("réussite", "action triviale : réussite automatique", (), True)
+    difficulty = result["successes"] - result["margin"]
+    detail = f"{result['successes']} succès pour SD {difficulty} · marge {_signed(result['margin'])}"
+    groups = []
+    if kind == "group":
+        detail += f" · aide {result['help_dice']} dé{'s' if result['help_dice'] > 1 else ''}"
+        groups = [_dice_group(f"aide {i}", faces) for i, faces in enumerate(result["helper_dice"], start=1)]
+    groups.insert(0, _dice_group("dés", result["dice"]))
+    return Description(OUTCOME_WORDS[outcome], detail, tuple(groups), outcome == "success")
+
+
+# ---------------------------------------------------------------- the system
+
+
+def _roller_fields(prefix: str = "", *, skill_required: bool = False) -> tuple[FieldSpec, ...]:
+    return (
+        FieldSpec(prefix + "pool", "int", 0, 12, help="base pool: skill + Voie (or give skill and voie)"),
+        FieldSpec(prefix + "skill", "int", 0, 6, required=skill_required, help="skill level (Compétence)"),
+        FieldSpec(prefix + "voie", "int", 1, 6, help="Voie level; with skill, instead of pool"),
+        FieldSpec(prefix + "modifier", "int", -2, 2, default=0, help="situation dice, −2 to +2 (R3)"),
+        FieldSpec(prefix + "penalty", "int", 0, 12, default=0, help="dice removed by negative antecedents (R4)"),
+    )
+
+
+_DICE_HELP = "forced faces 1–12, exactly the dice rolled"
+
+OUTCOME_WORDS = {
+    "success": "réussite",
+    "failure": "échec",
+    "pending": "en cours",
+    "actor": "l'acteur l'emporte",
+    "opponent": "l'opposant l'emporte",
+    "tie": "égalité",
+}
+
+KINDS = {
+    "simple": Kind(
+        "simple", "test simple", _resolve_simple, _odds_simple,
+        _roller_fields() + (
+            FieldSpec("difficulty", "int", 0, 7, required=True, help="SD: successes needed; 0 = Triviale, no roll"),
+            FieldSpec("dice", "dice", 1, 12, help=_DICE_HELP),
+        ),
+        ("dice",),
+    ),
+    "group": Kind(
+        "group", "test de groupe", _resolve_group, _odds_group,
+        _roller_fields(skill_required=True) + (
+            FieldSpec("difficulty", "int", 1, 7, required=True, help="SD: successes needed"),
+            FieldSpec("helper_pools", "int_list", 0, 12, required=True,
+                      help="one or two helpers' pools; each rolls max(1, pool) dice"),
+            FieldSpec("helper_dice", "dice_lists", 1, 12, help="forced faces, one list per helper"),
+            FieldSpec("dice", "dice", 1, 12, help=_DICE_HELP + ", help included"),
+        ),
+        ("helper_dice", "dice"),
+    ),
+    "opposed": Kind(
+        "opposed", "test opposé", _resolve_opposed, _odds_opposed,
+        _roller_fields("actor_") + _roller_fields("opponent_") + (
+            FieldSpec("initiator", "str", choices=("actor", "opponent"), default="actor",
+                      help="who started the test: wins ties"),
+            FieldSpec("actor_dice", "dice", 1, 12, help=_DICE_HELP + " by the actor"),
+            FieldSpec("opponent_dice", "dice", 1, 12, help=_DICE_HELP + " by the opponent"),
+        ),
+        ("actor_dice", "opponent_dice"),
+        contest=True,
+    ),
+    "extended": Kind(
+        "extended", "test étendu", _resolve_extended, _odds_extended,
+        _roller_fields() + (
+            FieldSpec("threshold", "int", 1, 99, required=True, help="total successes to reach"),
+            FieldSpec("max_tests", "int", 0, 99, default=0, help="countdown: most tests allowed; 0 = no limit"),
+            FieldSpec("interval", "str", choices=INTERVALS, default="", help="Temporalité, echoed"),
+            FieldSpec("rolls", "dice_lists", 1, 12, help="forced faces, one list per test"),
+        ),
+        ("rolls",),
+    ),
+}
+
+SYSTEM = System(
+    id="mir",
+    game="MIR",
+    dice="pool de d12 (compétence + Voie) : 7–11 = 1 succès, 12 = 2 succès ; SD 1–7",
+    gm="Exarch",
+    kinds=KINDS,
+    sheet=SHEET,
+    difficulties=DIFFICULTIES,
+    difficulty_field="difficulty",
+    outcome_words=OUTCOME_WORDS,
+    extra_tables=(("Temporalité", TEMPORALITE),),
+    describe=describe,
+)
