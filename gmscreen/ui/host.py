@@ -1,0 +1,238 @@
+"""The contract between the app and its panes.
+
+Panes never write files and never talk to each other: they read the open
+`CampaignSession`, ask the host for changes (`change`), rolls (`record_roll`) and
+selections, and the host tells every `CampaignView` what happened. Data goes down
+through the `show_*` hooks, requests go up through the host's methods.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from textual.app import App
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from .sanitize import clean
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import RollRecord
+    from gmscreen.campaign.session import CampaignSession, EditBuilder
+
+# Seconds after the last change before the full (atomic) save runs in a thread.
+# Every change is already durable in the journal when `change` returns.
+SAVE_DELAY = 0.5
+
+
+class CampaignView:
+    """Mixin for widgets that show part of the campaign; the host calls these hooks."""
+
+    def show_campaign(self, session: CampaignSession) -> None:
+        """The campaign changed (any change, undo, redo, load): redraw from it."""
+
+    def show_roll(self, record: RollRecord) -> None:
+        """A roll was recorded (or a GM-only roll revealed: same seq, `revealed` set)."""
+
+    def show_selection(self, char_id: str | None) -> None:
+        """The selected character changed."""
+
+    def show_draft(self, request: Mapping[str, Any] | None, label: str) -> None:
+        """The test typed in the quick-roll line (a valid request without dice), or None."""
+
+    def use_difficulty(self, value: int) -> None:
+        """The GM chose a row of the difficulty table."""
+
+
+class CampaignHost(App[int]):
+    """Base of `GMScreenApp`: owns the session and routes changes, rolls and selection.
+
+    Tests of a single pane subclass it with a `compose` that yields only that pane.
+    """
+
+    selected_id: reactive[str | None] = reactive(None, init=False)
+
+    def __init__(self, session: CampaignSession | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session: CampaignSession | None = session
+        self.draft: dict[str, Any] | None = None
+        self.draft_label = ""
+        self._save_timer: Any = None
+
+    # ------------------------------------------------------------ views
+
+    def views(self) -> list[CampaignView]:
+        """Every mounted CampaignView of the main screen, in DOM order."""
+        screen = self.screen_stack[0] if self.screen_stack else None
+        if screen is None:
+            return []
+        return [w for w in screen.walk_children(Widget) if isinstance(w, CampaignView)]
+
+    def refresh_views(self) -> None:
+        """Tell every view that the campaign changed."""
+        if self.session is None:
+            return
+        for view in self.views():
+            view.show_campaign(self.session)
+
+    def on_mount(self) -> None:
+        self.refresh_views()
+
+    # ------------------------------------------------------------ selection and draft
+
+    def select_character(self, char_id: str | None) -> None:
+        self.selected_id = char_id
+
+    def watch_selected_id(self, char_id: str | None) -> None:
+        for view in self.views():
+            view.show_selection(char_id)
+
+    def set_draft(self, request: Mapping[str, Any] | None, label: str = "") -> None:
+        """Called by the dice tray as the GM types; the difficulty pane shows odds per row."""
+        self.draft = dict(request) if request is not None else None
+        self.draft_label = label
+        for view in self.views():
+            view.show_draft(self.draft, label)
+
+    def choose_difficulty(self, value: int) -> None:
+        """Called by the difficulty pane; the dice tray puts it in the line."""
+        for view in self.views():
+            view.use_difficulty(value)
+
+    # ------------------------------------------------------------ changes
+
+    @property
+    def writable(self) -> bool:
+        return self.session is not None and not self.session.read_only and not self.session.closed
+
+    def change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
+        """Apply one undoable change made by `build(b)` (b.set/insert/delete/move).
+
+        Returns False, after telling the GM why, when the campaign is read-only or
+        the change is refused; nothing is half-applied then.
+        """
+        from gmscreen.campaign.changes import ChangeError
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        if self.session is None:
+            return False
+        try:
+            with self.session.edit(label) as builder:
+                build(builder)
+        except ReadOnlyError as exc:
+            self.warn(str(exc))
+            return False
+        except CampaignError as exc:
+            self.warn("; ".join(str(p) for p in exc.problems) or str(exc), severity="error")
+            return False
+        except (ChangeError, ValueError, KeyError, IndexError, TypeError) as exc:
+            self.warn(f"{label}: {exc}", severity="error")
+            return False
+        self.after_change()
+        return True
+
+    def undo(self) -> None:
+        self._undo_redo("undo")
+
+    def redo(self) -> None:
+        self._undo_redo("redo")
+
+    def _undo_redo(self, which: str) -> None:
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        if self.session is None:
+            return
+        try:
+            change = self.session.undo() if which == "undo" else self.session.redo()
+        except (ReadOnlyError, CampaignError) as exc:
+            self.warn(str(exc))
+            return
+        if change is None:
+            self.warn(f"nothing to {which}")
+            return
+        self.warn(f"{which}: {change.label}", severity="information")
+        self.after_change()
+
+    def after_change(self) -> None:
+        """Redraw the views and schedule the full save off the UI thread."""
+        self.refresh_views()
+        self.refresh_bindings()
+        self.schedule_save()
+
+    def schedule_save(self) -> None:
+        if not self.writable:
+            return
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(SAVE_DELAY, self._start_save)
+
+    def _start_save(self) -> None:
+        self._save_timer = None
+        self.run_worker(self._save_in_thread, thread=True, group="autosave", exit_on_error=False,
+                        name="autosave")
+
+    def _save_in_thread(self) -> None:
+        from gmscreen.campaign.errors import CampaignError
+
+        session = self.session
+        if session is None or session.closed:
+            return
+        try:
+            session.save_now()
+        except (CampaignError, OSError) as exc:
+            message = "; ".join(str(p) for p in exc.problems) if isinstance(exc, CampaignError) else str(exc)
+            self.call_from_thread(self.warn, f"save failed (changes kept in the journal): {message}", "error")
+
+    # ------------------------------------------------------------ rolls
+
+    def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
+                    gm_only: bool = False, seed: int | None = None) -> RollRecord | None:
+        """Log a roll (durable before this returns) and show it in every view.
+
+        Read-only campaigns cannot log: the result is still shown by the caller,
+        and the GM is told the roll was not kept.
+        """
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        if self.session is None:
+            return None
+        try:
+            record = self.session.record_roll(who=who, line=line, request=request, result=result,
+                                              gm_only=gm_only, seed=seed)
+        except ReadOnlyError as exc:
+            self.warn(f"roll not logged: {exc}")
+            return None
+        except CampaignError as exc:
+            self.warn("roll not logged: " + "; ".join(str(p) for p in exc.problems), severity="error")
+            return None
+        if self.session.read_only:
+            self.warn("read-only campaign: the roll is shown but not saved")
+        for view in self.views():
+            view.show_roll(record)
+        return record
+
+    def reveal_roll(self, seq: int) -> None:
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        if self.session is None:
+            return
+        try:
+            self.session.reveal_roll(seq)
+        except (ReadOnlyError, CampaignError, KeyError, ValueError) as exc:
+            self.warn(f"cannot reveal roll {seq}: {exc}")
+            return
+        for record in reversed(self.session.rolls):
+            if record.seq == seq:
+                for view in self.views():
+                    view.show_roll(record)
+                break
+
+    # ------------------------------------------------------------ messages to the GM
+
+    def warn(self, message: str, severity: str = "warning") -> None:
+        """A notification whose text is shown literally (it may hold names from files)."""
+        self.notify(clean(message), severity=severity, markup=False)  # type: ignore[arg-type]

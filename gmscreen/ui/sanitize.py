@@ -1,0 +1,40 @@
+"""One gate for untrusted text on its way to the terminal.
+
+Names, notes and skills come from campaign files shared between GMs, or are typed
+by the GM. Textual parses square brackets in plain strings as markup (`[/]` crashes,
+`Orc [A]` loses text) and lets ESC and C1 controls through to the terminal. Every
+such string goes through `clean`, and is shown through `literal`/`literal_text`,
+which never parse markup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+from textual.content import Content
+
+# C0 controls but tab/newline, DEL, C1 controls, and the bidi overrides that can
+# make a name display as something else.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_LINE_BREAKS = re.compile("[\t\n]+")
+REPLACEMENT = "\ufffd"
+
+
+def clean(text: object, *, single_line: bool = True) -> str:
+    """Neutralise control characters (shown as U+FFFD); one line unless told otherwise."""
+    value = _CONTROL.sub(REPLACEMENT, str(text))
+    if single_line:
+        value = _LINE_BREAKS.sub(" ", value)
+    return value
+
+
+def literal(text: object, style: str = "", *, single_line: bool = True) -> Content:
+    """Textual `Content` showing `text` exactly as typed (no markup)."""
+    content = Content(clean(text, single_line=single_line))
+    return content.stylize(style) if style else content
+
+
+def literal_text(text: object, style: str = "", *, single_line: bool = True) -> Text:
+    """Rich `Text` showing `text` exactly as typed, for DataTable cells and strips."""
+    return Text(clean(text, single_line=single_line), style=style, no_wrap=single_line)

@@ -1,0 +1,62 @@
+"""Fixtures for screen tests: sample campaigns copied into a temporary folder."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+from textual.app import ComposeResult
+from textual.widget import Widget
+
+from gmscreen.campaign import open_session, sample_path
+from gmscreen.campaign.session import CampaignSession
+from gmscreen.ui.host import CampaignHost
+
+SYSTEM_IDS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+
+
+@pytest.fixture
+def campaign_file(tmp_path: Path) -> Callable[[str], Path]:
+    """`campaign_file("mir")` -> a private copy of that system's sample."""
+
+    def make(system: str) -> Path:
+        target = tmp_path / f"{system}.toml"
+        shutil.copyfile(sample_path(system), target)
+        return target
+
+    return make
+
+
+@pytest.fixture
+def open_sample(campaign_file: Callable[[str], Path]) -> Iterator[Callable[[str], CampaignSession]]:
+    """`open_sample("mir")` -> an open session on a private copy; closed after the test."""
+    sessions: list[CampaignSession] = []
+
+    def make(system: str) -> CampaignSession:
+        session = open_session(campaign_file(system))
+        sessions.append(session)
+        return session
+
+    yield make
+    for session in sessions:
+        session.close()
+
+
+class PaneHost(CampaignHost):
+    """A host showing only the widgets a test gives it."""
+
+    def __init__(self, session: CampaignSession, *widgets: Callable[[], Widget]) -> None:
+        super().__init__(session)
+        self._factories = widgets
+
+    def compose(self) -> ComposeResult:
+        for factory in self._factories:
+            yield factory()
+
+
+@pytest.fixture
+def pane_host() -> type[PaneHost]:
+    """`pane_host(session, lambda: RosterPane(id="roster"))` -> an app showing just those widgets."""
+    return PaneHost
