@@ -1,0 +1,42 @@
+"""The game master's screen (Textual). `GMScreenApp` and `run` load Textual only when used,
+so the command-line tools that import this package stay quick to start."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import GMScreenApp
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GMScreenApp":
+        from .app import GMScreenApp
+
+        return GMScreenApp
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def run(path: Path | None, *, new_system: str | None = None, ascii: bool = False, theme: str | None = None) -> int:
+    """`gmscreen [CAMPAIGN.toml]`: run the screen until the GM quits; returns the exit status."""
+    if new_system is not None:
+        if path is None:
+            print("gmscreen: --new: a CAMPAIGN.toml file to create is required", file=sys.stderr)
+            return 2
+        from gmscreen.campaign.commands import cmd_new
+
+        status = cmd_new(path, new_system, out=io.StringIO(), err=sys.stderr)
+        if status:
+            return status
+    from .app import GMScreenApp
+
+    app = GMScreenApp(path, theme=theme, ascii=ascii)
+    result = app.run()
+    if app.exit_reason:
+        print(f"gmscreen: {app.exit_reason}; campaign saved", file=sys.stderr)
+    if isinstance(result, int):
+        return result
+    return app.return_code or 0

@@ -1,0 +1,583 @@
+"""The game master's screen: the shell around the panes.
+
+`GMScreenApp` opens the campaign (in a thread: a long roll log takes seconds), mounts the
+panes, lays them out for the terminal's size (all at once from 120×32, one at a time
+with the dice tray below it in 80×24), and keeps the session safe: saved on quit, on
+SIGHUP/SIGTERM and when standard input ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+from typing import Any, Iterable
+
+from textual.app import App, ComposeResult, InvalidThemeError
+from textual.binding import Binding
+from textual.containers import Container
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from .config import Config, first_run_campaign
+from .host import CampaignHost
+from .palette import GMScreenCommands
+from .panes import MAIN_PANES, PANES, make_pane
+from .sanitize import clean
+from .status import StatusLine
+from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes
+
+# Tab / shift+tab walk the panes in this order.
+PANE_CYCLE = MAIN_PANES + ("dice-tray",)
+PANES_GROUP = Binding.Group("Panes", compact=True)
+
+CSS = """
+Screen { layout: vertical; }
+#body { height: 1fr; layout: vertical; }
+#panes { height: 1fr; }
+.loading { height: 1fr; content-align: center middle; color: $text-muted; }
+.pane {
+    height: 1fr;
+    width: 1fr;
+    border: round $border-blurred;
+    border-title-color: $text-muted;
+}
+.pane:focus-within { border: round $border; border-title-color: $text; }
+#panes > .pane { display: none; }
+#panes > .pane.-current { display: block; }
+#dice-tray { height: 7; }
+#dice-tray.-maximized, .pane.-maximized { height: 1fr; display: block; }
+
+Screen.-wide.-tall #panes { layout: grid; grid-size: 2 2; grid-columns: 3fr 2fr; }
+Screen.-wide.-tall #panes > .pane { display: block; }
+Screen.-wide.-tall #dice-tray { height: 9; }
+
+App.-ascii .pane { border: ascii $border-blurred; }
+App.-ascii .pane:focus-within { border: ascii $border; }
+App.-ascii Input { border: ascii $border-blurred; }
+App.-ascii Input:focus { border: ascii $border; }
+App.-ascii .dialog { border: ascii $border; }
+"""
+
+
+class MainScreen(Screen):
+    """The screen of the panes: tab moves from pane to pane rather than widget to widget."""
+
+    BINDINGS = [
+        Binding("tab", "app.cycle_pane(1)", "Next pane", show=False, id="app.next-pane"),
+        Binding("shift+tab", "app.cycle_pane(-1)", "Previous pane", show=False, id="app.previous-pane"),
+    ]
+
+
+class GMScreenApp(CampaignHost):
+    """The app: `GMScreenApp(path)` (None: the last campaign, or a copy of the MIR sample)."""
+
+    TITLE = "gmscreen"
+    CSS = CSS
+    COMMANDS = App.COMMANDS | {GMScreenCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+    AUTO_FOCUS = None
+    BINDINGS = [
+        Binding("slash", "focus_quick_roll", "Roll", id="app.quick-roll"),
+        Binding("n", "next_turn", "Next", id="app.next-turn"),
+        Binding("p", "previous_turn", "Prev", id="app.previous-turn"),
+        Binding("ctrl+z", "undo", "Undo", id="app.undo"),
+        Binding("ctrl+y", "redo", "Redo", show=False, id="app.redo"),
+        Binding("1,ampersand", "show_pane('roster')", "Roster", id="app.pane-roster", group=PANES_GROUP),
+        Binding("2,é", "show_pane('initiative')", "Initiative", id="app.pane-initiative", group=PANES_GROUP),
+        Binding("3,quotation_mark", "show_pane('difficulty')", "Difficulty", id="app.pane-difficulty",
+                group=PANES_GROUP),
+        Binding("4,apostrophe", "show_pane('log')", "Log", id="app.pane-log", group=PANES_GROUP),
+        Binding("h", "toggle_gm_only", "GM-only", show=False, id="app.gm-only"),
+        Binding("full_stop", "repeat_roll", "Repeat roll", show=False, id="app.repeat-roll"),
+        Binding("ctrl+f", "search_log", "Search log", show=False, id="app.search-log"),
+        Binding("z", "zoom", "Zoom", show=False, id="app.zoom"),
+        Binding("t", "change_theme", "Theme", show=False, id="app.theme"),
+        Binding("ctrl+o", "open_campaign", "Open campaign", show=False, id="app.open"),
+        Binding("question_mark", "keys", "Keys", id="app.keys"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+
+    def __init__(self, path: Path | str | None = None, *, theme: str | None = None, ascii: bool = False,
+                 config: Config | None = None) -> None:
+        super().__init__(None)
+        self.config = config if config is not None else Config.load()
+        self.ascii = ascii
+        self.path: Path | None = Path(path) if path is not None else None
+        self.current_pane = MAIN_PANES[0]
+        self.exit_reason = ""
+        self._theme_ready = False
+        self._opening: Path | None = None
+        self._signals: list[int] = []
+        self._pending_exit: int | None = None      # exit asked while a campaign was still opening
+        self._settled = False                      # a campaign is shown, or the load error screen
+        self.startup_problems: list[str] = list(self.config.problems)
+        themes, problems = load_themes()
+        for each in themes:
+            self.register_theme(each)
+        self.startup_problems += problems
+        self._pick_theme(theme)
+        if ascii:
+            self.add_class("-ascii")
+        if self.config.keymap:
+            self.set_keymap(self.config.keymap)
+        self._keymap_checked = False
+
+    # ------------------------------------------------------------ themes
+
+    def _pick_theme(self, asked: str | None) -> None:
+        """--theme, else the remembered one, else $TEXTUAL_THEME, else gmscreen-dark (ansi on 16 colours)."""
+        candidates: list[str] = []
+        if asked:
+            candidates.append(asked)
+        if self.config.theme:
+            candidates.append(self.config.theme)
+        env = os.environ.get("TEXTUAL_THEME")
+        if env:
+            candidates += [name.strip() for name in env.split(",") if name.strip()]
+        candidates.append(ANSI_THEME if os.environ.get("TERM", "").startswith("linux") else DEFAULT_THEME)
+        for name in candidates:
+            if name in self.available_themes:
+                self.theme = name
+                break
+            origin = "--theme" if name == asked else "config" if name == self.config.theme else None
+            if origin:
+                self.startup_problems.append(f"{origin}: no theme named {name!r}; available: "
+                                             f"{', '.join(sorted(self.available_themes))}")
+        if asked and self.theme == asked:
+            self.config.remember_theme(asked)
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        generated = self.current_theme.to_color_system().generate()
+        return {name: generated.get(value[1:], value) if value.startswith("$") else value
+                for name, value in GM_VARIABLES.items()}
+
+    def watch_theme(self, name: str) -> None:
+        if self._theme_ready and not self.config.remember_theme(name) and not self.config.broken:
+            self.warn(self.config.problems[-1] if self.config.problems else "theme not remembered")
+
+    def set_theme(self, name: str) -> bool:
+        try:
+            self.theme = name
+        except InvalidThemeError:
+            self.warn(f"no theme named {name!r}")
+            return False
+        return True
+
+    # ------------------------------------------------------------ layout
+
+    def get_driver_class(self) -> Any:
+        """Textual's driver, or on Linux/macOS terminals one that notices stdin's end."""
+        from textual import constants
+
+        if constants.DRIVER is not None or os.name == "nt":
+            return super().get_driver_class()
+        from .driver import EOFAwareDriver
+
+        return EOFAwareDriver
+
+    def get_default_screen(self) -> Screen:
+        return MainScreen(id="_default")
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine()
+        with Container(id="body"):
+            yield Static("", classes="loading", markup=False)
+        yield Footer()
+
+    @property
+    def status(self) -> StatusLine:
+        return self.screen_stack[0].query_one(StatusLine)
+
+    @property
+    def wide(self) -> bool:
+        screen = self.screen_stack[0] if self.screen_stack else None
+        return screen is not None and screen.has_class("-wide") and screen.has_class("-tall")
+
+    def pane(self, pane_id: str) -> Widget | None:
+        if not self.screen_stack:
+            return None
+        found = self.screen_stack[0].query(f"#{pane_id}")
+        return found.first() if found else None
+
+    def on_mount(self) -> None:
+        self._theme_ready = True
+        self._install_signal_handlers()
+        for problem in self.startup_problems:
+            self.warn(problem, "error")
+        path = self.path if self.path is not None else self._start_path()
+        if path is not None:
+            self.open_campaign(path)
+        else:
+            self._settled = True
+
+    def _start_path(self) -> Path | None:
+        last = self.config.last_campaign
+        if last is not None:
+            if last.is_file():
+                return last
+            self.warn(f"last campaign {last} is gone; opening the sample campaign instead")
+        try:
+            return first_run_campaign()
+        except OSError as exc:
+            self.warn(f"cannot copy the sample campaign: {exc.strerror or exc}", "error")
+            self.action_open_campaign()
+            return None
+
+    # ------------------------------------------------------------ opening and closing
+
+    def open_campaign(self, path: Path | str) -> None:
+        """Close the open campaign (saved) and open `path` in a thread; panes follow."""
+        path = Path(path)
+        self._opening = path
+        self._settled = False
+        self._drop_session()
+        self.status.show_loading(f"loading {clean(path.name)}…")
+        body = self.screen_stack[0].query_one("#body", Container)
+        if body.query("#panes"):
+            body.remove_children()
+            body.mount(Static(clean(f"Loading {path}…"), classes="loading", markup=False))
+        else:
+            body.query_one(".loading", Static).update(clean(f"Loading {path}…"))
+        self.run_worker(lambda: self._open_in_thread(path), thread=True, group="open", name="open",
+                        exit_on_error=False)
+
+    @staticmethod
+    def _open_in_thread(path: Path) -> Any:
+        """The session, or the exception that says why it could not be opened."""
+        from gmscreen.campaign import open_session
+        from gmscreen.campaign.errors import CampaignError, CampaignLocked
+
+        try:
+            return open_session(path)
+        except (CampaignError, CampaignLocked, OSError, UnicodeError, ValueError) as exc:
+            return exc
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.name == "open":
+            if event.state == WorkerState.SUCCESS:
+                if self._pending_exit is not None:
+                    self._close_opened(worker.result)
+                    self.exit(return_code=self._pending_exit)
+                elif isinstance(worker.result, BaseException):
+                    self._open_failed(worker.result)
+                else:
+                    self.call_later(self._install_session, worker.result)
+            elif event.state == WorkerState.ERROR:
+                self._open_failed(worker.error)
+        elif worker.name == "autosave" and self.session is not None:
+            if event.state == WorkerState.RUNNING:
+                self._show_save_state("saving…")
+            elif event.state == WorkerState.SUCCESS:
+                self._show_save_state("saved" if not self.session.dirty else "")
+
+    def _open_failed(self, error: BaseException | None) -> None:
+        from gmscreen.campaign.errors import CampaignError, Problem
+
+        from .screens.load_error import LoadErrorScreen
+
+        path = self._opening or Path("?")
+        if isinstance(error, CampaignError):
+            problems = [str(p) for p in error.problems] or [str(error)]
+        elif isinstance(error, OSError):
+            problems = [str(Problem(str(path), "", f"cannot open: {error.strerror or error}"))]
+        else:
+            problems = [f"{path}: cannot open: {type(error).__name__}: {error}"]
+        self._settled = True
+        self.status.show_loading(f"{clean(path.name)}: not loaded")
+        self.push_screen(LoadErrorScreen(path, problems, self.config), self._chosen_after_error)
+
+    def _chosen_after_error(self, choice: Path | None) -> None:
+        if choice is None:
+            self.exit(2, return_code=2)
+        else:
+            self.open_campaign(choice)
+
+    async def _install_session(self, session: Any) -> None:
+        if self._opening is not None and Path(session.path) != self._opening.absolute():
+            session.close()            # superseded by a later open
+            return
+        self.session = session
+        self._settled = True
+        self.path = Path(session.path)
+        body = self.screen_stack[0].query_one("#body", Container)
+        await body.remove_children()
+        panes = [make_pane(pane_id) for pane_id in MAIN_PANES]
+        await body.mount(Container(*panes, id="panes"), make_pane("dice-tray"))
+        self._mark_current(self.current_pane)
+        self.selected_id = None
+        self.refresh_views()
+        self.show_status()
+        self.refresh_bindings()
+        if not self.config.remember_campaign(self.path) and not self.config.broken and self.config.problems:
+            self.warn(self.config.problems[-1])
+        if session.read_only:
+            self.warn(f"{session.path.name} is open read-only ({session.read_only_reason}): "
+                      "changes and rolls are not saved", "warning")
+        for problem in session.warnings:
+            if "read-only" not in problem.message:
+                self.warn(str(problem), "warning")
+        self.call_after_refresh(self._focus_pane, self.current_pane)
+        self._check_keymap()
+
+    def _check_keymap(self) -> None:
+        """Say once which keymap ids match no binding (a typo, or a key of a removed feature)."""
+        if self._keymap_checked or not self.config.keymap:
+            return
+        self._keymap_checked = True
+        known = {b.id for _group, node in self.binding_owners() for bs in node._bindings.key_to_bindings.values()
+                 for b in bs if b.id}
+        unknown = sorted(set(self.config.keymap) - known)
+        if unknown:
+            self.warn(f"{self.config.path}: [keymap]: no binding with id {', '.join(unknown)}; see the keys "
+                      "screen (?) for the ids")
+
+    def _drop_session(self) -> None:
+        session, self.session = self.session, None
+        if session is not None:
+            try:
+                session.close()
+            except Exception as exc:          # noqa: BLE001 - reported, the next campaign still opens
+                self.warn(f"{session.path.name}: could not close cleanly: {exc}", "error")
+
+    def on_unmount(self) -> None:
+        self._remove_signal_handlers()
+        self._drop_session()
+
+    # ------------------------------------------------------------ never lose a session
+
+    def _install_signal_handlers(self) -> None:
+        if self.is_headless or not hasattr(signal, "SIGHUP"):
+            return
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGHUP, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, self._on_signal, sig)
+            except (ValueError, RuntimeError):
+                continue
+            self._signals.append(sig)
+
+    def _remove_signal_handlers(self) -> None:
+        if not self._signals:
+            return
+        loop = asyncio.get_running_loop()
+        for sig in self._signals:
+            loop.remove_signal_handler(sig)
+        self._signals = []
+
+    def save_now(self) -> bool:
+        """Synchronous full save; False (after telling the GM, if the screen is still there) on failure."""
+        from gmscreen.campaign.errors import CampaignError
+
+        session = self.session
+        if session is None or session.closed:
+            return True
+        try:
+            session.save_now()
+        except (CampaignError, OSError) as exc:
+            self.exit_reason = f"save failed: {exc}"
+            return False
+        return True
+
+    def _on_signal(self, sig: int) -> None:
+        self.exit_reason = signal.Signals(sig).name
+        self._save_and_exit(128 + sig)
+
+    def on_input_eof(self) -> None:
+        """Called by the driver when standard input ends: nobody can type any more."""
+        self.exit_reason = "standard input closed"
+        self._save_and_exit(0)
+
+    def _save_and_exit(self, code: int) -> None:
+        if self.session is None and not self._settled:
+            self._pending_exit = code          # the campaign is still opening: save it once open, then exit
+            return
+        self.save_now()
+        self.exit(return_code=code)
+
+    @staticmethod
+    def _close_opened(result: Any) -> None:
+        if not isinstance(result, BaseException):
+            try:
+                result.close()
+            except Exception:                  # noqa: BLE001 - exiting anyway; the journal keeps the changes
+                pass
+
+    # ------------------------------------------------------------ status
+
+    def show_status(self) -> None:
+        if self.screen_stack:
+            self.status.show_session(self.session, ascii=self.ascii)
+
+    def _show_save_state(self, state: str) -> None:
+        self.status.save_state = state
+        self.show_status()
+
+    def after_change(self) -> None:
+        super().after_change()
+        self.status.save_state = "" if not self.writable else "unsaved"
+        self.show_status()
+
+    def _save_in_thread(self) -> None:
+        super()._save_in_thread()
+        session = self.session
+        if session is not None and session.dirty and not session.closed:
+            self.call_from_thread(self._show_save_state, "save failed")
+
+    # ------------------------------------------------------------ panes
+
+    def _pane_of(self, widget: Widget | None) -> Widget | None:
+        while widget is not None and isinstance(widget, Widget):
+            if widget.id in PANES and widget.has_class("pane"):
+                return widget
+            widget = widget.parent  # type: ignore[assignment]
+        return None
+
+    def _mark_current(self, pane_id: str) -> None:
+        self.current_pane = pane_id
+        for other in MAIN_PANES:
+            widget = self.pane(other)
+            if widget is not None:
+                widget.set_class(other == pane_id, "-current")
+
+    def _focus_pane(self, pane_id: str) -> None:
+        widget = self.pane(pane_id)
+        if widget is None:
+            return
+        if widget.focusable:
+            widget.focus()
+            return
+        for child in widget.query("*"):
+            if child.focusable:
+                child.focus()
+                return
+
+    def on_descendant_focus(self, event: Any) -> None:
+        pane = self._pane_of(getattr(event, "widget", None))
+        if pane is not None and pane.id in MAIN_PANES and pane.id != self.current_pane:
+            self._mark_current(pane.id)  # type: ignore[arg-type]
+
+    def action_show_pane(self, pane_id: str) -> None:
+        if self.session is None or pane_id not in PANES:
+            return
+        if self.screen.maximized is not None:
+            self.screen.minimize()
+        if pane_id in MAIN_PANES:
+            self._mark_current(pane_id)
+        self._focus_pane(pane_id)
+
+    def action_cycle_pane(self, step: int) -> None:
+        if self.session is None:
+            return
+        here = self._pane_of(self.screen.focused)
+        current = here.id if here is not None and here.id in PANE_CYCLE else self.current_pane
+        index = PANE_CYCLE.index(current)  # type: ignore[arg-type]
+        self.action_show_pane(PANE_CYCLE[(index + step) % len(PANE_CYCLE)])
+
+    def action_zoom(self) -> None:
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+            return
+        pane = self._pane_of(screen.focused) or self.pane(self.current_pane)
+        if pane is not None:
+            screen.maximized = pane
+
+    # ------------------------------------------------------------ delegated to panes
+
+    def _call_pane(self, pane_id: str, method: str, *args: Any) -> Any:
+        widget = self.pane(pane_id)
+        handler = getattr(widget, method, None)
+        if handler is None:
+            self.warn(f"{PANES[pane_id][2]}: not available")
+            return None
+        return handler(*args)
+
+    def action_focus_quick_roll(self) -> None:
+        if self.screen.maximized is not None:
+            self.screen.minimize()
+        self._call_pane("dice-tray", "focus_line")
+
+    def action_next_turn(self) -> None:
+        self._call_pane("initiative", "next_turn")
+
+    def action_previous_turn(self) -> None:
+        self._call_pane("initiative", "previous_turn")
+
+    def action_toggle_gm_only(self) -> None:
+        self._call_pane("dice-tray", "toggle_gm_only")
+
+    def action_repeat_roll(self) -> None:
+        self._call_pane("dice-tray", "repeat_last")
+
+    def action_search_log(self) -> None:
+        if not self.wide:
+            self._mark_current("log")
+        self._call_pane("log", "start_search")
+
+    def action_undo(self) -> None:
+        self.undo()
+
+    def action_redo(self) -> None:
+        self.redo()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("next_turn", "previous_turn", "focus_quick_roll", "toggle_gm_only", "repeat_roll",
+                      "search_log", "show_pane", "cycle_pane", "zoom"):
+            return self.session is not None
+        if action == "undo":
+            return None if self.session is None or not self.session.can_undo else True
+        if action == "redo":
+            return None if self.session is None or not self.session.can_redo else True
+        return True
+
+    def set_line(self, text: str) -> None:
+        """Put `text` in the quick-roll line (palette "Roll <name> <skill>")."""
+        self._call_pane("dice-tray", "set_line", text)
+
+    # ------------------------------------------------------------ screens
+
+    def action_keys(self) -> None:
+        from .screens.keys_help import KeysHelpScreen
+
+        if not isinstance(self.screen, KeysHelpScreen):
+            self.push_screen(KeysHelpScreen())
+
+    def action_open_campaign(self) -> None:
+        from .screens.open_campaign import OpenCampaignScreen
+
+        if isinstance(self.screen, OpenCampaignScreen):
+            return
+
+        def chosen(choice: Path | None) -> None:
+            if choice is not None:
+                self.open_campaign(choice)
+            elif self.session is None:
+                self.exit(2, return_code=2)
+
+        self.push_screen(OpenCampaignScreen(self.path, self.config), chosen)
+
+    async def action_quit(self) -> None:
+        self.exit(0)
+
+    def binding_owners(self) -> Iterable[tuple[str, Any]]:
+        """(group title, node) for the app and every pane, for the keys screen and the palette."""
+        yield "Screen", self
+        main = self.screen_stack[0] if self.screen_stack else None
+        if main is None:
+            return
+        yield "Screen", main
+        for pane_id in MAIN_PANES + ("dice-tray",):
+            pane = self.pane(pane_id)
+            if pane is None:
+                continue
+            title = PANES[pane_id][2]
+            yield title, pane
+            for child in pane.query("*"):
+                if child._bindings.key_to_bindings and type(child).BINDINGS:
+                    yield title, child

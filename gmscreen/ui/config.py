@@ -1,0 +1,179 @@
+"""The user's settings: last campaign, recent campaigns, theme and keymap.
+
+`config.toml` lives in the XDG config folder (`GMSCREEN_CONFIG_DIR` overrides it, which
+every test uses); first-run copies of the samples go to the XDG data folder
+(`GMSCREEN_DATA_DIR`). A config file that cannot be read is reported and left alone:
+nothing is written over it, so a typo never costs the GM their keymap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CONFIG_ENV = "GMSCREEN_CONFIG_DIR"
+DATA_ENV = "GMSCREEN_DATA_DIR"
+CONFIG_NAME = "config.toml"
+RECENT_MAX = 8
+KNOWN_KEYS = ("theme", "last_campaign", "recent", "keymap")
+
+
+def config_dir() -> Path:
+    """Folder of config.toml and user themes (`$GMSCREEN_CONFIG_DIR` or XDG config)."""
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override)
+    from platformdirs import user_config_path
+
+    return user_config_path("gmscreen", appauthor=False)
+
+
+def data_dir() -> Path:
+    """Folder of the first-run campaign (`$GMSCREEN_DATA_DIR` or XDG data)."""
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override)
+    from platformdirs import user_data_path
+
+    return user_data_path("gmscreen", appauthor=False)
+
+
+def first_run_campaign() -> Path:
+    """A copy of the MIR sample in the data folder (made once, then reused as the GM's own)."""
+    from gmscreen.campaign import sample_path
+
+    target = data_dir() / "campaigns" / "mir.toml"
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(sample_path("mir"), target)
+    return target
+
+
+@dataclass
+class Config:
+    """Settings read from config.toml; `problems` says what was wrong with the file."""
+
+    path: Path
+    theme: str | None = None
+    last_campaign: Path | None = None
+    recent: list[Path] = field(default_factory=list)
+    keymap: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    broken: bool = False           # unreadable: never written over
+    extra: dict[str, Any] = field(default_factory=dict)   # unknown keys, kept on save
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Config:
+        path = path if path is not None else config_dir() / CONFIG_NAME
+        config = cls(path=path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return config
+        except (OSError, UnicodeDecodeError) as exc:
+            config._broken(f"cannot read it: {getattr(exc, 'strerror', None) or exc}")
+            return config
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            config._broken(f"not valid TOML: {exc}")
+            return config
+        config._read(data)
+        return config
+
+    def _broken(self, why: str) -> None:
+        self.broken = True
+        self.problems.append(f"{self.path}: {why}; settings ignored and the file left as it is")
+
+    def _bad(self, key: str, expected: str, value: Any) -> None:
+        self.problems.append(f"{self.path}: {key}: expected {expected}, got {value!r}; ignored")
+
+    def _read(self, data: dict[str, Any]) -> None:
+        self.extra = {k: v for k, v in data.items() if k not in KNOWN_KEYS}
+        theme = data.get("theme")
+        if theme is not None:
+            if isinstance(theme, str) and theme.strip():
+                self.theme = theme.strip()
+            else:
+                self._bad("theme", "a theme name", theme)
+        last = data.get("last_campaign")
+        if last is not None:
+            if isinstance(last, str) and last:
+                self.last_campaign = Path(last)
+            else:
+                self._bad("last_campaign", "a file path", last)
+        recent = data.get("recent", [])
+        if isinstance(recent, list) and all(isinstance(p, str) for p in recent):
+            self.recent = [Path(p) for p in recent][:RECENT_MAX]
+        else:
+            self._bad("recent", "a list of file paths", recent)
+        keymap = data.get("keymap", {})
+        if not isinstance(keymap, dict):
+            self._bad("keymap", "a table of binding-id = \"keys\"", keymap)
+            return
+        for binding_id, keys in keymap.items():
+            if isinstance(keys, str) and keys.strip():
+                self.keymap[binding_id] = keys.replace(" ", "")
+            elif isinstance(keys, list) and keys and all(isinstance(k, str) and k for k in keys):
+                self.keymap[binding_id] = ",".join(k.strip() for k in keys)
+            else:
+                self._bad(f"keymap.{binding_id}", "keys such as \"ctrl+r\" or \"r,f5\"", keys)
+
+    # ------------------------------------------------------------ changes (saved at once)
+
+    def remember_theme(self, name: str) -> bool:
+        if self.theme == name:
+            return True
+        self.theme = name
+        return self.save()
+
+    def remember_campaign(self, path: Path) -> bool:
+        path = Path(path).absolute()
+        self.last_campaign = path
+        self.recent = [path] + [p for p in self.recent if Path(p).absolute() != path]
+        del self.recent[RECENT_MAX:]
+        return self.save()
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = dict(self.extra)
+        if self.theme:
+            data["theme"] = self.theme
+        if self.last_campaign is not None:
+            data["last_campaign"] = str(self.last_campaign)
+        if self.recent:
+            data["recent"] = [str(p) for p in self.recent]
+        if self.keymap:
+            data["keymap"] = dict(self.keymap)
+        return data
+
+    def save(self) -> bool:
+        """Atomic write; False (and nothing written) when the file was unreadable or cannot be written."""
+        if self.broken:
+            return False
+        import tomli_w
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            text = tomli_w.dumps(self.to_data())
+            fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=self.path.parent)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(tmp, self.path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        except OSError as exc:
+            self.problems.append(f"{self.path}: cannot save the settings: {exc.strerror or exc}")
+            return False
+        return True
+

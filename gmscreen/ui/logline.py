@@ -1,0 +1,165 @@
+"""One roll of the log as the screen shows it: a `RollRecord` turned into plain fields.
+
+Kept apart from the widget so the log's words (time, who, test, dice, outcome) are
+computed once per record, cached, and testable without a terminal. Every text field
+is already cleaned of control characters; the widget still shows them only as
+literal segments, never as markup.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from gmscreen.campaign.model import RollRecord
+from gmscreen.campaign.rolllog import masked
+from gmscreen.rules import System
+from gmscreen.rules._base import Description, DiceGroup
+
+from .sanitize import clean
+
+# Tones, from the actor's point of view: the widget maps each to a style.
+GOOD, BAD, CRIT, FUMBLE, PLAIN = "good", "bad", "crit", "fumble", "plain"
+
+_VS = re.compile(r"\s(?:vs|contre|versus)\s+(\S+)", re.IGNORECASE)
+_TIME = re.compile(r"T(\d\d):(\d\d)")
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """What one log row says; `masked` rolls hide all but the time from players."""
+
+    seq: int
+    session: int
+    time: str            # "21:04"
+    who: str
+    test: str            # the line the GM typed
+    dice: str            # "2 11 10 4 6", "8→7", "8+8+1 | 1!"
+    outcome: str         # "réussite", "Loriane l'emporte"
+    detail: str          # "2 succès pour SD 3 · marge −1"
+    tone: str            # GOOD, BAD, CRIT, FUMBLE, PLAIN
+    gm_only: bool        # GM-only or secret difficulty
+    revealed: bool
+    masked: bool         # not to be shown to players yet
+
+
+def hhmm(iso_time: str) -> str:
+    """"2025-03-01T21:04:11+01:00" -> "21:04"; anything else -> "--:--"."""
+    m = _TIME.search(iso_time or "")
+    return f"{m.group(1)}:{m.group(2)}" if m else "--:--"
+
+
+def compact_dice(groups: tuple[DiceGroup, ...], *, ascii: bool = False) -> str:
+    """Every die in a few characters: an open die joins the next with "+", a rerolled
+    one points to its replacement, criticals and fumbles get "!"; groups split by "|"."""
+    arrow = "->" if ascii else "→"
+    out = []
+    for group in groups:
+        text = ""
+        for die in group.dice:
+            face = str(die.face)
+            if die.status in ("critical", "fumble"):
+                face += "!"
+            text += face
+            if die.status == "exploded":
+                text += "+"
+            elif die.status == "rerolled":
+                text += arrow
+            else:
+                text += " "
+        text = text.rstrip()
+        if text:
+            out.append(text)
+    return " | ".join(out)
+
+
+def _tone(result: Mapping[str, Any], good: bool | None) -> str:
+    outcome = str(result.get("outcome", ""))
+    if "critical_success" in outcome:
+        return CRIT
+    if outcome in ("critical_failure", "automatic_failure"):
+        return FUMBLE
+    if good is True:
+        return GOOD
+    if good is False:
+        return BAD
+    return PLAIN
+
+
+def _names(headline: str, result: Mapping[str, Any], who: str, line: str) -> str:
+    """The rules say "l'acteur l'emporte"; the table says "Alexis l'emporte"."""
+    winner = result.get("winner")
+    if winner == "actor" and who and "l'acteur" in headline:
+        return headline.replace("l'acteur", who, 1)
+    if winner == "opponent" and "l'opposant" in headline:
+        m = _VS.search(" " + line)
+        if m:
+            return headline.replace("l'opposant", m.group(1), 1)
+    return headline
+
+
+def describe_result(system: System | None, result: Mapping[str, Any]) -> Description:
+    """The system's own words, or the bare outcome when the record cannot be described
+    (an older or hand-edited log must still show, never crash the screen)."""
+    if system is not None and system.describe is not None:
+        try:
+            return system.describe(dict(result))
+        except Exception:  # noqa: BLE001 - any damaged record falls back to plain words
+            pass
+    words = dict(system.outcome_words) if system is not None else {}
+    key = result.get("outcome", result.get("winner", ""))
+    if isinstance(key, str) and key:
+        headline = words.get(key, key.replace("_", " "))
+    else:
+        headline = "?"
+    return Description(headline=headline, detail="", groups=(), good=None)
+
+
+def log_line(record: RollRecord, system: System | None, *, ascii: bool = False) -> LogLine:
+    """Turn one record into the words of its log row."""
+    who = clean(record.who)
+    test = clean(record.line)
+    d = describe_result(system, record.result)
+    return LogLine(
+        seq=record.seq,
+        session=record.session,
+        time=hhmm(record.time),
+        who=who,
+        test=test,
+        dice=clean(compact_dice(d.groups, ascii=ascii)),
+        outcome=clean(_names(d.headline, record.result, who, test)),
+        detail=clean(d.detail),
+        tone=_tone(record.result, d.good),
+        gm_only=record.gm_only or bool(record.result.get("hidden")),
+        revealed=record.revealed,
+        masked=masked(record),
+    )
+
+
+# ---------------------------------------------------------------- search
+
+_FOLD: dict[str, str] = {}
+
+
+def fold(text: str) -> str:
+    """Case and accents ignored: a GM types "eloquence" for "Éloquence"."""
+    text = text.casefold()
+    if text.isascii():
+        return text
+    out = []
+    for ch in text:
+        base = _FOLD.get(ch)
+        if base is None:
+            base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+            _FOLD[ch] = base
+        out.append(base)
+    return "".join(out)
+
+
+def search_text(record: RollRecord, system: System | None) -> str:
+    """What a search matches: who, the typed line and the outcome word (cheap: no describe)."""
+    key = record.result.get("outcome", record.result.get("winner", ""))
+    words = system.outcome_words.get(key, "") if system is not None and isinstance(key, str) else ""
+    return fold(f"{record.who} {record.line} {words}")

@@ -1,0 +1,101 @@
+"""Completion of the word under the cursor: names, then that character's skills, then keywords."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .grammar import COMMON_WORDS, HELP_WORDS, VS_WORDS, QuickRollError, Side, character_candidates, is_numeric, \
+    longest_match
+from .text import Candidate, fold, tokenize, words
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+_KEYWORDS = {
+    "mir": ("vs", "aide", "sd", "jour", "heure", "tour", "semaine", "max", "malus", "blessures", "mj"),
+    "eclats": ("mj", "seuil"),
+    "magisphere": ("vs", "aide", "imp", "malus", "bonus", "tendue", "breve", "majeure", "mj"),
+    "tedeum": ("vs", "providence", "bonus", "malus", "attaque", "surpris", "mj"),
+    "arpeges": ("vs", "ouvert", "2j", "sans parade", "mj"),
+}
+
+
+@dataclass(frozen=True)
+class Completion:
+    """Replace line[start:end] by one of `candidates` (display forms, lower case)."""
+
+    start: int
+    end: int
+    candidates: tuple[str, ...]
+
+    def apply(self, line: str, choice: str) -> tuple[str, int]:
+        """The new line and cursor after taking `choice` (a space follows it)."""
+        text = line[:self.start] + choice + " " + line[self.end:].lstrip(" ")
+        return text, self.start + len(choice) + 1
+
+
+def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None = None) -> Completion:
+    """Candidates for the word that ends at `cursor` (or a fresh word after a space)."""
+    from .systems import grammar_for
+
+    grammar = grammar_for(campaign)
+    before = line[:cursor]
+    start = cursor
+    while start > 0 and not before[start - 1].isspace():
+        start -= 1
+    prefix = fold(before[start:])
+    end = cursor
+    while end < len(line) and not line[end].isspace():
+        end += 1
+    if "=" in before[:start] or is_numeric(prefix):
+        return Completion(start, end, ())
+    tokens = [t for t in tokenize(before[:start])]
+    reserved = COMMON_WORDS | grammar.keywords
+    people = character_candidates(campaign)
+    # Which side is being written, and is its character named yet?
+    side_tokens = tokens
+    for n, tok in enumerate(tokens):
+        if tok.norm in VS_WORDS:
+            side_tokens = tokens[n + 1:]
+    after_help = bool(tokens) and tokens[-1].norm in HELP_WORDS
+    side = Side("actor" if side_tokens is tokens else "opponent", 0)
+    if side_tokens and not after_help:
+        try:
+            found = longest_match(side_tokens, 0, reserved, people, "personnages")
+        except QuickRollError:
+            found = None
+        if found is not None:
+            side.character = campaign.characters[int(found[0].value)]  # type: ignore[arg-type]
+    if side.character is None and side.role == "actor" and selected is not None and not after_help:
+        side.character = next((c for c in campaign.characters if c.id == selected), None)
+    pool: list[Candidate] = []
+    if after_help or not side_tokens or (side.character is None and not side_tokens):
+        pool += people
+    if side.character is not None and not after_help:
+        pool += grammar.traits(side)
+        pool += grammar.difficulty_candidates()
+    if not after_help and side_tokens == [] and side.role == "actor" and side.character is not None:
+        pool = people + pool
+    out: list[str] = []
+    seen = set()
+    for cand in pool:
+        forms = (cand.words,) + cand.aliases
+        if not prefix or any(any(w.startswith(prefix) for w in form) for form in forms):
+            text = _display(cand)
+            if text not in seen:
+                seen.add(text)
+                out.append(text)
+    for word in _KEYWORDS.get(campaign.system, ()):
+        if prefix and word.startswith(prefix) and word not in seen:
+            out.append(word)
+    return Completion(start, end, tuple(out[:50]))
+
+
+def _display(cand: Candidate) -> str:
+    """What completion inserts: the label's words, lower case, as the parser reads them back."""
+    text = " ".join(_CONTROL.sub("", cand.label).lower().split())
+    return text or " ".join(words(cand.label))

@@ -1,0 +1,426 @@
+"""One quick-roll grammar for the five systems: a line in the words of the table -> a request.
+
+    [mj] [name] skill… [difficulty] [modifiers…] [vs name skill…] [aide name…] [= faces…]
+
+The scanner below is shared; each system (`systems.py`) says what its words and numbers
+mean and builds the `gmscreen.rules` request. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
+
+from gmscreen.rules import RequestError, get_system, resolve
+
+from .text import Candidate, Token, candidate, match, tokenize
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign, Character
+
+VS_WORDS = frozenset({"vs", "v", "contre", "versus", "against"})
+HELP_WORDS = frozenset({"aide", "aidee", "aide_par", "help", "helped", "avec", "with"})
+GM_WORDS = frozenset({"mj", "gm", "secret", "prive", "private"})
+HIDDEN_WORDS = frozenset({"cache", "hidden", "sdcache"})
+NO_WORDS = frozenset({"sans", "no", "without", "pas"})
+COMMON_WORDS = VS_WORDS | HELP_WORDS | GM_WORDS | HIDDEN_WORDS | NO_WORDS | {"="}
+MAX_PHRASE = 6
+
+
+class QuickRollError(ValueError):
+    """A line that does not describe a test: what is wrong, and where (offset in the line)."""
+
+    def __init__(self, message: str, position: int = 0, end: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.end = position if end is None else end
+
+
+@dataclass
+class Side:
+    """One side of the test: a character (or raw dice) and the traits named for it."""
+
+    role: str                              # "actor" or "opponent"
+    start: int                             # offset of its first word
+    character: Character | None = None
+    index: int | None = None               # position in campaign.characters
+    implicit: bool = False                 # the selected character, not named in the line
+    traits: list[tuple[Candidate, Token]] = field(default_factory=list)
+    raw: dict[str, int] = field(default_factory=dict)
+    raw_text: str = ""
+
+    @property
+    def named(self) -> bool:
+        return self.character is not None or bool(self.raw)
+
+    @property
+    def name(self) -> str:
+        if self.character is not None:
+            return self.character.name
+        return self.raw_text
+
+    def sheet(self, group: str) -> dict[str, Any]:
+        if self.character is None:
+            return {}
+        value = self.character.sheet.get(group)
+        return value if isinstance(value, dict) else {}
+
+
+@dataclass
+class Spend:
+    """A resource change the roll makes on a sheet once it is resolved."""
+
+    path: tuple
+    before: Any
+    after: Any
+    text: str
+
+
+@dataclass
+class Choice:
+    """What may be decided inside the roll (see `choices.py`), and what it needs to know."""
+
+    kind: str                              # "eclats_reroll", "magisphere_reroll", "tedeum_providence", "arpeges_parry"
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Draft:
+    """A parsed line: a valid request for `gmscreen.rules`, who rolls, and how to show it."""
+
+    line: str
+    system: str
+    kind: str
+    request: dict[str, Any]                # without dice unless the GM typed them (`forced`)
+    who: str
+    who_id: str | None
+    label: str
+    gm_only: bool = False
+    forced: bool = False
+    missing: str = ""                      # why Enter cannot resolve yet (e.g. no difficulty typed)
+    baseline: dict[str, Any] | None = None  # the same test without the modifiers typed
+    modifier_text: str = ""                # "+1d, aide Loriane"
+    choice: Choice | None = None
+    sides: list[Side] = field(default_factory=list)
+    difficulty_span: tuple[int, int] | None = None   # where the difficulty sits in the line
+    timer: dict[str, Any] | None = None    # extended tests: the timer to start (Timer fields)
+
+    @property
+    def odds_request(self) -> dict[str, Any]:
+        """The request without dice fields, as `rules.odds` wants it."""
+        kind = get_system(self.system).kinds[self.kind]
+        return {k: v for k, v in self.request.items() if k not in kind.dice_fields}
+
+
+@dataclass
+class Context:
+    """Everything the scanner found; the system grammar reads and fills it."""
+
+    line: str
+    tokens: list[Token]
+    campaign: Campaign
+    selected: str | None
+    sides: list[Side]
+    helpers: list[tuple[int, Character, Token]] = field(default_factory=list)
+    gm_only: bool = False
+    hidden: bool = False
+    faces: list[list[int]] | None = None
+    faces_pos: int = 0
+    values: dict[str, Any] = field(default_factory=dict)      # what the system grammar gathered
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    modifiers: list[str] = field(default_factory=list)
+
+    @property
+    def side(self) -> Side:
+        return self.sides[-1]
+
+    @property
+    def actor(self) -> Side:
+        return self.sides[0]
+
+    @property
+    def opponent(self) -> Side | None:
+        return self.sides[1] if len(self.sides) > 1 else None
+
+    def once(self, key: str, value: Any, token: Token, what: str, end: Token | None = None) -> None:
+        """Set a value that the line may give only once."""
+        if key in self.values:
+            raise QuickRollError(f"{what} : donnée deux fois", token.start, (end or token).end)
+        self.values[key] = value
+        self.spans[key] = (token.start, (end or token).end)
+
+    def add(self, key: str, value: int) -> None:
+        self.values[key] = self.values.get(key, 0) + value
+
+
+def character_candidates(campaign: Campaign) -> list[Candidate]:
+    return [Candidate(c.name, _name_words(c.name), i, _id_aliases(c.id)) for i, c in enumerate(campaign.characters)]
+
+
+def _name_words(name: str) -> tuple[str, ...]:
+    from .text import words
+
+    return words(name)
+
+
+def _id_aliases(char_id: str) -> tuple[tuple[str, ...], ...]:
+    from .text import words
+
+    form = words(char_id.replace("-", " ").replace("_", " "))
+    return (form,) if form else ()
+
+
+class SystemGrammar:
+    """What one system's words mean. Subclasses fill the hooks; `parse` drives them."""
+
+    system_id = ""
+    keywords: frozenset[str] = frozenset()
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self.system = get_system(self.system_id)
+
+    # hooks ---------------------------------------------------------------
+
+    def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        """Consume a system keyword at i (and its argument): number of tokens used, or 0."""
+        return 0
+
+    def negated(self, ctx: Context, token: Token) -> bool:
+        """`sans X`: True when X is understood."""
+        return False
+
+    def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        """Consume a numeric token at i: number of tokens used, or 0 (then it is an error)."""
+        return 0
+
+    def traits(self, side: Side) -> list[Candidate]:
+        """What may follow a name: skills, characteristics…"""
+        return []
+
+    def build(self, ctx: Context) -> Draft:
+        raise QuickRollError("this system has no quick-roll grammar")
+
+    def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
+        """Put the typed faces into the kind's dice fields."""
+        return {}
+
+    # helpers for subclasses ----------------------------------------------
+
+    def difficulty_candidates(self) -> list[Candidate]:
+        return [candidate(d.label, d.value) for d in self.system.difficulties if d.label and d.value is not None]
+
+    def rules_defaults(self, kind: str) -> dict[str, Any]:
+        """The campaign's `[rules]` options that this kind accepts."""
+        accepted = {f.name for f in self.system.kinds[kind].fields}
+        rules = self.campaign.rules or {}
+        return {k: v for k, v in rules.items() if k in accepted}
+
+
+NUMERIC = re.compile(r"^[+\-−±]?\d|^[±]?\d*d\d|^[+\-]\d*d$|^(sd|max|x|×)\d+$")
+
+
+def is_numeric(norm: str) -> bool:
+    return bool(NUMERIC.match(norm))
+
+
+def _phrase(tokens: Sequence[Token], i: int, reserved: frozenset[str]) -> list[Token]:
+    """The longest run of plain words from i (no keyword, number, '=')."""
+    out = []
+    for tok in tokens[i:i + MAX_PHRASE]:
+        if tok.norm in reserved or is_numeric(tok.norm) or tok.norm == "=" or tok.norm == "/":
+            break
+        out.append(tok)
+    return out
+
+
+def longest_match(tokens: Sequence[Token], i: int, reserved: frozenset[str], candidates: Sequence[Candidate],
+                  what: str) -> tuple[Candidate, int] | None:
+    """The candidate named by the longest phrase from i; ambiguity is an error listing them."""
+    phrase = _phrase(tokens, i, reserved)
+    for k in range(len(phrase), 0, -1):
+        found = match([t.norm for t in phrase[:k]], candidates)
+        if len(found) == 1:
+            return found[0], k
+        if found:
+            # Several candidates share this name: same label twice is still ambiguous.
+            labels = ", ".join(c.label for c in found[:8])
+            more = f" (+{len(found) - 8})" if len(found) > 8 else ""
+            text = " ".join(t.text for t in phrase[:k])
+            raise QuickRollError(f"« {text} » : plusieurs {what} possibles : {labels}{more}",
+                                 phrase[0].start, phrase[k - 1].end)
+    return None
+
+
+def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draft:
+    """Read one quick-roll line. Raises `QuickRollError(message, position)`."""
+    from .systems import grammar_for
+
+    grammar = grammar_for(campaign)
+    tokens = tokenize(line)
+    if not tokens:
+        raise QuickRollError("ligne vide : tapez un nom, une compétence et une difficulté (? pour l'aide)", 0)
+    ctx = Context(line, tokens, campaign, selected, [Side("actor", tokens[0].start)])
+    reserved = COMMON_WORDS | grammar.keywords
+    people = character_candidates(campaign)
+    helper_mode = False
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        norm = tok.norm
+        if norm == "=":
+            ctx.faces, ctx.faces_pos = _faces(tokens[i + 1:], tok)
+            break
+        if norm in VS_WORDS:
+            if ctx.opponent is not None:
+                raise QuickRollError("un seul « vs » par test", tok.start, tok.end)
+            _finish_side(ctx, grammar, tok)
+            ctx.sides.append(Side("opponent", tok.end))
+            helper_mode = False
+            i += 1
+            continue
+        if norm in HELP_WORDS:
+            helper_mode = True
+            i += 1
+            if i >= len(tokens):
+                raise QuickRollError("« aide » : qui aide ? (un nom)", tok.start, tok.end)
+            continue
+        if norm in GM_WORDS:
+            ctx.gm_only = True
+            i += 1
+            continue
+        if norm in HIDDEN_WORDS:
+            ctx.hidden = True
+            i += 1
+            continue
+        if norm in NO_WORDS:
+            if i + 1 >= len(tokens) or not grammar.negated(ctx, tokens[i + 1]):
+                raise QuickRollError(f"« {tok.text} » : sans quoi ?", tok.start, tok.end)
+            i += 2
+            continue
+        used = grammar.keyword(ctx, tokens, i)
+        if used:
+            helper_mode = False
+            i += used
+            continue
+        if is_numeric(norm):
+            used = grammar.number(ctx, tokens, i)
+            if not used:
+                raise QuickRollError(f"« {tok.text} » : nombre inattendu ici", tok.start, tok.end)
+            helper_mode = False
+            i += used
+            continue
+        if helper_mode:
+            found = longest_match(tokens, i, reserved, people, "personnages")
+            if found is None:
+                raise QuickRollError(f"« {tok.text} » : aucun personnage de ce nom", tok.start, tok.end)
+            cand, k = found
+            index = int(cand.value)  # type: ignore[arg-type]
+            ctx.helpers.append((index, campaign.characters[index], tok))
+            i += k
+            continue
+        side = ctx.side
+        if not side.named:
+            found = longest_match(tokens, i, reserved, people, "personnages")
+            if found is not None:
+                cand, k = found
+                side.index = int(cand.value)  # type: ignore[arg-type]
+                side.character = campaign.characters[side.index]
+                side.start = tok.start
+                i += k
+                continue
+            if side.role == "actor" and selected is not None:
+                _use_selected(ctx, side, selected)
+        if side.named:
+            found = longest_match(tokens, i, reserved, grammar.traits(side), "compétences")
+            if found is not None:
+                cand, k = found
+                side.traits.append((cand, tok))
+                i += k
+                continue
+        found = longest_match(tokens, i, reserved, grammar.difficulty_candidates(), "difficultés")
+        if found is not None:
+            cand, k = found
+            ctx.once("difficulty", cand.value, tok, "la difficulté", tokens[i + k - 1])
+            ctx.values["difficulty_label"] = cand.label
+            i += k
+            continue
+        if not side.named:
+            who = "l'opposant" if side.role == "opponent" else "le personnage"
+            raise QuickRollError(f"« {tok.text} » : aucun personnage de ce nom ({who} d'abord)", tok.start, tok.end)
+        raise QuickRollError(f"« {tok.text} » : ni compétence de {side.name}, ni mot connu", tok.start, tok.end)
+    _finish_side(ctx, grammar, None)
+    return grammar.build(ctx)
+
+
+def _use_selected(ctx: Context, side: Side, selected: str) -> None:
+    for index, character in enumerate(ctx.campaign.characters):
+        if character.id == selected:
+            side.character, side.index, side.implicit = character, index, True
+            return
+
+
+def _finish_side(ctx: Context, grammar: SystemGrammar, at: Token | None) -> None:
+    side = ctx.side
+    if not side.named and side.role == "actor" and ctx.selected is not None:
+        _use_selected(ctx, side, ctx.selected)
+    if not side.named:
+        pos = at.start if at is not None else len(ctx.line)
+        if side.role == "opponent":
+            raise QuickRollError("« vs » : contre qui ? (un nom)", pos)
+        raise QuickRollError("qui fait le test ? (un nom, ou sélectionnez un personnage)", pos)
+
+
+def _faces(tokens: Sequence[Token], eq: Token) -> tuple[list[list[int]], int]:
+    """Faces after '=': integers, groups separated by '/' (or ',' or '|')."""
+    groups: list[list[int]] = [[]]
+    for tok in tokens:
+        for part in re.split(r"([/|,;])", tok.text):
+            if not part:
+                continue
+            if part in "/|,;":
+                groups.append([])
+                continue
+            if not re.fullmatch(r"\d{1,3}", part):
+                raise QuickRollError(f"« {part} » : une face de dé est un nombre", tok.start, tok.end)
+            groups[-1].append(int(part))
+    while len(groups) > 1 and not groups[-1]:
+        groups.pop()
+    return groups, eq.start
+
+
+def flat(ctx: Context) -> list[int]:
+    return [f for g in (ctx.faces or []) for f in g]
+
+
+def check_request(request: dict[str, Any], ctx: Context, forced: bool) -> None:
+    """Refuse, as a positioned error, a request the rules would refuse."""
+    try:
+        if forced:
+            resolve(request)
+        else:
+            from gmscreen.rules import odds
+
+            odds(request)
+    except RequestError as exc:
+        raise QuickRollError(_rule_message(exc), *_error_span(exc.field, ctx, forced)) from None
+
+
+def _error_span(field_name: str, ctx: Context, forced: bool) -> tuple[int, int]:
+    if forced and ("dice" in field_name or field_name == "rolls"):
+        return ctx.faces_pos, len(ctx.line)
+    for key, span in ctx.spans.items():
+        if key in field_name or field_name.endswith(key):
+            return span
+    return 0, len(ctx.line)
+
+
+def _rule_message(exc: RequestError) -> str:
+    return f"{exc.field} : {exc.reason}"
+
+
+def sign(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+

@@ -1,0 +1,120 @@
+"""Words of the quick-roll line: accent- and case-free, with their place in the line.
+
+Names and skills come from campaign files and may hold anything (brackets, escape
+characters); matching works on a folded copy and never changes what is shown.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+_SPLIT_INSIDE = re.compile(r"(?<=[^\W\d_])[-'’](?=[^\W\d_])")
+_EDGE = re.compile(r"^[^\w]+|[^\w]+$")
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: 'Éloquence' -> 'eloquence', 'Manœuvre' -> 'manoeuvre'."""
+    decomposed = unicodedata.normalize("NFKD", str(text))
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return plain.casefold().replace("œ", "oe").replace("æ", "ae")
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The folded words of a name: split on spaces, and on hyphens/apostrophes inside words.
+
+    Punctuation at a word's edges is dropped ('Gorlois,' -> 'gorlois'); a word made only of
+    punctuation ('[/]') is kept as it is, so that every name can be typed.
+    """
+    out = []
+    for raw in _SPLIT_INSIDE.sub(" ", fold(text)).split():
+        stripped = _EDGE.sub("", raw)
+        out.append(stripped or raw)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word of the line: as typed, folded, and where it sits (character offsets)."""
+
+    text: str
+    norm: str
+    start: int
+    end: int
+
+
+def tokenize(line: str) -> list[Token]:
+    """Split on spaces, then on hyphens/apostrophes between letters ('saint-gelais' is two words).
+
+    '=' is always a token of its own so that '=1 5' and '= 1 5' read the same.
+    """
+    tokens: list[Token] = []
+    for match in re.finditer(r"\S+", line):
+        text, base = match.group(), match.start()
+        pieces = []
+        pos = 0
+        for sep in re.finditer(r"=", text):
+            pieces.append((pos, sep.start()))
+            pieces.append((sep.start(), sep.end()))
+            pos = sep.end()
+        pieces.append((pos, len(text)))
+        for a, b in pieces:
+            if a == b:
+                continue
+            chunk = text[a:b]
+            sub_pos = 0
+            for inner in _SPLIT_INSIDE.finditer(chunk):
+                _add(tokens, chunk[sub_pos:inner.start()], base + a + sub_pos)
+                sub_pos = inner.end()
+            _add(tokens, chunk[sub_pos:], base + a + sub_pos)
+    return tokens
+
+
+def _add(tokens: list[Token], text: str, start: int) -> None:
+    if not text:
+        return
+    folded = fold(text)
+    norm = _EDGE.sub("", folded) if re.search(r"\w", folded) and not re.match(r"^[+\-=/]", folded) else folded
+    tokens.append(Token(text, norm or folded, start, start + len(text)))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Something a phrase can name: a character, a skill, a characteristic, a table row."""
+
+    label: str                 # shown to the GM (untrusted when it comes from a file)
+    words: tuple[str, ...]
+    value: object = None
+    aliases: tuple[tuple[str, ...], ...] = ()
+
+
+def candidate(label: str, value: object = None, *aliases: str) -> Candidate:
+    return Candidate(label, words(label), value, tuple(words(a) for a in aliases if words(a)))
+
+
+def _score(typed: Sequence[str], forms: Iterable[tuple[str, ...]]) -> int:
+    """0 no match; 3 exact; 2 prefixes from the first word; 1 prefixes from a later word."""
+    best = 0
+    for form in forms:
+        if not form:
+            continue
+        if tuple(typed) == form:
+            return 3
+        for start in range(len(form) - len(typed) + 1):
+            if all(form[start + i].startswith(t) for i, t in enumerate(typed)):
+                best = max(best, 2 if start == 0 else 1)
+                break
+    return best
+
+
+def match(typed: Sequence[str], candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates that the typed words name, best tier only (exact > from start > inside)."""
+    if not typed:
+        return []
+    scored = [(_score(typed, (c.words,) + c.aliases), c) for c in candidates]
+    top = max((s for s, _ in scored), default=0)
+    if top == 0:
+        return []
+    return [c for s, c in scored if s == top]

@@ -1,0 +1,287 @@
+"""The character form: every field of the system's sheet, checked against its ranges.
+
+The form never touches the campaign: it dismisses with the new character data (name,
+side, notes, sheet) once every value is valid, and the roster applies it as one
+undoable change. Errors are listed in the form and the fields at fault are marked, so
+the GM fixes them without losing what was typed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Mapping
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Select, Static, TextArea
+
+from gmscreen.campaign.model import Character
+from gmscreen.rules import Stat, StatGroup, System
+
+from ..sanitize import clean, literal
+from .roster_dialogs import parse_int
+
+MAX_NAME = 64          # free stat names (campaign.validate)
+MAX_TEXT = 10_000
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form for matching names the GM types."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def hint(stat: Stat) -> str:
+    if stat.choices:
+        return "/".join(str(c) for c in stat.choices)
+    return f"{stat.lo}…{stat.hi}"
+
+
+def free_lines(group: StatGroup, values: Any) -> str:
+    """The text of a free group: 'Nom = 3' per line, 'Parent : Nom = 3' when nested."""
+    if not isinstance(values, Mapping):
+        return ""
+    lines = []
+    for name, value in values.items():
+        if group.parent_group:
+            if isinstance(value, Mapping):
+                lines.extend(f"{name} : {sub} = {v}" for sub, v in value.items())
+        else:
+            lines.append(f"{name} = {value}")
+    return "\n".join(lines)
+
+
+class EditCharacterScreen(ModalScreen[dict | None]):
+    """Dismisses with {"name", "side", "notes", "sheet"} when saved, None when cancelled."""
+
+    DEFAULT_CSS = """
+    EditCharacterScreen { align: center middle; }
+    EditCharacterScreen > #dialog {
+        width: 80;
+        max-width: 100%;
+        height: 100%;
+        border: round $accent;
+        background: $surface;
+    }
+    EditCharacterScreen #dialog-title { text-style: bold; padding: 0 1; }
+    EditCharacterScreen #form { height: 1fr; padding: 0 1; }
+    EditCharacterScreen .group-title { text-style: bold underline; margin-top: 1; }
+    EditCharacterScreen .sub-title { color: $text-muted; }
+    EditCharacterScreen .field-label { color: $text-muted; margin-top: 1; }
+    EditCharacterScreen .stat-row { height: 1; }
+    EditCharacterScreen .stat-label { width: 28; }
+    EditCharacterScreen .stat-row Input { width: 10; }
+    EditCharacterScreen .stat-hint { color: $text-muted; width: auto; margin-left: 1; }
+    EditCharacterScreen TextArea { height: 5; }
+    EditCharacterScreen #f-side { width: 24; }
+    EditCharacterScreen #form-errors { color: $error; height: auto; max-height: 6; padding: 0 1; }
+    EditCharacterScreen #dialog-buttons { height: auto; align-horizontal: right; }
+    EditCharacterScreen #dialog-buttons Button { margin-left: 1; min-width: 12; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Annuler", id="edit.cancel"),
+        Binding("ctrl+s", "save", "Enregistrer", id="edit.save"),
+    ]
+
+    def __init__(self, system: System, character: Character | None, *, title: str = "",
+                 side: str = "party") -> None:
+        super().__init__()
+        self.system = system
+        self.character = character
+        self.side = character.side if character else side
+        self.title_text = title or (f"Modifier {clean(character.name)}" if character else "Nouveau personnage")
+        self.sheet: Mapping[str, Any] = character.sheet if character and isinstance(character.sheet, Mapping) else {}
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        ch = self.character
+        with Vertical(id="dialog"):
+            yield Static(literal(self.title_text), id="dialog-title")
+            with VerticalScroll(id="form"):
+                yield Static("Nom", classes="field-label", markup=False)
+                yield Input(ch.name if ch else "", id="f-name", compact=True, placeholder="nom du personnage")
+                yield Static("Camp", classes="field-label", markup=False)
+                yield Select([("PJ (groupe)", "party"), ("PNJ", "npc")], value=self.side, allow_blank=False,
+                             id="f-side", compact=True)
+                for group in self.system.sheet:
+                    yield from self._group_fields(group)
+                yield Static("Notes", classes="field-label", markup=False)
+                yield TextArea(ch.notes if ch else "", id="f-notes", soft_wrap=True, tab_behavior="focus")
+            yield Static("", id="form-errors", markup=False)
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Annuler", id="cancel")
+                yield Button("Enregistrer (ctrl+s)", id="save", variant="primary")
+
+    def _group_fields(self, group: StatGroup) -> ComposeResult:
+        yield Static(group.label, classes="group-title", markup=False)
+        values = self.sheet.get(group.key)
+        if group.stats:
+            parent = object()
+            for stat in group.stats:
+                if stat.parent != parent and stat.parent is not None:
+                    parent = stat.parent
+                    label = self._stat_label(stat.parent)
+                    yield Static(label, classes="sub-title", markup=False)
+                present = isinstance(values, Mapping) and stat.key in values
+                value = values[stat.key] if present else stat.default
+                with Horizontal(classes="stat-row"):
+                    yield Static(stat.label, classes="stat-label", markup=False)
+                    yield Input(str(value), id=f"stat-{group.key}-{stat.key}", compact=True)
+                    yield Static(hint(stat), classes="stat-hint", markup=False)
+        else:
+            free = group.free
+            rng = hint(free) if free else ""
+            if group.parent_group:
+                parent_group = self.system.group(group.parent_group)
+                example = (parent_group.stats[0].key if parent_group and parent_group.stats else "Statistique")
+                text = f"une ligne par {free.label.lower() if free else 'valeur'} : {example} : Nom = valeur ({rng})"
+            else:
+                text = f"une ligne par {free.label.lower() if free else 'valeur'} : Nom = valeur ({rng})"
+            yield Static(text, classes="sub-title", markup=False)
+            yield TextArea(free_lines(group, values), id=f"group-{group.key}", soft_wrap=False, tab_behavior="focus")
+
+    def _stat_label(self, key: str) -> str:
+        for g in self.system.sheet:
+            for s in g.stats:
+                if s.key == key:
+                    return s.label
+        return key
+
+    def on_mount(self) -> None:
+        self.query_one("#f-name", Input).focus()
+
+    # ------------------------------------------------------------ checking
+
+    def collect(self) -> tuple[dict | None, list[tuple[str, str]]]:
+        """The character data, or None and the errors as (widget id, message)."""
+        errors: list[tuple[str, str]] = []
+        name = self.query_one("#f-name", Input).value.strip()
+        if not name:
+            errors.append(("f-name", "Nom : ne peut pas être vide"))
+        elif len(name) > 200:
+            errors.append(("f-name", "Nom : 200 caractères au plus"))
+        side = self.query_one("#f-side", Select).value
+        if side not in ("party", "npc"):
+            side = self.side
+        notes = self.query_one("#f-notes", TextArea).text
+        if len(notes) > MAX_TEXT:
+            errors.append(("f-notes", f"Notes : {MAX_TEXT} caractères au plus"))
+        sheet: dict[str, Any] = {}
+        for group in self.system.sheet:
+            if group.stats:
+                out = self._fixed(group, errors)
+            else:
+                out = self._free(group, sheet, errors)
+            if out or (group.required and group.stats) or group.key in self.sheet:
+                sheet[group.key] = out
+        if errors:
+            return None, errors
+        return {"name": name, "side": side, "notes": notes.rstrip("\n"), "sheet": sheet}, []
+
+    def _fixed(self, group: StatGroup, errors: list[tuple[str, str]]) -> dict[str, int]:
+        original = self.sheet.get(group.key)
+        original = original if isinstance(original, Mapping) else {}
+        out: dict[str, int] = {}
+        for stat in group.stats:
+            wid = f"stat-{group.key}-{stat.key}"
+            text = self.query_one(f"#{wid}", Input).value
+            value = parse_int(text)
+            if value is None or not stat.allows(value):
+                shown = text.strip() or "vide"
+                errors.append((wid, f"{group.label} · {stat.label} : attendu {self._expected(stat)}, pas {shown}"))
+                continue
+            if group.required or stat.key in original or value != stat.default:
+                out[stat.key] = value
+        return out
+
+    @staticmethod
+    def _expected(stat: Stat) -> str:
+        if stat.choices:
+            return "l'une des valeurs " + ", ".join(str(c) for c in stat.choices)
+        return f"un entier de {stat.lo} à {stat.hi}"
+
+    def _free(self, group: StatGroup, sheet: dict[str, Any], errors: list[tuple[str, str]]) -> dict[str, Any]:
+        wid = f"group-{group.key}"
+        text = self.query_one(f"#{wid}", TextArea).text
+        stat = group.free or Stat("", "valeur", 0, 0)
+        parents: dict[str, str] = {}
+        if group.parent_group:
+            pgroup = self.system.group(group.parent_group)
+            if pgroup is not None and pgroup.stats:
+                for s in pgroup.stats:
+                    parents[fold(s.key)] = s.key
+                    parents[fold(s.label)] = s.key
+            else:
+                for key in sheet.get(group.parent_group, {}):
+                    parents[fold(key)] = key
+        out: dict[str, Any] = {}
+        for n, raw in enumerate(text.splitlines(), 1):
+            line = raw.strip()
+            if not line:
+                continue
+            where = f"{group.label}, ligne {n}"
+            if "=" not in line:
+                errors.append((wid, f"{where} : attendu « Nom = valeur », pas {clean(line)!r}"))
+                continue
+            left, _, right = line.rpartition("=")
+            target = out
+            if group.parent_group:
+                if ":" not in left:
+                    known = ", ".join(sorted(set(parents.values()))) or "aucune"
+                    errors.append((wid, f"{where} : attendu « Parent : Nom = valeur » (parents : {known})"))
+                    continue
+                pname, _, left = left.partition(":")
+                pkey = parents.get(fold(pname))
+                if pkey is None:
+                    known = ", ".join(sorted(set(parents.values()))) or "aucune"
+                    errors.append((wid, f"{where} : {clean(pname.strip())!r} n'est pas parmi : {known}"))
+                    continue
+                target = out.setdefault(pkey, {})
+            name = left.strip()
+            if not name or len(name) > MAX_NAME:
+                errors.append((wid, f"{where} : un nom de 1 à {MAX_NAME} caractères"))
+                continue
+            if name in target:
+                errors.append((wid, f"{where} : {clean(name)!r} apparaît deux fois"))
+                continue
+            value = parse_int(right)
+            if value is None or not stat.allows(value):
+                errors.append((wid, f"{where} : {clean(name)} attend {self._expected(stat)}, pas {clean(right.strip())}"))
+                continue
+            target[name] = value
+        return out
+
+    # ------------------------------------------------------------ actions
+
+    def action_save(self) -> None:
+        data, errors = self.collect()
+        bad = {wid for wid, _ in errors}
+        for widget in self.query("Input, TextArea"):
+            if widget.id:
+                widget.set_class(widget.id in bad, "-invalid")
+        if data is None:
+            shown = [m for _, m in errors[:5]]
+            if len(errors) > 5:
+                shown.append(f"… et {len(errors) - 5} autres")
+            self.query_one("#form-errors", Static).update(literal("\n".join(shown), single_line=False))
+            first = errors[0][0]
+            self.query_one(f"#{first}").focus()
+            return
+        self.dismiss(data)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_save()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.action_cancel()

@@ -1,0 +1,122 @@
+"""Pick a campaign to open: a typed path, a recent campaign, or a copy of a bundled sample."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from ..config import Config, data_dir
+from ..sanitize import literal
+
+
+def sample_copy(system_id: str) -> Path:
+    """The GM's own copy of a bundled sample in the data folder (made on first use)."""
+    from gmscreen.campaign import sample_path
+
+    target = data_dir() / "campaigns" / f"{system_id}.toml"
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(sample_path(system_id), target)
+    return target
+
+
+class OpenCampaignScreen(ModalScreen[Path | None]):
+    """Dismissed with the chosen path, or None (escape)."""
+
+    DEFAULT_CSS = """
+    OpenCampaignScreen { align: center middle; }
+    OpenCampaignScreen > .dialog {
+        width: 90%;
+        max-width: 100;
+        height: auto;
+        max-height: 90%;
+        border: round $border;
+        background: $surface;
+        padding: 0 1;
+    }
+    OpenCampaignScreen .title { text-style: bold; }
+    OpenCampaignScreen OptionList { height: auto; max-height: 12; }
+    OpenCampaignScreen .hint { color: $text-muted; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="open.cancel")]
+
+    title_text = "Open a campaign"
+    cancel_hint = "escape: back"
+
+    def __init__(self, current: Path | None, config: Config) -> None:
+        super().__init__()
+        self.current = current
+        self.config = config
+        self._choices: dict[str, tuple[str, str]] = {}   # option id -> ("path"|"sample", value)
+
+    def compose_problems(self) -> ComposeResult:
+        yield from ()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="title", markup=False)
+            yield from self.compose_problems()
+            yield Label("File (enter to open):", markup=False)
+            yield Input(value=str(self.current) if self.current else "", placeholder="path/to/campaign.toml",
+                        id="open-path")
+            yield Label("Recent campaigns and samples:", markup=False)
+            yield OptionList(*self._options(), id="open-choices", markup=False)
+            yield Label(self.cancel_hint, classes="hint", markup=False)
+
+    def _options(self) -> list[Option]:
+        from gmscreen.campaign.samples import list_samples
+
+        options: list[Option] = []
+        shown: set[Path] = set()
+        for index, path in enumerate(self.config.recent):
+            path = Path(path)
+            if path in shown or not path.is_file():
+                continue
+            shown.add(path)
+            option_id = f"recent-{index}"
+            self._choices[option_id] = ("path", str(path))
+            options.append(Option(Content.assemble(literal(path.name, "bold"), "  ", literal(path.parent, "dim")),
+                                  id=option_id))
+        for system_id in list_samples():
+            option_id = f"sample-{system_id}"
+            self._choices[option_id] = ("sample", system_id)
+            options.append(Option(Content.assemble(("sample ", "dim"), (system_id, "bold"),
+                                                   ("  (a copy in your data folder)", "dim")), id=option_id))
+        return options
+
+    def on_mount(self) -> None:
+        self.query_one("#open-choices", OptionList).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if not text:
+            return
+        path = Path(text).expanduser()
+        if not path.is_file():
+            self.app.notify(f"{text}: no such campaign file", severity="error", markup=False)
+            return
+        self.dismiss(path)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        kind, value = self._choices.get(event.option.id or "", ("", ""))
+        if kind == "path":
+            self.dismiss(Path(value))
+        elif kind == "sample":
+            try:
+                self.dismiss(sample_copy(value))
+            except OSError as exc:
+                self.app.notify(f"cannot copy the {value} sample: {exc.strerror or exc}", severity="error",
+                                markup=False)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

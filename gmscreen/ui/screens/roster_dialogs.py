@@ -1,0 +1,249 @@
+"""Small modal dialogs shared by the roster and the initiative queue.
+
+A question, a few typed fields checked before they are accepted, a choice from a list:
+keyboard first (enter accepts, escape cancels), every label shown literally.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from ..sanitize import literal
+
+DIALOG_CSS = """
+{name} {{
+    align: center middle;
+}}
+{name} > #dialog {{
+    width: 64;
+    max-width: 100%;
+    height: auto;
+    max-height: 100%;
+    border: round $accent;
+    background: $surface;
+    padding: 0 1;
+}}
+{name} #dialog-title {{
+    text-style: bold;
+    width: 1fr;
+}}
+{name} #dialog-error {{
+    color: $error;
+    height: auto;
+}}
+{name} .field-label {{
+    color: $text-muted;
+    margin-top: 1;
+}}
+{name} #dialog-buttons {{
+    height: auto;
+    align-horizontal: right;
+    margin-top: 1;
+}}
+{name} #dialog-buttons Button {{
+    margin-left: 1;
+    min-width: 10;
+}}
+"""
+
+
+@dataclass
+class Field:
+    """One field of a `PromptScreen`. `check(text)` returns an error message or None."""
+
+    name: str
+    label: str
+    value: str = ""
+    placeholder: str = ""
+    check: Callable[[str], str | None] | None = None
+    multiline: bool = False
+
+
+def int_check(lo: int, hi: int, *, empty_ok: bool = False, what: str = "une valeur") -> Callable[[str], str | None]:
+    """A check accepting an integer from lo to hi (− typed as U+2212 is accepted too)."""
+
+    def check(text: str) -> str | None:
+        text = text.strip()
+        if not text:
+            return None if empty_ok else f"{what} : attendu un entier de {lo} à {hi}"
+        value = parse_int(text)
+        if value is None:
+            return f"{what} : attendu un entier de {lo} à {hi}, pas {text!r}"
+        if not lo <= value <= hi:
+            return f"{what} : attendu un entier de {lo} à {hi}, pas {value}"
+        return None
+
+    return check
+
+
+def parse_int(text: str) -> int | None:
+    text = text.strip().replace("\u2212", "-")
+    if text.startswith("+"):
+        text = text[1:]
+    try:
+        return int(text, 10)
+    except ValueError:
+        return None
+
+
+def nonempty(what: str, max_len: int = 200) -> Callable[[str], str | None]:
+    def check(text: str) -> str | None:
+        if not text.strip():
+            return f"{what} : ne peut pas être vide"
+        if len(text) > max_len:
+            return f"{what} : {max_len} caractères au plus"
+        return None
+
+    return check
+
+
+class PromptScreen(ModalScreen[dict[str, str] | None]):
+    """Ask for a few values; dismisses with {name: text} once every check passes, or None."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="PromptScreen") + """
+    PromptScreen TextArea { height: 6; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Annuler", id="dialog.cancel"),
+        Binding("ctrl+s", "submit", "Valider", id="dialog.submit"),
+    ]
+
+    def __init__(self, title: str, fields: Sequence[Field], *, note: str = "", submit: str = "OK") -> None:
+        super().__init__()
+        self.title_text = title
+        self.fields = list(fields)
+        self.note = note
+        self.submit_label = submit
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(literal(self.title_text), id="dialog-title")
+            if self.note:
+                yield Static(literal(self.note, single_line=False), classes="dialog-note")
+            with VerticalScroll(id="dialog-fields"):
+                for f in self.fields:
+                    yield Static(literal(f.label), classes="field-label")
+                    if f.multiline:
+                        yield TextArea(f.value, id=f"field-{f.name}", soft_wrap=True, tab_behavior="focus")
+                    else:
+                        yield Input(f.value, placeholder=f.placeholder, id=f"field-{f.name}", compact=True)
+            yield Static("", id="dialog-error", markup=False)
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Annuler", id="cancel")
+                yield Button(self.submit_label, id="ok", variant="primary")
+
+    def on_mount(self) -> None:
+        if self.fields:
+            first = self.query_one(f"#field-{self.fields[0].name}")
+            first.focus()
+            if isinstance(first, Input):
+                first.select_all()      # typing replaces the proposed value
+
+    def values(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for f in self.fields:
+            widget = self.query_one(f"#field-{f.name}")
+            out[f.name] = widget.text if isinstance(widget, TextArea) else widget.value  # type: ignore[attr-defined]
+        return out
+
+    def action_submit(self) -> None:
+        values = self.values()
+        errors = []
+        for f in self.fields:
+            widget = self.query_one(f"#field-{f.name}")
+            message = f.check(values[f.name]) if f.check else None
+            widget.set_class(message is not None, "-invalid")
+            if message:
+                errors.append(message)
+        if errors:
+            self.query_one("#dialog-error", Static).update(literal("\n".join(errors), single_line=False))
+            return
+        self.dismiss(values)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ok":
+            self.action_submit()
+        else:
+            self.action_cancel()
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y/o or enter confirm, n or escape refuse."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
+    BINDINGS = [
+        Binding("y,o", "answer(True)", "Oui", id="dialog.yes"),
+        Binding("n,escape", "answer(False)", "Non", id="dialog.no"),
+    ]
+
+    def __init__(self, question: str, detail: str = "", *, yes: str = "Oui") -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+        self.yes = yes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(literal(self.question), id="dialog-title")
+            if self.detail:
+                yield Static(literal(self.detail, single_line=False))
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Non (n)", id="no")
+                yield Button(f"{self.yes} (o)", id="yes", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#yes", Button).focus()
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+
+class ChoiceScreen(ModalScreen[str | None]):
+    """Pick one item of a list (enter), or escape. Options are (id, label) pairs."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ChoiceScreen") + """
+    ChoiceScreen OptionList { height: auto; max-height: 16; border: none; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Annuler", id="dialog.cancel")]
+
+    def __init__(self, title: str, options: Sequence[tuple[str, str | Content]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.options = list(options)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(literal(self.title_text), id="dialog-title")
+            yield OptionList(*[Option(label if isinstance(label, Content) else literal(label), id=oid)
+                               for oid, label in self.options], id="choices", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option_id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

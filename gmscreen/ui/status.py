@@ -1,0 +1,66 @@
+"""The one-line status bar: where the GM is and what the last change was."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+from textual.widgets import Static
+
+from .sanitize import literal
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.session import CampaignSession
+
+
+class StatusLine(Static):
+    """Campaign, system, session, round, last change, READ-ONLY, save state."""
+
+    DEFAULT_CSS = """
+    StatusLine {
+        dock: top;
+        height: 1;
+        width: 1fr;
+        background: $panel;
+        color: $foreground;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
+    def __init__(self, *, id: str = "status") -> None:
+        super().__init__("", id=id, markup=False)
+        self.campaign_file = ""
+        self.save_state = ""          # "", "saving…", "saved", "save failed"
+        self.loading = ""             # text shown while the campaign loads
+
+    def show_loading(self, text: str) -> None:
+        self.loading = text
+        self.update(literal(text, "italic"))
+
+    def show_session(self, session: CampaignSession | None, *, ascii: bool = False) -> None:
+        self.loading = ""
+        if session is None:
+            self.update(Content(""))
+            return
+        self.update(self.describe(session, ascii=ascii))
+
+    def describe(self, session: CampaignSession, *, ascii: bool = False) -> Content:
+        sep = (" | ", "dim") if ascii else (" · ", "dim")
+        campaign = session.campaign
+        parts: list[Content | tuple[str, str] | str] = []
+        if session.read_only:
+            parts += [Content.styled(" READ-ONLY ", "bold reverse $error"), " "]
+        parts.append(literal(campaign.name or session.path.name, "bold"))
+        parts += [sep, literal(session.system.game)]
+        parts += [sep, f"session {campaign.session}"]
+        if campaign.encounter.round:
+            parts += [sep, f"round {campaign.encounter.round}"]
+        label = session.last_label
+        if label:
+            arrow = "undo: " if ascii else "↶ "
+            parts += [sep, Content.assemble((arrow, "dim"), literal(label))]
+        if self.save_state:
+            style = "$error bold" if self.save_state == "save failed" else "dim"
+            parts += [sep, (self.save_state, style)]
+        return Content.assemble(*parts)

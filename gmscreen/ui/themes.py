@@ -1,0 +1,120 @@
+"""Themes from TOML files: the bundled ones, then the user's (a user theme wins a name clash).
+
+One file is one Textual `Theme`: its fields at the top level and a `[variables]` table
+of CSS variables. A file that is not a valid theme is reported and skipped; the others
+still load.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from textual.color import Color, ColorParseError
+from textual.theme import Theme
+
+DEFAULT_THEME = "gmscreen-dark"
+ANSI_THEME = "gmscreen-ansi"
+
+# Variables the panes use; a theme may override any of them.
+GM_VARIABLES = {
+    "gm-good": "$success",
+    "gm-bad": "$error",
+    "gm-crit": "$accent",
+    "gm-fumble": "$error-lighten-1",
+    "gm-hidden": "$foreground-muted",
+    "gm-current": "$accent",
+}
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Theme)}
+_COLOURS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground", "background",
+            "surface", "panel", "boost")
+
+
+class ThemeFileError(ValueError):
+    """A theme file that cannot be used; the message names the file and the key."""
+
+
+def bundled_theme_dir() -> Path | None:
+    """`gmscreen/themes` in an installed wheel, else `<repo>/themes` in a source checkout."""
+    import gmscreen
+
+    package = Path(gmscreen.__file__).resolve().parent
+    for folder in (package / "themes", package.parent / "themes"):
+        if folder.is_dir():
+            return folder
+    return None
+
+
+def user_theme_dir() -> Path:
+    from .config import config_dir
+
+    return config_dir() / "themes"
+
+
+def load_theme(path: Path) -> Theme:
+    """One theme file -> Theme; ThemeFileError says what is wrong and where."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ThemeFileError(f"{path}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ThemeFileError(f"{path}: not valid TOML: {exc}") from None
+    unknown = sorted(set(data) - set(_FIELDS))
+    if unknown:
+        raise ThemeFileError(f"{path}: unknown keys {', '.join(unknown)}; expected Theme fields "
+                             f"({', '.join(_FIELDS)})")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ThemeFileError(f"{path}: name: expected the theme's name, got {name!r}")
+    if not isinstance(data.get("primary"), str):
+        raise ThemeFileError(f"{path}: primary: expected a colour, got {data.get('primary')!r}")
+    for key in _COLOURS:
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise ThemeFileError(f"{path}: {key}: expected a colour, got {value!r}")
+        _check_colour(path, key, value)
+    for key in ("dark", "ansi"):
+        if key in data and not isinstance(data[key], bool):
+            raise ThemeFileError(f"{path}: {key}: expected true or false, got {data[key]!r}")
+    for key in ("luminosity_spread", "text_alpha"):
+        if key in data and (not isinstance(data[key], (int, float)) or isinstance(data[key], bool)
+                            or not 0 <= data[key] <= 1):
+            raise ThemeFileError(f"{path}: {key}: expected a number from 0 to 1, got {data[key]!r}")
+    variables = data.get("variables", {})
+    if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
+        raise ThemeFileError(f"{path}: variables: expected a table of \"name\" = \"value\" strings")
+    kwargs: dict[str, Any] = dict(data)
+    kwargs["variables"] = dict(variables)
+    return Theme(**kwargs)
+
+
+def _check_colour(path: Path, key: str, value: str) -> None:
+    try:
+        Color.parse(value)
+    except ColorParseError:
+        raise ThemeFileError(f"{path}: {key}: expected a colour (#rrggbb, a name, ansi_red...), "
+                             f"got {value!r}") from None
+
+
+def load_themes(folders: list[Path | None] | None = None) -> tuple[list[Theme], list[str]]:
+    """Every theme of the bundled then the user folder, and one message per broken file."""
+    if folders is None:
+        folders = [bundled_theme_dir(), user_theme_dir()]
+    themes: dict[str, Theme] = {}
+    problems: list[str] = []
+    for folder in folders:
+        if folder is None or not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                theme = load_theme(path)
+            except ThemeFileError as exc:
+                problems.append(f"theme skipped: {exc}")
+                continue
+            themes[theme.name] = theme
+    return list(themes.values()), problems

@@ -1,0 +1,660 @@
+"""The dice tray: the quick-roll line, the exact odds of what is typed, the result, the choices.
+
+The grammar lives in `gmscreen.ui.quickroll` (pure Python); this widget types, shows and asks.
+Enter resolves through `gmscreen.rules`, logs through the host (`record_roll`), and spends
+resources on the sheet as one undoable change (`change`).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import TYPE_CHECKING, Any, Mapping
+
+from textual import events
+from textual.app import ComposeResult
+from textual.actions import SkipAction
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from gmscreen.rules import RequestError, get_system, odds, success_chance
+
+from ..host import CampaignView
+from ..quickroll import Draft, QuickRollError, RollFlow, complete, grammar_help, parse, spending
+from ..sanitize import clean, literal
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import RollRecord
+    from gmscreen.campaign.session import CampaignSession
+
+# How each die status looks (theme variables, so every theme, ANSI included, decides).
+DIE_STYLES = {
+    "counted": "bold $success",
+    "critical": "bold reverse $success",
+    "fumble": "bold $error",
+    "exploded": "underline $warning",
+    "rerolled": "strike $text-muted",
+    "kept": "bold",
+    "plain": "$text-muted",
+}
+_HISTORY = 100
+
+
+class LineSuggester(Suggester):
+    """Inline completion: the rest of the only (or first) candidate for the word being typed."""
+
+    def __init__(self, tray: "DiceTray") -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.tray = tray
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value or value.endswith(" "):
+            return None
+        completion = self.tray.completion_for(value, len(value))
+        if completion is None or not completion.candidates:
+            return None
+        choice = completion.candidates[0]
+        typed = value[completion.start:]
+        if not choice.casefold().startswith(typed.casefold()):
+            return None
+        return value[:completion.start] + typed + choice[len(typed):]
+
+
+class ChoicePrompt(Static, can_focus=True):
+    """A decision inside a roll; its keys are the options (shown in the footer)."""
+
+    BINDINGS = [
+        Binding("r", "pick('r')", "relancer", id="dice-tray.choice-reroll"),
+        Binding("g,k", "pick('g')", "garder", id="dice-tray.choice-keep"),
+        Binding("p", "pick('p')", "oui (Providence / parade)", id="dice-tray.choice-yes"),
+        Binding("n", "pick('n')", "non", id="dice-tray.choice-no"),
+        Binding("enter", "pick('enter')", "défaut", id="dice-tray.choice-default"),
+        Binding("escape", "cancel", "abandon", id="dice-tray.choice-cancel"),
+    ]
+
+    def __init__(self, tray: "DiceTray", **kwargs: Any) -> None:
+        super().__init__("", markup=False, **kwargs)
+        self.tray = tray
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        flow = self.tray.flow
+        if flow is None or flow.prompt is None:
+            return action not in ("pick", "cancel")
+        if action == "pick":
+            key = str(parameters[0]) if parameters else ""
+            return key == "enter" or flow.prompt.option(key) is not None
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """While a choice is pending, a key that is not one of its options does nothing else
+        (an app key such as `p` or `n` must not move the initiative behind the prompt)."""
+        flow = self.tray.flow
+        if flow is None or flow.prompt is None:
+            return
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            action = binding.action
+            if action == "cancel":
+                return
+            if action.startswith("pick(") and flow.prompt.option(action[6:-2]) is not None:
+                return
+        if event.is_printable or event.key in self._bindings.key_to_bindings:
+            event.stop()
+            event.prevent_default()
+            self.app.bell()
+
+    def action_pick(self, key: str) -> None:
+        self.tray.choose(key)
+
+    def action_cancel(self) -> None:
+        self.tray.cancel_flow()
+
+
+class GrammarHelp(ModalScreen[None]):
+    """The quick-roll grammar of the campaign's system (`?` in an empty line)."""
+
+    DEFAULT_CSS = """
+    GrammarHelp { align: center middle; }
+    GrammarHelp > VerticalScroll {
+        width: 96%; max-width: 110; height: 90%;
+        border: round $border; background: $surface; padding: 0 1;
+    }
+    """
+    BINDINGS = [
+        Binding("escape,q,question_mark", "dismiss", "Close", id="dice-tray.help-close"),
+    ]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as scroll:
+            scroll.border_title = "Jets rapides"
+            yield Static(Content(clean(self.text, single_line=False)), id="grammar-text", markup=False)
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class DiceTray(CampaignView, Widget):
+    """The quick-roll line `#quick-roll`, its odds, the last result and any pending choice."""
+
+    DEFAULT_CSS = """
+    DiceTray { height: 7; layout: vertical; padding: 0 1; }
+    DiceTray > #quick-roll { height: 1; border: none; padding: 0; margin: 0; }
+    DiceTray > #quick-roll:focus { border: none; }
+    DiceTray > #tray-info { height: 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
+    DiceTray > #tray-info.-error { color: $error; }
+    DiceTray > #tray-choice { height: auto; max-height: 2; display: none; background: $boost; }
+    DiceTray > #tray-choice.-active { display: block; }
+    DiceTray > #tray-choice:focus { background: $accent 30%; }
+    DiceTray > #tray-result { height: 1fr; }
+    DiceTray.-gm-only > #quick-roll { background: $warning 15%; }
+    """
+    BINDINGS = [
+        Binding("escape", "leave", "Leave line", id="dice-tray.leave"),
+        Binding("tab", "complete", "Complete", show=False, id="dice-tray.complete"),
+        Binding("up", "history(-1)", "Previous line", show=False, id="dice-tray.history-previous"),
+        Binding("down", "history(1)", "Next line", show=False, id="dice-tray.history-next"),
+        Binding("ctrl+g", "toggle_gm_only", "GM-only", id="dice-tray.gm-only"),
+        Binding("ctrl+r", "repeat_last", "Repeat", show=False, id="dice-tray.repeat"),
+    ]
+
+    def __init__(self, *, rng: random.Random | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rng = rng if rng is not None else random.Random()
+        self.session: CampaignSession | None = None
+        self.gm_only = False
+        self.selected: str | None = None
+        self.flow: RollFlow | None = None
+        self.draft: Draft | None = None
+        self.error: QuickRollError | None = None
+        self.history: list[str] = []
+        self._history_pos: int | None = None
+        self.last_line: str | None = None
+        self._previous_focus: Widget | None = None
+        self._candidates: tuple[str, ...] = ()
+        self._last_result: Content | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="/ jet rapide — ? pour la grammaire", id="quick-roll", compact=True,
+                    suggester=LineSuggester(self), select_on_focus=False)
+        yield Static("", id="tray-info", markup=False)
+        yield ChoicePrompt(self, id="tray-choice")
+        yield Static("", id="tray-result", markup=False)
+
+    # ------------------------------------------------------------ parts
+
+    @property
+    def line(self) -> Input:
+        return self.query_one("#quick-roll", Input)
+
+    @property
+    def info(self) -> Static:
+        return self.query_one("#tray-info", Static)
+
+    @property
+    def result_view(self) -> Static:
+        return self.query_one("#tray-result", Static)
+
+    @property
+    def choice_view(self) -> ChoicePrompt:
+        return self.query_one("#tray-choice", ChoicePrompt)
+
+    @property
+    def _ascii(self) -> bool:
+        return bool(getattr(self.app, "ascii", False))
+
+    # ------------------------------------------------------------ public, for the app
+
+    def focus_line(self) -> None:
+        """Focus the quick-roll line, remembering where to go back on escape."""
+        focused = self.app.focused
+        if focused is not None and focused not in (self.line, self.choice_view):
+            self._previous_focus = focused
+        if self.flow is not None and self.flow.prompt is not None:
+            self.choice_view.focus()
+        else:
+            self.line.focus()
+
+    def toggle_gm_only(self) -> None:
+        """The next rolls are GM-only (masked for players) until toggled back."""
+        self.gm_only = not self.gm_only
+        self.set_class(self.gm_only, "-gm-only")
+        self._update_title()
+        self._show_draft_info()
+
+    def repeat_last(self) -> None:
+        """Roll the last line again (`.`)."""
+        if self.last_line is None:
+            self.app.warn("aucun jet à relancer")  # type: ignore[attr-defined]
+            return
+        self.line.value = self.last_line
+        self.submit(self.last_line)
+
+    def set_line(self, text: str) -> None:
+        """Put `text` in the line and focus it (palette "Roll <name> <skill>")."""
+        self.line.value = clean(text)
+        self.line.cursor_position = len(self.line.value)
+        self.focus_line()
+
+    # ------------------------------------------------------------ CampaignView hooks
+
+    def show_campaign(self, session: CampaignSession) -> None:
+        self.session = session
+        self._update_title()
+        if self.is_mounted and self.line.value:
+            self._reparse(self.line.value)
+
+    def show_selection(self, char_id: str | None) -> None:
+        self.selected = char_id
+        if self.is_mounted and self.line.value:
+            self._reparse(self.line.value)
+
+    def use_difficulty(self, value: int) -> None:
+        """Put the chosen difficulty in the line, replacing the one typed."""
+        text = self.line.value
+        draft = self.draft
+        token = self._difficulty_token(value)
+        if draft is not None and draft.difficulty_span is not None and draft.difficulty_span != (0, 0):
+            a, b = draft.difficulty_span
+            text = text[:a] + token + text[b:]
+        else:
+            cut = text.find(" =")
+            if cut < 0 and text.startswith("="):
+                cut = 0
+            if cut >= 0:
+                text = text[:cut].rstrip() + " " + token + text[cut:]
+            else:
+                text = (text.rstrip() + " " + token).lstrip()
+        self.line.value = text
+        self.line.cursor_position = len(text)
+
+    def _difficulty_token(self, value: int) -> str:
+        system = self.session.campaign.system if self.session else ""
+        if system == "mir":
+            return f"sd{value}"
+        if system == "arpeges":
+            return f"{value:+d}"
+        return str(value)
+
+    # ------------------------------------------------------------ typing
+
+    def completion_for(self, value: str, cursor: int):
+        if self.session is None:
+            return None
+        try:
+            return complete(value, cursor, self.session.campaign, selected=self.selected)
+        except QuickRollError:
+            return None
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "quick-roll":
+            return
+        event.stop()
+        if event.value == "?":
+            self.line.value = ""
+            self.show_grammar()
+            return
+        self._history_pos = None
+        self._candidates = ()
+        self._reparse(event.value)
+
+    def show_grammar(self) -> None:
+        system = self.session.campaign.system if self.session else "mir"
+        self.app.push_screen(GrammarHelp(grammar_help(system)))
+
+    def _reparse(self, value: str) -> None:
+        self.error = None
+        self.draft = None
+        if self.session is None or not value.strip():
+            self._set_info(Content(""))
+            self._publish(None, "")
+            return
+        try:
+            self.draft = parse(value, self.session.campaign, selected=self.selected)
+        except QuickRollError as exc:
+            self.error = exc
+        except RequestError as exc:
+            self.error = QuickRollError(str(exc), 0)
+        if self.draft is not None:
+            self._publish(self.draft.odds_request, self.draft.label)
+        else:
+            self._publish(None, "")
+        self._show_draft_info()
+
+    def _publish(self, request: Mapping[str, Any] | None, label: str) -> None:
+        set_draft = getattr(self.app, "set_draft", None)
+        if set_draft is not None:
+            set_draft(request, label)
+
+    def _show_draft_info(self) -> None:
+        if self.error is not None:
+            self._set_info(self._error_content(self.error), error=True)
+            return
+        draft = self.draft
+        if draft is None:
+            self._set_info(Content(""))
+            return
+        self._set_info(self._odds_content(draft))
+
+    def _error_content(self, error: QuickRollError) -> Content:
+        pointer = "^" if self._ascii else "▲"
+        where = f"{pointer}{error.position + 1} " if error.position else ""
+        return Content.assemble((where, "bold"), literal(error.message))
+
+    def _odds_content(self, draft: Draft) -> Content:
+        parts: list[Content | tuple[str, str] | str] = []
+        if self.gm_only or draft.gm_only:
+            parts.append(("MJ ", "bold $warning"))
+        try:
+            chance = success_chance(odds(draft.odds_request))
+        except RequestError as exc:
+            return literal(f"{exc}")
+        contest = get_system(draft.system).kinds[draft.kind].contest
+        word = f"{draft.who} l'emporte" if contest else "réussite"
+        if draft.missing:
+            parts.append(literal(draft.missing, "$warning"))
+            return Content.assemble(*parts)
+        if draft.baseline is not None and draft.modifier_text:
+            try:
+                before = success_chance(odds(draft.baseline))
+                arrow = "->" if self._ascii else "→"
+                parts += [literal(draft.modifier_text, "bold"), (f" : {_pct(before)} {arrow} ", ""),
+                          (_pct(chance), "bold"), " · "]
+            except RequestError:
+                parts += [(_pct(chance), "bold"), " · "]
+        else:
+            parts += [(_pct(chance), "bold"), " "]
+        parts.append(literal(word))
+        if draft.forced:
+            parts.append((" · dés de la table", "italic"))
+        parts += [" · ", literal(draft.label, "$text-muted")]
+        return Content.assemble(*parts)
+
+    def _set_info(self, content: Content, *, error: bool = False) -> None:
+        info = self.info
+        info.set_class(error, "-error")
+        info.update(content)
+
+    # ------------------------------------------------------------ keys in the line
+
+    def action_leave(self) -> None:
+        previous = self._previous_focus
+        if previous is not None and previous.is_attached and previous.focusable:
+            previous.focus()
+        else:
+            self.app.set_focus(None)
+
+    def action_complete(self) -> None:
+        line = self.line
+        if not line.has_focus:
+            raise SkipAction()
+        completion = self.completion_for(line.value, line.cursor_position)
+        if completion is None or not completion.candidates:
+            raise SkipAction()
+        if len(completion.candidates) == 1:
+            value, cursor = completion.apply(line.value, completion.candidates[0])
+            line.value = value
+            line.cursor_position = cursor
+            return
+        # Several: complete their common beginning, and list them.
+        common = _common_prefix(completion.candidates)
+        typed = line.value[completion.start:line.cursor_position]
+        if len(common) > len(typed):
+            line.value = line.value[:completion.start] + common + line.value[line.cursor_position:]
+            line.cursor_position = completion.start + len(common)
+        self._candidates = completion.candidates
+        self._set_info(Content.assemble(("↹ " if not self._ascii else "tab: ", "bold"),
+                                        literal(" · ".join(completion.candidates[:12]))))
+
+    def action_history(self, step: int) -> None:
+        if not self.history or not self.line.has_focus:
+            raise SkipAction()
+        pos = len(self.history) if self._history_pos is None else self._history_pos
+        pos = max(0, min(len(self.history), pos + step))
+        value = self.history[pos] if pos < len(self.history) else ""
+        self.line.value = value
+        self.line.cursor_position = len(value)
+        self._history_pos = pos
+
+    def action_toggle_gm_only(self) -> None:
+        self.toggle_gm_only()
+
+    def action_repeat_last(self) -> None:
+        self.repeat_last()
+
+    # ------------------------------------------------------------ rolling
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "quick-roll":
+            return
+        event.stop()
+        self.submit(event.value)
+
+    def submit(self, value: str) -> None:
+        """Enter: parse, resolve (asking any choice), record, spend, show."""
+        if self.session is None:
+            return
+        if self.flow is not None and self.flow.prompt is not None:
+            self.choice_view.focus()
+            return
+        if not value.strip():
+            return
+        self._reparse(value)
+        if self.error is not None or self.draft is None:
+            self.app.bell()
+            return
+        draft = self.draft
+        if draft.missing:
+            self._set_info(literal(draft.missing, "$warning"), error=True)
+            self.app.bell()
+            return
+        try:
+            self.flow = RollFlow(draft, self.rng).start()
+        except RequestError as exc:
+            self.flow = None
+            self._set_info(literal(str(exc)), error=True)
+            return
+        self._remember(value)
+        if self.flow.prompt is not None:
+            self._show_prompt()
+        else:
+            self._finish()
+
+    def _remember(self, value: str) -> None:
+        self.last_line = value
+        if not self.history or self.history[-1] != value:
+            self.history.append(value)
+            del self.history[:-_HISTORY]
+        self._history_pos = None
+
+    def _show_prompt(self) -> None:
+        flow = self.flow
+        assert flow is not None and flow.prompt is not None
+        if flow.result is not None:
+            self._show_result(flow.draft, flow.result, pending=True)
+        options = [Content.assemble((f" {o.key} ", "bold reverse"), " ", literal(o.label))
+                   for o in flow.prompt.options]
+        default = flow.prompt.option("enter")
+        tail = f" (Entrée : {default.label})" if default else ""
+        prompt = Content.assemble(literal(flow.prompt.question), "  ", *_join(options, "  "), (tail, "$text-muted"))
+        view = self.choice_view
+        view.update(prompt)
+        view.add_class("-active")
+        view.focus()
+        self.app.refresh_bindings()
+
+    def choose(self, key: str) -> None:
+        """One key of the pending choice."""
+        flow = self.flow
+        if flow is None or flow.prompt is None:
+            return
+        try:
+            if not flow.choose(key):
+                self.app.bell()
+                return
+        except RequestError as exc:
+            self.app.warn(str(exc), severity="error")  # type: ignore[attr-defined]
+            self.cancel_flow()
+            return
+        if flow.prompt is not None:
+            self._show_prompt()
+        else:
+            self._finish()
+
+    def cancel_flow(self) -> None:
+        """Abandon a roll waiting for a choice: nothing is logged or spent."""
+        self.flow = None
+        view = self.choice_view
+        view.remove_class("-active")
+        view.update("")
+        self._set_info(literal("jet abandonné : rien n'est noté", "$warning"))
+        self.line.focus()
+        self.app.refresh_bindings()
+
+    def _finish(self) -> None:
+        flow = self.flow
+        assert flow is not None and flow.result is not None
+        self.flow = None
+        view = self.choice_view
+        view.remove_class("-active")
+        view.update("")
+        draft, result = flow.draft, flow.result
+        host: Any = self.app
+        gm_only = self.gm_only or draft.gm_only
+        record = host.record_roll(who=draft.who, line=draft.line, request=flow.request, result=result,
+                                  gm_only=gm_only, seed=flow.seed)
+        self._apply_spending(draft, result)
+        if draft.timer is not None:
+            self._start_timer(draft, flow.request, result)
+        self._show_result(draft, result, record=record)
+        self.line.value = ""
+        self.line.focus()
+        self.app.refresh_bindings()
+
+    def _apply_spending(self, draft: Draft, result: dict[str, Any]) -> None:
+        if self.session is None:
+            return
+        spends = spending(draft, result, self.session.campaign)
+        if not spends:
+            return
+        label = " · ".join(s.text for s in spends)
+
+        def build(b: Any) -> None:
+            for spend in spends:
+                b.set(spend.path, spend.after)
+
+        self.app.change(label, build)  # type: ignore[attr-defined]
+
+    def _start_timer(self, draft: Draft, request: dict[str, Any], result: dict[str, Any]) -> None:
+        """An extended test starts a timer holding its request and the dice of its first interval."""
+        if self.session is None or draft.timer is None:
+            return
+        kind = get_system(draft.system).kinds[draft.kind]
+        dice = {k: result[k] for k in kind.dice_fields if k in result}
+        base = {k: v for k, v in request.items() if k not in kind.dice_fields}
+        status_of = {"pending": "running"}
+        state = result.get("outcome", result.get("winner"))
+        taken = {t.id for t in self.session.campaign.timers}
+        stem = re.sub(r"[^a-z0-9]+", "-", _ascii_fold(draft.timer["label"]).lower()).strip("-")[:40] or "test"
+        timer_id, n = stem, 2
+        while timer_id in taken:
+            timer_id, n = f"{stem}-{n}", n + 1
+        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice,
+                 "status": status_of.get(state, state)}
+        timer = {k: v for k, v in timer.items() if v is not None}
+        self.app.change(f"Minuteur : {draft.timer['label']}",  # type: ignore[attr-defined]
+                        lambda b: b.insert(("timers",), None, timer))
+
+    # ------------------------------------------------------------ showing a result
+
+    def _show_result(self, draft: Draft, result: dict[str, Any], *, record: RollRecord | None = None,
+                     pending: bool = False) -> None:
+        system = get_system(draft.system)
+        description = system.describe(result) if system.describe else None
+        parts: list[Any] = []
+        if self.gm_only or draft.gm_only:
+            parts.append(("MJ ", "bold $warning"))
+        if description is not None:
+            headline = description.headline
+            if system.kinds[draft.kind].contest:
+                headline = _winner_words(result.get("winner"), draft, headline)
+            style = "bold $success" if description.good else "bold $error" if description.good is False else "bold"
+            if pending:
+                style = "bold"
+                headline = "en cours"
+            parts += [literal(draft.who, "bold"), " : ", literal(headline, style), "  ",
+                      literal(description.detail, "$text-muted")]
+            lines = [Content.assemble(*parts)]
+            dice_parts: list[Any] = []
+            for group in description.groups:
+                if dice_parts:
+                    dice_parts.append("  ")
+                dice_parts.append(literal(group.label + " ", "$text-muted"))
+                for die in group.dice:
+                    dice_parts.append((f"{die.face}", DIE_STYLES.get(die.status, "")))
+                    dice_parts.append(" ")
+                if group.total is not None:
+                    dice_parts.append((f"= {group.total}", "bold"))
+            if dice_parts:
+                lines.append(Content.assemble(*dice_parts))
+            content = Content("\n").join(lines)
+        else:
+            content = literal(str(result))
+        self._last_result = content
+        self.result_view.update(content)
+
+    def _update_title(self) -> None:
+        if self.session is None:
+            return
+        title = f"Dés · {get_system(self.session.campaign.system).game}"
+        if self.gm_only:
+            title += " · MJ seul"
+        self.border_title = title
+
+
+def _winner_words(winner: str | None, draft: Draft, fallback: str) -> str:
+    if winner == "actor":
+        return f"{draft.who} l'emporte"
+    if winner == "opponent" and len(draft.sides) > 1:
+        return f"{draft.sides[1].name} l'emporte"
+    return fallback
+
+
+def _pct(value: float) -> str:
+    if 0 < value < 0.01:
+        return "<1 %"
+    if 0.99 < value < 1:
+        return ">99 %"
+    return f"{value:.0%}".replace("%", " %")
+
+
+def _join(items: list[Content], sep: str) -> list[Any]:
+    out: list[Any] = []
+    for n, item in enumerate(items):
+        if n:
+            out.append(sep)
+        out.append(item)
+    return out
+
+
+def _common_prefix(words: tuple[str, ...]) -> str:
+    first = words[0]
+    n = len(first)
+    for word in words[1:]:
+        n = min(n, len(word))
+        while n and word[:n].casefold() != first[:n].casefold():
+            n -= 1
+    return first[:n]
+
+
+def _ascii_fold(text: str) -> str:
+    from ..quickroll.text import fold
+
+    return fold(text)

@@ -1,0 +1,228 @@
+"""The difficulty reference (`#difficulty`): the system's table, in its own words.
+
+Each row shows the chance of success of the test being typed in the quick-roll line
+at that difficulty (exact, from `gmscreen.rules.odds`); the row of the difficulty the
+line already has is marked; Enter on a row puts its value in the line. Odds are
+computed only when the draft changes and the pane is on screen, and cached per request.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from rich.cells import cell_len, set_cell_size
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from gmscreen.rules import RequestError, System, odds, success_chance
+
+from ..host import CampaignView
+from ..sanitize import clean, literal
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.session import CampaignSession
+
+_CACHE_SIZE = 512
+
+
+def chance_text(chance: float | None) -> str:
+    """0.5954 -> "60%"; never "0%" or "100%" for a chance that is not certain."""
+    if chance is None:
+        return "—"
+    if chance <= 0:
+        return "0%"
+    if chance >= 1:
+        return "100%"
+    pct = round(chance * 100)
+    if pct == 0:
+        return "<1%"
+    if pct == 100:
+        return ">99%"
+    return f"{pct}%"
+
+
+def _key(request: Mapping[str, Any]) -> str:
+    return repr(sorted(request.items(), key=lambda kv: kv[0]))
+
+
+class _Rows(OptionList):
+    """The table itself; Enter chooses the highlighted row."""
+
+    BINDINGS = [Binding("enter", "select", "Choisir", id="difficulty.choose")]
+
+
+class DifficultyPane(CampaignView, Widget, can_focus=False):
+    """The system's difficulty table with the chance of the typed test at each row."""
+
+    DEFAULT_CSS = """
+    DifficultyPane {
+        height: 1fr;
+        layout: vertical;
+        & > #difficulty-test { height: 1; color: $text-muted; padding: 0 1; }
+        & > #difficulty-rows { height: 1fr; border: none; padding: 0; background: $surface; }
+    }
+    """
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._system: System | None = None
+        self._draft: dict[str, Any] | None = None
+        self._label = ""
+        self._odds: dict[str, float | None] = {}
+        self._values: list[int | None] = []     # per option: the value Enter chooses (None: reference row)
+        self._stale = True
+        self._width = 0
+        self.odds_computed = 0                  # odds requests actually computed (tests check caching)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="difficulty-test", markup=False)
+        yield _Rows(id="difficulty-rows")
+
+    # ------------------------------------------------------------ CampaignView
+
+    def show_campaign(self, session: CampaignSession) -> None:
+        if session.system is not self._system:
+            self._system = session.system
+            self._odds.clear()
+            self._stale = True
+            self._redraw()
+
+    def show_draft(self, request: Mapping[str, Any] | None, label: str) -> None:
+        draft = dict(request) if request is not None else None
+        if draft == self._draft and label == self._label:
+            return
+        self._draft, self._label = draft, label
+        self._stale = True
+        self._redraw()
+
+    # ------------------------------------------------------------ odds
+
+    def difficulty_field(self) -> str | None:
+        """The request field the table sets for the draft's kind, or None (opposed tests)."""
+        if self._system is None or self._draft is None:
+            return None
+        kind = self._system.kinds.get(self._draft.get("kind", ""))
+        name = self._system.difficulty_field
+        if kind is None or not any(f.name == name for f in kind.fields):
+            return None
+        return name
+
+    def chance_at(self, value: int | None) -> float | None:
+        """Chance of success of the draft at that difficulty; None when it has no meaning."""
+        field = self.difficulty_field()
+        if field is None or value is None or self._draft is None:
+            return None
+        request = dict(self._draft)
+        request[field] = value
+        key = _key(request)
+        if key not in self._odds:
+            if len(self._odds) >= _CACHE_SIZE:
+                self._odds.clear()
+            try:
+                self._odds[key] = success_chance(odds(request))
+            except (RequestError, ValueError, TypeError, KeyError):
+                self._odds[key] = None
+            self.odds_computed += 1
+        return self._odds[key]
+
+    # ------------------------------------------------------------ drawing
+
+    def on_show(self) -> None:
+        if self._stale:
+            self._redraw()
+
+    def on_resize(self) -> None:
+        width = self.size.width
+        if width != self._width:
+            self._width = width
+            self._stale = True
+            self._redraw()
+
+    def _redraw(self) -> None:
+        """Rebuild the rows; skipped while hidden (the host calls the hooks anyway)."""
+        if not self.is_mounted or not self.display or self._system is None:
+            return
+        self._stale = False
+        system = self._system
+        rows_widget = self.query_one(_Rows)
+        field = self.difficulty_field()
+        current = self._draft.get(field) if field is not None and self._draft is not None else None
+        test = self.query_one("#difficulty-test", Static)
+        if self._draft is None:
+            test.update(literal("Chances : tapez un test dans la ligne de jet"))
+        elif field is None:
+            test.update(literal(f"{self._label or 'ce test'} : sans difficulté (opposition)"))
+        else:
+            test.update(literal(f"Chances : {self._label or 'test en cours'}"))
+        width = max(20, self.size.width - 1)
+        labels = [clean(d.label) for d in system.difficulties]
+        label_w = min(max((cell_len(t) for t in labels), default=8), max(8, width // 2 - 6))
+        options: list[Option | None] = []
+        self._values = []
+        ascii = bool(getattr(self.app, "ascii", False))
+        marker = ">" if ascii else "▶"
+        for row, label in zip(system.difficulties, labels):
+            chosen = row.value is not None and row.value == current
+            value = "" if row.value is None else f"{row.value:+d}" if system.id == "arpeges" else str(row.value)
+            chance = chance_text(self.chance_at(row.value)) if field is not None else "—"
+            text = (f"{marker if chosen else ' '} {set_cell_size(label, label_w)} {value:>3}  {chance:>4}")
+            if row.note:
+                text += "  " + clean(row.note)
+            if cell_len(text) > width:
+                text = set_cell_size(text, width - 1) + ("~" if ascii else "…")
+            content = Content(text)
+            if chosen:
+                content = content.stylize("bold")
+            options.append(Option(content, id=f"row-{len(self._values)}"))
+            self._values.append(row.value)
+        for title, table in system.extra_tables:
+            options.append(None)
+            options.append(Option(literal(title, "bold"), disabled=True))
+            self._values.append(None)
+            for row in table:
+                parts = [clean(row.label)]
+                if row.value is not None:
+                    parts.append(str(row.value))
+                if row.note:
+                    parts.append(clean(row.note))
+                options.append(Option(literal("  " + " · ".join(parts)), id=f"row-{len(self._values)}"))
+                self._values.append(None)
+        highlighted = rows_widget.highlighted
+        rows_widget.set_options(options)
+        if current is not None and current in self._values:
+            rows_widget.highlighted = self._option_index(current)
+        elif highlighted is not None and highlighted < rows_widget.option_count:
+            rows_widget.highlighted = highlighted
+
+    def _option_index(self, value: int) -> int:
+        rows_widget = self.query_one(_Rows)
+        for index, option in enumerate(rows_widget.options):
+            if option.id and option.id.startswith("row-") and self._values[int(option.id[4:])] == value:
+                return index
+        return 0
+
+    # ------------------------------------------------------------ choosing
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        option_id = event.option.id or ""
+        if not option_id.startswith("row-"):
+            return
+        value = self._values[int(option_id[4:])]
+        if value is None:
+            self.app.warn("table de référence : rien à choisir ici", "information")  # type: ignore[attr-defined]
+            return
+        self.app.choose_difficulty(value)  # type: ignore[attr-defined]
+
+    def focus(self, scroll_visible: bool = True) -> DifficultyPane:
+        """Focusing the pane focuses its table."""
+        self.query_one(_Rows).focus(scroll_visible)
+        return self
+
+    @property
+    def rows(self) -> OptionList:
+        return self.query_one(_Rows)

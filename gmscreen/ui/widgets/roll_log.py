@@ -1,0 +1,583 @@
+"""The roll log pane (`#log`): every roll of the campaign, newest last.
+
+Drawn with Textual's Line API: `render_line` builds only the rows on screen, from
+strips cached per row, so a 100,000-roll log opens and scrolls as fast as a short one
+and appending a roll repaints one row. Bytes matter over SSH, so:
+
+- a row uses few styles (each style change costs an escape sequence per segment);
+- the cursor is drawn only while the log has focus (no second row to repaint per roll);
+- when the newest roll falls off the bottom, the view jumps by a third of its height
+  ("jump scroll", as terminals do) instead of scrolling one row: the next rolls land
+  in the blank rows below without moving (repainting) the others, and the virtual
+  height already counts those rows so the scrollbar and layout do not change either.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import TYPE_CHECKING, Any
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ..host import CampaignView
+from ..logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
+from ..sanitize import clean
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import RollRecord
+    from gmscreen.campaign.session import CampaignSession
+
+# Row codes: a record index (>= 0), or a session separator -(session + 1).
+_TONE_CLASS = {GOOD: "roll-log--good", BAD: "roll-log--bad", CRIT: "roll-log--crit", FUMBLE: "roll-log--fumble"}
+_ROLES = ("time", "muted", "hidden", "good", "bad", "crit", "fumble", "cursor", "prompt")
+
+
+def _fit(text: str, width: int, ellipsis: str) -> str:
+    """Crop `text` to `width` cells, ending with an ellipsis when cut."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    if width <= len(ellipsis):
+        return set_cell_size(text, width)
+    return set_cell_size(text, width - cell_len(ellipsis)) + ellipsis
+
+
+class RollLog(CampaignView, ScrollView, can_focus=True):
+    """Every roll, newest last: time, who, test, dice, outcome; GM-only rolls marked."""
+
+    BINDINGS = [
+        Binding("f,ctrl+f", "search", "Chercher", id="log.search"),
+        Binding("r", "reveal", "Révéler", id="log.reveal"),
+        Binding("w", "watching", "Joueurs", id="log.watching"),
+        Binding("up,k", "cursor(-1)", "Monter", show=False, id="log.cursor-up"),
+        Binding("down,j", "cursor(1)", "Descendre", show=False, id="log.cursor-down"),
+        Binding("pageup", "page(-1)", "Page haut", show=False, id="log.page-up"),
+        Binding("pagedown", "page(1)", "Page bas", show=False, id="log.page-down"),
+        Binding("home", "first", "Premier", show=False, id="log.first"),
+        Binding("end", "last", "Dernier", show=False, id="log.last"),
+    ]
+
+    COMPONENT_CLASSES = {f"roll-log--{role}" for role in _ROLES} | {"roll-log--cursor-blurred"}
+
+    DEFAULT_CSS = """
+    RollLog {
+        background: $surface;
+        color: $foreground;
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+        height: 1fr;
+        & > .roll-log--time { color: $text-muted; }
+        & > .roll-log--muted { color: $text-muted; }
+        & > .roll-log--hidden { color: $gm-hidden; text-style: bold; }
+        & > .roll-log--good { color: $gm-good; }
+        & > .roll-log--bad { color: $gm-bad; }
+        & > .roll-log--crit { color: $gm-crit; text-style: bold; }
+        & > .roll-log--fumble { color: $gm-fumble; text-style: bold; }
+        & > .roll-log--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+        }
+        & > .roll-log--prompt { background: $panel; color: $foreground; }
+    }
+    """
+
+    players_watching: reactive[bool] = reactive(False, init=False)
+    """Players can see the screen: GM-only rolls not yet revealed show as secret rolls."""
+
+    JUMP = 1 / 3
+    """Fraction of the height the view jumps by when the newest roll falls off; 0 scrolls by rows."""
+
+    def __init__(self, *, jump: float | None = None, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.jump = self.JUMP if jump is None else max(0.0, min(jump, 0.9))
+        self._session: CampaignSession | None = None
+        self._records: list[RollRecord] = []
+        self._count = 0                     # records already placed in rows
+        self._rows = array("q")             # every row (records and separators)
+        self._record_row = array("q")       # record index -> row in self._rows
+        self._by_seq: dict[int, int] = {}   # seq -> record index
+        self._view: array | None = None     # rows shown while filtering a search
+        self._tail = 0                      # virtual height: rows plus the blank rows of a jump
+        self._cursor = -1                   # row of the cursor in the shown rows
+        self._lines: LRUCache[int, LogLine] = LRUCache(4096)
+        self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
+        self._styles: dict[str, Style] | None = None
+        self._folded: list[str] = []        # search text per record, built on the first search
+        self._query: str | None = None      # None: search closed
+        self._origin = -1                   # cursor when the search started
+        self._matches = 0
+        self.rows_built = 0                 # rows rendered from scratch (tests check laziness)
+
+    # ------------------------------------------------------------ CampaignView
+
+    def show_campaign(self, session: CampaignSession) -> None:
+        records = session.rolls
+        if session is not self._session or records is not self._records or len(records) < self._count:
+            self._load(session)
+        elif len(records) > self._count:
+            self._append_new()
+
+    def show_roll(self, record: RollRecord) -> None:
+        if self._session is None:
+            return
+        if len(self._records) > self._count or self._session.rolls is not self._records:
+            self.show_campaign(self._session)
+            return
+        index = self._by_seq.get(record.seq)
+        if index is not None:                       # revealed: same roll, new marks
+            self._lines.discard(index)
+            self._forget_strips(index)
+            self._refresh_row(self._row_of(index))
+            if index < len(self._folded):               # searching: revealed text becomes searchable
+                self._folded[index] = self._fold(index)
+
+    # ------------------------------------------------------------ rows
+
+    @property
+    def row_count(self) -> int:
+        """Rows shown (records and session separators, or the matches while filtering)."""
+        return len(self._view if self._view is not None else self._rows)
+
+    @property
+    def selected_record(self) -> RollRecord | None:
+        code = self._code(self._cursor)
+        return self._records[code] if code is not None and code >= 0 else None
+
+    def _shown(self) -> array:
+        return self._view if self._view is not None else self._rows
+
+    def _code(self, row: int) -> int | None:
+        rows = self._shown()
+        return rows[row] if 0 <= row < len(rows) else None
+
+    def _load(self, session: CampaignSession) -> None:
+        self._session = session
+        self._records = session.rolls
+        self._count = 0
+        self._rows = array("q")
+        self._record_row = array("q")
+        self._by_seq = {}
+        self._view = None
+        self._lines.clear()
+        self._strips.clear()
+        self._folded = []
+        self._place(0, len(self._records))
+        self._tail = len(self._rows)
+        self._cursor = len(self._rows) - 1
+        self._update_virtual_size()
+        self.scroll_to(y=self.max_scroll_y, animate=False, force=True)
+        self.refresh()
+
+    def _place(self, start: int, end: int) -> None:
+        """Put records[start:end] into rows, with a separator when the session changes."""
+        rows, record_row, by_seq, records = self._rows, self._record_row, self._by_seq, self._records
+        last = records[start - 1].session if start > 0 else None
+        for index in range(start, end):
+            record = records[index]
+            if record.session != last:
+                rows.append(-(record.session + 1))
+                last = record.session
+            record_row.append(len(rows))
+            rows.append(index)
+            by_seq[record.seq] = index
+        self._count = end
+
+    def _append_new(self) -> None:
+        rows_before = len(self._rows)
+        follow = self._cursor >= self.row_count - 1
+        self._place(self._count, len(self._records))
+        if self._query is not None:
+            self._folded.extend(self._fold(i) for i in range(len(self._folded), self._count))
+        if self._view is not None:                  # filtering: new rows show only if they match
+            for row in range(rows_before, len(self._rows)):
+                code = self._rows[row]
+                if code >= 0 and self._query and self._query_folded() in self._folded[code]:
+                    self._view.append(code)
+            self._update_virtual_size()
+            self.refresh()
+            return
+        added = len(self._rows) - rows_before
+        old_cursor = self._cursor
+        if follow:
+            self._cursor = len(self._rows) - 1
+        height = self._height()
+        top = self.scroll_offset.y
+        n = len(self._rows)
+        if not follow or n <= top + height or height <= 0:
+            self._tail = max(self._tail, n)
+            self._update_virtual_size()
+            self._refresh_rows(rows_before, added)
+            if old_cursor != self._cursor and self.has_focus:
+                self._refresh_row(old_cursor)
+            return
+        blank = int(height * self.jump) if height > 2 else 0
+        self._tail = n + blank
+        self._update_virtual_size()
+        self.scroll_to(y=self._tail - height, animate=False, force=True)
+        self.refresh()
+
+    def _update_virtual_size(self) -> None:
+        # Never less than the view: rows landing in the blank part change nothing but that row.
+        rows = self.row_count if self._view is not None else max(self._tail, len(self._rows), self._height())
+        extra = 1 if self._query is not None else 0     # the search prompt takes the last line
+        self.virtual_size = Size(0, rows + extra)
+
+    def _row_of(self, index: int) -> int:
+        if self._view is None:
+            return self._record_row[index] if 0 <= index < len(self._record_row) else -1
+        try:
+            return self._view.index(index)
+        except ValueError:
+            return -1
+
+    # ------------------------------------------------------------ rendering
+
+    def _height(self) -> int:
+        return self.scrollable_content_region.height - (1 if self._query is not None else 0)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+        self._strips.clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # A new height changes where the bottom is: follow it without leaving blank rows.
+        if self._view is None and self._cursor >= self.row_count - 1:
+            self._tail = len(self._rows)
+            self._update_virtual_size()
+            self.call_after_refresh(self.scroll_to, y=self.max_scroll_y, animate=False, force=True)
+
+    def _role_styles(self) -> dict[str, Style]:
+        if self._styles is None:
+            base = self.rich_style
+            styles = {"base": base}
+            for role in _ROLES:
+                styles[role] = base + self.get_component_rich_style(f"roll-log--{role}")
+            self._styles = styles
+        return self._styles
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if self._query is not None and y == self._height():
+            return self._prompt_strip(width)
+        row = self.scroll_offset.y + y
+        code = self._code(row)
+        styles = self._role_styles()
+        if code is None:
+            return Strip.blank(width, styles["base"])
+        cursor = row == self._cursor and self.has_focus
+        key = (code, width, cursor)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._build(code, width, cursor)
+            self._strips[key] = strip
+        return strip
+
+    def _line(self, index: int) -> LogLine:
+        line = self._lines.get(index)
+        if line is None:
+            system = self._session.system if self._session is not None else None
+            line = log_line(self._records[index], system, ascii=self._ascii)
+            self._lines[index] = line
+        return line
+
+    @property
+    def _ascii(self) -> bool:
+        return bool(getattr(self.app, "ascii", False))
+
+    def _build(self, code: int, width: int, cursor: bool) -> Strip:
+        """One row as few segments as possible: each style change costs bytes on the wire."""
+        self.rows_built += 1
+        styles = self._role_styles()
+        ascii = self._ascii
+        ellipsis = "~" if ascii else "…"
+        parts: list[tuple[str, str]]
+        if code < 0:
+            rule = "-" if ascii else "─"
+            label = f" Session {-code - 1} "
+            left = max(0, (width - cell_len(label)) // 2)
+            parts = [(_fit(rule * left + label + rule * width, width, ""), "muted")]
+        else:
+            line = self._line(code)
+            mark = ("*" if ascii else "◆") if line.gm_only and not line.revealed else (
+                ("+" if ascii else "◇") if line.gm_only else " ")
+            head = line.time + " "
+            if self.players_watching and line.masked:
+                parts = [(head, "time"), (mark + " jet secret du MJ", "hidden")]
+            else:
+                who_w = max(6, min(14, width // 6))
+                rest = width - cell_len(head) - 2 - who_w - 1
+                outcome = _fit(line.outcome, max(rest, 0), ellipsis)
+                room = rest - cell_len(outcome)
+                test = _fit(line.test, max(0, min(cell_len(line.test), room - 2)), ellipsis)
+                room -= cell_len(test) + 2
+                dice = _fit(line.dice, room - 2, ellipsis) if room - 2 >= 3 and line.dice else ""
+                middle = " " + test + ("  " + dice if dice else "") + "  "
+                who = set_cell_size(_fit(line.who, who_w, ellipsis), who_w)
+                parts = [(head, "time")]
+                if mark != " ":
+                    parts.append((mark + " ", "hidden"))
+                else:
+                    parts[0] = (head + "  ", "time")
+                parts += [(who + middle, "base"), (outcome, line.tone if line.tone in _TONE_CLASS else "base")]
+                used = sum(cell_len(t) for t, _ in parts)
+                if line.detail and width - used > 6:
+                    parts.append((_fit(" · " + line.detail, width - used, ellipsis), "muted"))
+        text_len = sum(cell_len(t) for t, _ in parts)
+        if cursor:
+            text = "".join(t for t, _ in parts)
+            segments = [Segment(set_cell_size(text, width), styles["cursor"])]
+        else:
+            segments = [Segment(t, styles[role]) for t, role in parts if t]
+            if text_len < width:
+                last = segments[-1].style if segments else styles["base"]
+                segments.append(Segment(" " * (width - text_len), last))
+        return Strip(segments).crop(0, width).simplify()
+
+    def _prompt_strip(self, width: int) -> Strip:
+        styles = self._role_styles()
+        count = f" {self._matches} trouvé(s)" if self._query else ""
+        mode = " · filtre" if self._view is not None else ""
+        hint = "  entrée/↑↓ suivant · tab filtre · échap" if not self._ascii else "  enter/up/down next · tab filter · esc"
+        text = "/" + (self._query or "") + "▏" + count + mode
+        text = _fit(clean(text), width, "")
+        hint = _fit(hint, width - cell_len(text), "")
+        return Strip([Segment(set_cell_size(text + hint, width), styles["prompt"])], width)
+
+    def _forget_strips(self, code: int) -> None:
+        for key in [k for k in self._strips.keys() if k[0] == code]:
+            self._strips.discard(key)
+
+    def _refresh_row(self, row: int) -> None:
+        if row >= 0:
+            self.refresh_line(row)
+
+    def _refresh_rows(self, start: int, count: int) -> None:
+        if count > 0:
+            self.refresh_lines(start, count)
+
+    # ------------------------------------------------------------ cursor
+
+    def _move_to(self, row: int) -> None:
+        count = self.row_count
+        if count == 0:
+            return
+        row = max(0, min(row, count - 1))
+        could_reveal = self.check_action("reveal", ())
+        old, self._cursor = self._cursor, row
+        if self.check_action("reveal", ()) != could_reveal:
+            self.refresh_bindings()
+        height = max(1, self._height())
+        top = self.scroll_offset.y
+        if row < top:
+            self.scroll_to(y=row, animate=False, force=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, force=True)
+        else:
+            self._refresh_row(old)
+            self._refresh_row(row)
+
+    def on_show(self) -> None:
+        # Rolls recorded while the pane was hidden: land on the newest, as if following.
+        if self._view is None and self._cursor >= self.row_count - 1:
+            self._tail = len(self._rows)
+            self._update_virtual_size()
+            self.call_after_refresh(self.scroll_to, y=self.max_scroll_y, animate=False, force=True)
+
+    def action_cursor(self, delta: int) -> None:
+        self._move_to(self._cursor + delta)
+
+    def action_page(self, direction: int) -> None:
+        self._move_to(self._cursor + direction * max(1, self._height() - 1))
+
+    def action_first(self) -> None:
+        self._move_to(0)
+
+    def action_last(self) -> None:
+        self._move_to(self.row_count - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        row = self.scroll_offset.y + event.y
+        if self._query is None or event.y < self._height():
+            self._move_to(row)
+
+    def on_focus(self, event: events.Focus) -> None:
+        self._refresh_row(self._cursor)
+
+    def on_blur(self, event: events.Blur) -> None:
+        self._refresh_row(self._cursor)
+
+    # ------------------------------------------------------------ GM-only rolls
+
+    def action_reveal(self) -> None:
+        record = self.selected_record
+        if record is None:
+            self.app.bell()
+            return
+        if not (record.gm_only or record.result.get("hidden")):
+            self.app.warn(f"roll {record.seq} is not a GM-only roll: nothing to reveal", "information")
+            return
+        if record.revealed:
+            self.app.warn(f"roll {record.seq} is already revealed", "information")
+            return
+        self.app.reveal_roll(record.seq)
+
+    def action_watching(self) -> None:
+        self.players_watching = not self.players_watching
+
+    def watch_players_watching(self, watching: bool) -> None:
+        self._strips.clear()
+        if self._query is not None:
+            self._folded = [self._fold(i) for i in range(self._count)]
+            self._search(self._origin)
+        self.refresh()
+        self.app.warn("players watching: GM-only rolls masked" if watching else "GM view: every roll shown",
+                      "information")
+
+    # ------------------------------------------------------------ search
+
+    def start_search(self) -> None:
+        """Open the search line at the bottom of the log and give the log focus."""
+        if self._query is None:
+            self._query = ""
+            self._origin = self._cursor
+            if len(self._folded) < self._count:
+                self._folded.extend(self._fold(i) for i in range(len(self._folded), self._count))
+            self._matches = 0
+            self._update_virtual_size()
+            if self._cursor >= self.scroll_offset.y + self._height():
+                self.scroll_to(y=self._cursor - self._height() + 1, animate=False, force=True)
+        self.focus()
+        self.refresh()
+
+    def action_search(self) -> None:
+        self.start_search()
+
+    @property
+    def search_query(self) -> str | None:
+        return self._query
+
+    def _fold(self, index: int) -> str:
+        record = self._records[index]
+        if self.players_watching and (record.gm_only or record.result.get("hidden")) and not record.revealed:
+            return fold("jet secret mj")
+        return search_text(record, self._session.system if self._session is not None else None)
+
+    def _query_folded(self) -> str:
+        return fold(self._query or "")
+
+    def _is_match(self, code: int, needle: str) -> bool:
+        return code >= 0 and needle in self._folded[code]
+
+    def _search(self, start: int, step: int = -1) -> bool:
+        """Move the cursor to the nearest match from `start` (included) going `step`, wrapping."""
+        needle = self._query_folded()
+        if self._view is not None:
+            self._close_filter()
+            self._open_filter()
+        rows = self._shown()
+        if not needle:
+            self._matches = 0
+            self.refresh()
+            return False
+        self._matches = sum(1 for text in self._folded if needle in text)
+        count = len(rows)
+        if count == 0 or self._matches == 0:
+            self.refresh()
+            return False
+        start = max(0, min(start, count - 1))
+        for i in range(count):
+            row = (start + step * i) % count
+            if self._is_match(rows[row], needle):
+                self._move_to(row)
+                self.refresh()
+                return True
+        self.refresh()
+        return False
+
+    def _open_filter(self) -> None:
+        needle = self._query_folded()
+        record = self.selected_record
+        self._view = array("q", (i for i, text in enumerate(self._folded) if needle in text))
+        index = self._by_seq.get(record.seq, -1) if record is not None else -1
+        self._cursor = self._row_of(index) if index >= 0 and needle in self._folded[index] else len(self._view) - 1
+        self._update_virtual_size()
+
+    def _close_filter(self) -> None:
+        record = self.selected_record
+        self._view = None
+        self._tail = len(self._rows)
+        self._cursor = self._record_row[self._by_seq[record.seq]] if record is not None else len(self._rows) - 1
+        self._update_virtual_size()
+
+    def _toggle_filter(self) -> None:
+        if self._view is None:
+            self._open_filter()
+        else:
+            self._close_filter()
+        self._strips.clear()
+        self._move_to(self._cursor)
+        self.refresh()
+
+    def close_search(self) -> None:
+        if self._query is None:
+            return
+        if self._view is not None:
+            self._close_filter()
+        self._query = None
+        self._update_virtual_size()
+        self._move_to(self._cursor)
+        self.refresh()
+
+    def on_key(self, event: events.Key) -> None:
+        # While searching, keys type the query: stopped here, they never reach bindings.
+        if self._query is None:
+            return
+        key = event.key
+        handled = True
+        if key == "escape":
+            self.close_search()
+        elif key in ("enter", "up"):
+            self._search(self._cursor - 1, -1)
+        elif key == "down":
+            self._search(self._cursor + 1, 1)
+        elif key == "tab":
+            self._toggle_filter()
+        elif key == "backspace":
+            self._query = self._query[:-1]
+            self._search(self._origin)
+        elif key == "ctrl+u":
+            self._query = ""
+            self._search(self._origin)
+        elif event.is_printable and event.character:
+            self._query += clean(event.character)
+            self._search(self._origin if self._view is None else self.row_count - 1)
+        else:
+            handled = False
+        if handled:
+            event.stop()
+            event.prevent_default()
+
+    def on_paste(self, event: events.Paste) -> None:
+        if self._query is not None:
+            event.stop()
+            self._query += clean(event.text)
+            self._search(self._origin)
+
+    def check_action(self, action: str, parameters: tuple[Any, ...]) -> bool | None:
+        if action == "reveal":
+            record = self.selected_record
+            return None if record is None or not record.gm_only or record.revealed else True
+        return True

@@ -1,0 +1,545 @@
+"""The roster (`#roster`): party and NPCs with the stats their game looks at, one key per edit.
+
+Moving the cursor selects the character for the whole screen (the dice tray rolls for
+them by default). Every edit is one undoable change asked of the host; forms and
+questions are modal screens, so the roster itself only draws and dispatches.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import DataTable
+
+from gmscreen.campaign.model import Character, Condition, to_data
+
+from ..host import CampaignView
+from ..sanitize import clean, literal_text
+from ..screens.edit_character import EditCharacterScreen
+from ..screens.roster_dialogs import ChoiceScreen, ConfirmScreen, Field, PromptScreen, int_check, nonempty
+from ..screens.roster_sheet import SheetScreen
+from .initiative import add_to_encounter, roll_initiative, slugify, unique_slug
+from .sheet import condition_line, conditions_text, glance, resource_of, side_label
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.session import CampaignSession, EditBuilder
+
+MAX_COPIES = 50
+NAME_WIDTH = 20          # long names and conditions are cut in the table; the sheet (enter) has all
+CONDITIONS_WIDTH = 18
+STATS_HEADER = {"mir": "Voies", "eclats": "Caractéristiques", "magisphere": "Impulsion · Stats",
+                "tedeum": "Providence · XP", "arpeges": "Attributs"}
+_NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
+
+
+def copy_names(base: str, count: int, taken: set[str]) -> list[str]:
+    """Names for `count` copies of `base`: 'Garde 2', 'Garde 3'... skipping names in use.
+
+    A base already numbered ('Garde 2') continues from its number.
+    """
+    match = _NUMBERED.match(base)
+    stem, n = (match.group(1), int(match.group(2))) if match else (base, 1)
+    names: list[str] = []
+    while len(names) < count:
+        n += 1
+        name = f"{stem} {n}"
+        if name not in taken:
+            names.append(name)
+            taken.add(name)
+    return names
+
+
+class RosterPane(CampaignView, Widget):
+    """Party then NPCs; the row under the cursor is the selected character."""
+
+    DEFAULT_CSS = """
+    RosterPane {
+        height: 1fr;
+        border: round $primary 40%;
+        border-title-color: $text-muted;
+    }
+    RosterPane:focus-within { border: round $primary; border-title-color: $text; }
+    RosterPane > DataTable { height: 1fr; background: transparent; }
+    """
+    BINDINGS = [
+        Binding("enter", "sheet", "Fiche", id="roster.sheet", priority=True),
+        Binding("e", "edit", "Modifier", id="roster.edit"),
+        Binding("a", "add", "Ajouter", id="roster.add"),
+        Binding("d", "duplicate", "Dupliquer", id="roster.duplicate"),
+        Binding("x,delete", "remove", "Retirer", id="roster.remove"),
+        Binding("+", "resource(1)", "Ress.+", id="roster.resource-up"),
+        Binding("-", "resource(-1)", "Ress.−", id="roster.resource-down"),
+        Binding("c", "add_condition", "État+", id="roster.add-condition"),
+        Binding("C", "remove_condition", "État−", id="roster.remove-condition"),
+        Binding("i", "to_initiative", "→Init.", id="roster.to-initiative"),
+        Binding("N", "new_session", "Séance", id="roster.new-session", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._ids: list[str] = []
+        self._columns_for: str | None = None
+        self._pending = False
+
+    def compose(self) -> ComposeResult:
+        yield DataTable(id="roster-table", cursor_type="row", zebra_stripes=True, cell_padding=1)
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#roster-table", DataTable)
+
+    def on_mount(self) -> None:
+        self.border_title = "Personnages"
+        session = getattr(self.app, "session", None)
+        if session is not None:
+            self.show_campaign(session)
+
+    def focus(self, scroll_visible: bool = True) -> "RosterPane":
+        """Focusing the pane focuses its table (the app switches panes this way)."""
+        self.table.focus(scroll_visible)
+        return self
+
+    # ------------------------------------------------------------ drawing
+
+    def show_campaign(self, session: CampaignSession) -> None:
+        if not self.is_mounted:
+            return
+        table = self.table
+        system = session.system
+        if self._columns_for != system.id:
+            table.clear(columns=True)
+            table.add_column("", key="side")
+            table.add_column("Nom", key="name")
+            table.add_column("États", key="conditions")
+            table.add_column(STATS_HEADER.get(system.id, "Stats"), key="stats")
+            self._columns_for = system.id
+            self._ids = []
+        chars = session.campaign.characters
+        ordered = [c for c in chars if c.side == "party"] + [c for c in chars if c.side != "party"]
+        rows = [(c.id, self._cells(system, c)) for c in ordered]
+        keys = [k for k, _ in rows]
+        if keys == self._ids:
+            columns = ("side", "name", "conditions", "stats")
+            for key, cells in rows:
+                for col, cell in zip(columns, cells):
+                    if table.get_cell(key, col) != cell:
+                        table.update_cell(key, col, cell)
+            return
+        keep = self.current_id() or getattr(self.app, "selected_id", None)
+        table.clear()
+        for key, cells in rows:
+            table.add_row(*cells, key=key)
+        self._ids = keys
+        if keep in keys:
+            table.move_cursor(row=keys.index(keep), animate=False)
+
+    @staticmethod
+    def _cells(system: Any, ch: Character) -> list[Text]:
+        side = Text(side_label(ch.side), style="dim" if ch.side != "party" else "bold")
+        name = literal_text(ch.name, "bold" if ch.side == "party" else "")
+        name.truncate(NAME_WIDTH, overflow="ellipsis")
+        conditions = conditions_text(ch, CONDITIONS_WIDTH)
+        conditions.truncate(CONDITIONS_WIDTH, overflow="ellipsis")
+        return [side, name, conditions, glance(system, ch)]
+
+    def current_id(self) -> str | None:
+        if not self.is_mounted or not self._ids:
+            return None
+        row = self.table.cursor_row
+        return self._ids[row] if 0 <= row < len(self._ids) else None
+
+    def show_selection(self, char_id: str | None) -> None:
+        if not self.is_mounted or char_id is None or char_id not in self._ids:
+            return
+        row = self._ids.index(char_id)
+        if self.table.cursor_row != row:
+            self.table.move_cursor(row=row, animate=False)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.cursor_row != self.table.cursor_row:
+            return          # stale: the cursor moved again since (a redraw); acting on it would ping-pong
+        key = self.current_id()
+        selected = getattr(self.app, "selected_id", None)
+        # Redrawing moves the cursor too: only the GM's moves (or the first row) select.
+        if key is not None and key != selected and (self.table.has_focus or selected is None):
+            self.app.select_character(key)  # type: ignore[attr-defined]
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_sheet()
+
+    # ------------------------------------------------------------ helpers
+
+    @property
+    def session(self) -> CampaignSession | None:
+        return getattr(self.app, "session", None)
+
+    def _current(self) -> tuple[int, Character] | None:
+        """Index in campaign.characters and the character under the cursor; tells the GM if none."""
+        session = self.session
+        char_id = self.current_id()
+        if session is None or char_id is None:
+            self.app.warn("aucun personnage sélectionné")  # type: ignore[attr-defined]
+            return None
+        for i, ch in enumerate(session.campaign.characters):
+            if ch.id == char_id:
+                return i, ch
+        return None
+
+    def _writable(self) -> bool:
+        session = self.session
+        if session is None:
+            return False
+        if not self.app.writable:  # type: ignore[attr-defined]
+            reason = getattr(session, "read_only_reason", "") or "lecture seule"
+            self.app.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")  # type: ignore[attr-defined]
+            return False
+        return True
+
+    def _change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
+        return bool(self.app.change(label, build))  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _index_of(session: CampaignSession, char_id: str) -> int | None:
+        for i, ch in enumerate(session.campaign.characters):
+            if ch.id == char_id:
+                return i
+        return None
+
+    # ------------------------------------------------------------ sheet and form
+
+    def action_sheet(self) -> None:
+        found = self._current()
+        if found is None or self.session is None:
+            return
+        _, ch = found
+
+        def done(result: str | None) -> None:
+            if result == "edit":
+                self.action_edit()
+
+        self.app.push_screen(SheetScreen(self.session.system, ch), done)
+
+    def action_edit(self) -> None:
+        found = self._current()
+        if found is None or not self._writable():
+            return
+        session = self.session
+        assert session is not None
+        _, ch = found
+        char_id = ch.id
+
+        def done(data: dict | None) -> None:
+            if data is None:
+                return
+            index = self._index_of(session, char_id)
+            if index is None:
+                self.app.warn("ce personnage n'existe plus")  # type: ignore[attr-defined]
+                return
+            current = session.campaign.characters[index]
+
+            def build(b: EditBuilder) -> None:
+                for field in ("name", "side", "notes", "sheet"):
+                    old = getattr(current, field)
+                    if to_data(old) != data[field]:
+                        b.set(("characters", index, field), data[field])
+
+            self._change(f"Fiche : {clean(data['name'])}", build)
+
+        self.app.push_screen(EditCharacterScreen(session.system, ch), done)
+
+    def action_add(self) -> None:
+        if not self._writable():
+            return
+        session = self.session
+        assert session is not None
+        found = self.current_id()
+        current = session.campaign.character(found) if found else None
+        side = current.side if current else "party"
+
+        def done(data: dict | None) -> None:
+            if data is None:
+                return
+            taken = {c.id for c in session.campaign.characters}
+            new_id = unique_slug(slugify(data["name"], "perso"), taken)
+            character = Character(id=new_id, name=data["name"], side=data["side"], sheet=data["sheet"],
+                                  notes=data["notes"])
+            if self._change(f"Nouveau : {clean(data['name'])}",
+                            lambda b: b.insert(("characters",), None, character)):
+                self.app.select_character(new_id)  # type: ignore[attr-defined]
+
+        self.app.push_screen(EditCharacterScreen(session.system, None, side=side), done)
+
+    def action_duplicate(self) -> None:
+        found = self._current()
+        if found is None or not self._writable():
+            return
+        session = self.session
+        assert session is not None
+        _, ch = found
+        char_id = ch.id
+
+        def done(values: dict[str, str] | None) -> None:
+            if values is None:
+                return
+            count = int(values["count"].strip() or "1")
+            index = self._index_of(session, char_id)
+            if index is None:
+                return
+            original = session.campaign.characters[index]
+            names = copy_names(original.name, count, {c.name for c in session.campaign.characters})
+            taken = {c.id for c in session.campaign.characters}
+            data = to_data(original)
+
+            def build(b: EditBuilder) -> None:
+                for n, name in enumerate(names, 1):
+                    copy = dict(data, name=name, id=unique_slug(slugify(name, original.id), taken))
+                    taken.add(copy["id"])
+                    b.insert(("characters",), index + n, copy)
+
+            self._change(f"Dupliquer {clean(original.name)} ×{count}", build)
+
+        self.app.push_screen(PromptScreen(
+            f"Dupliquer {clean(ch.name)}",
+            [Field("count", f"Combien de copies ? (1 à {MAX_COPIES})", "1",
+                   check=int_check(1, MAX_COPIES, what="copies"))],
+            note=f"Les copies s'appelleront {', '.join(copy_names(ch.name, 2, set()))}…"), done)
+
+    def action_remove(self) -> None:
+        found = self._current()
+        if found is None or not self._writable():
+            return
+        session = self.session
+        assert session is not None
+        _, ch = found
+        char_id = ch.id
+        campaign = session.campaign
+        entries = [e for e in campaign.encounter.entries if e.character == char_id]
+        timers = [t for t in campaign.timers if t.who == char_id]
+        detail = []
+        if entries:
+            detail.append("Il quitte aussi l'ordre d'initiative.")
+        if timers:
+            detail.append("Minuteurs supprimés : " + ", ".join(clean(t.label) for t in timers))
+        detail.append("ctrl+z annule.")
+
+        def done(yes: bool | None) -> None:
+            if not yes:
+                return
+            self._remove(session, char_id)
+
+        self.app.push_screen(ConfirmScreen(f"Retirer {clean(ch.name)} ?", "\n".join(detail), yes="Retirer"), done)
+
+    def _remove(self, session: CampaignSession, char_id: str) -> None:
+        campaign = session.campaign
+        index = self._index_of(session, char_id)
+        if index is None:
+            return
+        ch = campaign.characters[index]
+
+        def build(b: EditBuilder) -> None:
+            enc = campaign.encounter
+            current = enc.entries[enc.turn].id if 0 <= enc.turn < len(enc.entries) else None
+            gone = [e.id for e in enc.entries if e.character == char_id]
+            for j in range(len(enc.declared) - 1, -1, -1):
+                if enc.declared[j].entry in gone:
+                    b.delete(("encounter", "declared"), j)
+            for j in range(len(enc.entries) - 1, -1, -1):
+                if enc.entries[j].character == char_id:
+                    b.delete(("encounter", "entries"), j)
+            if gone:
+                ids = [e.id for e in enc.entries]
+                turn = ids.index(current) if current in ids else min(enc.turn, max(len(ids) - 1, 0))
+                if turn != enc.turn:
+                    b.set(("encounter", "turn"), turn)
+            for j in range(len(campaign.timers) - 1, -1, -1):
+                timer = campaign.timers[j]
+                if timer.who == char_id:
+                    b.delete(("timers",), j)
+                elif timer.opponent == char_id:
+                    b.set(("timers", j, "opponent"), ch.name)
+            b.delete(("characters",), index)
+
+        self._change(f"Retirer {clean(ch.name)}", build)
+
+    # ------------------------------------------------------------ resources and conditions
+
+    def action_resource(self, delta: int) -> None:
+        session = self.session
+        if session is None:
+            return
+        resource = resource_of(session.system)
+        if resource is None:
+            self.app.warn(f"{session.system.game} ne garde pas de ressource sur la fiche")  # type: ignore[attr-defined]
+            return
+        found = self._current()
+        if found is None or not self._writable():
+            return
+        index, ch = found
+        group = ch.sheet.get(resource.group) if isinstance(ch.sheet, dict) else None
+        group = group if isinstance(group, dict) else {}
+        value = group.get(resource.key, resource.stat.default)
+        steps = resource.steps()
+        if value in steps:
+            pos = steps.index(value) + delta
+            new = steps[pos] if 0 <= pos < len(steps) else None
+        else:
+            new = value + delta if resource.stat.allows(value + delta) else None
+        cap = group.get(resource.max_key) if resource.max_key else None
+        if new is not None and delta > 0 and isinstance(cap, int) and cap > 0 and new > cap:
+            self.app.warn(f"{resource.label} de {clean(ch.name)} déjà au maximum ({cap})")  # type: ignore[attr-defined]
+            return
+        if new is None:
+            bound = "maximum" if delta > 0 else "minimum"
+            self.app.warn(f"{resource.label} de {clean(ch.name)} déjà au {bound} ({value})")  # type: ignore[attr-defined]
+            return
+
+        def build(b: EditBuilder) -> None:
+            if resource.group not in ch.sheet:
+                b.set(("characters", index, "sheet", resource.group), {})
+            b.set(("characters", index, "sheet", resource.group, resource.key), new)
+
+        shown = (lambda v: f"D{v}" if v else "aucun") if session.system.id == "tedeum" else str
+        self._change(f"{resource.label} {shown(value)} → {shown(new)} : {clean(ch.name)}", build)
+
+    def action_add_condition(self) -> None:
+        found = self._current()
+        if found is None or not self._writable():
+            return
+        session = self.session
+        assert session is not None
+        _, ch = found
+        char_id = ch.id
+
+        def done(values: dict[str, str] | None) -> None:
+            if values is None:
+                return
+            index = self._index_of(session, char_id)
+            if index is None:
+                return
+            rounds = values["rounds"].strip()
+            cond = Condition(values["name"].strip(), values["effect"].strip(),
+                             int(rounds.replace("\u2212", "-")) if rounds else None)
+            self._change(f"État {clean(cond.name)} → {clean(ch.name)}",
+                         lambda b: b.insert(("characters", index, "conditions"), None, cond))
+
+        self.app.push_screen(PromptScreen(f"Nouvel état pour {clean(ch.name)}", [
+            Field("name", "Nom", check=nonempty("Nom")),
+            Field("effect", "Effet (dans les termes du jeu, facultatif)", placeholder="−1 dé, Malus 2…"),
+            Field("rounds", "Durée en rounds (vide : jusqu'à ce qu'on le retire)",
+                  check=int_check(1, 999, empty_ok=True, what="Durée")),
+        ]), done)
+
+    def action_remove_condition(self) -> None:
+        found = self._current()
+        if found is None or not self._writable():
+            return
+        session = self.session
+        assert session is not None
+        index, ch = found
+        if not ch.conditions:
+            self.app.warn(f"{clean(ch.name)} n'a aucun état")  # type: ignore[attr-defined]
+            return
+        char_id = ch.id
+
+        def remove(position: int) -> None:
+            idx = self._index_of(session, char_id)
+            if idx is None:
+                return
+            conds = session.campaign.characters[idx].conditions
+            if not 0 <= position < len(conds):
+                return
+            name = conds[position].name
+            self._change(f"Fin de l'état {clean(name)} : {clean(ch.name)}",
+                         lambda b: b.delete(("characters", idx, "conditions"), position))
+
+        if len(ch.conditions) == 1:
+            remove(0)
+            return
+        options = [(str(j), condition_line(c)) for j, c in enumerate(ch.conditions)]
+        self.app.push_screen(ChoiceScreen(f"Retirer quel état de {clean(ch.name)} ?", options),
+                             lambda choice: remove(int(choice)) if choice is not None else None)
+
+    # ------------------------------------------------------------ initiative and sessions
+
+    def action_to_initiative(self) -> None:
+        found = self._current()
+        if found is None or not self._writable():
+            return
+        session = self.session
+        assert session is not None
+        _, ch = found
+        if any(e.character == ch.id for e in session.campaign.encounter.entries):
+            self.app.warn(f"{clean(ch.name)} est déjà dans l'ordre d'initiative")  # type: ignore[attr-defined]
+            return
+        char_id = ch.id
+
+        def add(value: int) -> None:
+            add_to_encounter(self.app, session, name=ch.name, character=char_id, initiative=value)
+
+        if session.campaign.initiative.strip():
+            value = roll_initiative(self.app, session, ch.name)
+            if value is not None:
+                add(value)
+            return
+
+        def done(values: dict[str, str] | None) -> None:
+            if values is not None:
+                add(int(values["value"].strip().replace("\u2212", "-")))
+
+        self.app.push_screen(PromptScreen(f"Initiative de {clean(ch.name)}", [
+            Field("value", "Initiative", check=int_check(-999, 999, what="Initiative"))]), done)
+
+    def action_new_session(self) -> None:
+        if not self._writable():
+            return
+        session = self.session
+        assert session is not None
+        campaign = session.campaign
+        number = campaign.session + 1
+        gains = self._session_gains(session)
+        if session.system.id == "magisphere":
+            detail = ("Chaque PJ regagne 1 point d'Impulsion manquant (R9) : "
+                      + (", ".join(clean(campaign.characters[i].name) for i, _ in gains) or "aucun ne manque de points"))
+        else:
+            detail = f"{session.system.game} : pas de règle entre les séances ; seul le numéro de séance change."
+
+        def done(yes: bool | None) -> None:
+            if not yes:
+                return
+            now = self._session_gains(session)
+
+            def build(b: EditBuilder) -> None:
+                b.set(("session",), campaign.session + 1)
+                for i, value in now:
+                    b.set(("characters", i, "sheet", "resources", "impulsion"), value)
+
+            if self._change(f"Séance {campaign.session + 1}", build) and now:
+                names = ", ".join(clean(campaign.characters[i].name) for i, _ in now)
+                self.app.warn(f"Séance {campaign.session} : +1 Impulsion pour {names}",  # type: ignore[attr-defined]
+                              "information")
+
+        self.app.push_screen(ConfirmScreen(f"Commencer la séance {number} ?", detail, yes="Nouvelle séance"), done)
+
+    @staticmethod
+    def _session_gains(session: CampaignSession) -> list[tuple[int, int]]:
+        """Magisphère R9: (character index, new Impulsion) for each PC below their maximum."""
+        if session.system.id != "magisphere":
+            return []
+        out = []
+        for i, ch in enumerate(session.campaign.characters):
+            if ch.side != "party":
+                continue
+            res = ch.sheet.get("resources") if isinstance(ch.sheet, dict) else None
+            if not isinstance(res, dict):
+                continue
+            cur, cap = res.get("impulsion", 0), res.get("impulsion_max", 0)
+            if isinstance(cur, int) and isinstance(cap, int) and cur < cap:
+                out.append((i, cur + 1))
+        return out

@@ -1,0 +1,245 @@
+"""The screen against a bare Textual app with the same kinds of widgets, in a real pty.
+
+Prints, for N runs each (median):
+  - start -> first frame showing the campaign: the largest sample and a generated
+    200-character, 10,000-roll campaign, against a bare app (DataTables, Input, RichLog,
+    Footer) showing a marker (target <= 1.3x);
+  - quick roll: Enter -> the roll's line on the terminal, against a bare Input->RichLog echo
+    (target <= 2x);
+  - bytes written to the terminal per quick roll at 80x24, against the bare echo (target <= 2x).
+
+Run: /work/venv/bin/python tests/benchmarks/bench_tui.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import select
+import shutil
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import textwrap
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+BARE_APP = textwrap.dedent('''
+    import sys
+    from textual.app import App
+    from textual.containers import Container
+    from textual.widgets import DataTable, Footer, Input, RichLog, Static
+
+    class Bare(App):
+        CSS = "DataTable { height: 1fr; } RichLog { height: 1fr; } Input { dock: bottom; }"
+        BINDINGS = [("q", "quit", "Quit")]
+
+        def compose(self):
+            yield Static("BARE-READY status line")
+            with Container():
+                yield DataTable(id="roster")
+                yield DataTable(id="initiative")
+                yield RichLog(id="log", min_width=20, wrap=True, max_lines=1000)
+            yield Input(id="quick-roll")
+            yield Footer()
+
+        def on_mount(self):
+            for table_id in ("roster", "initiative"):
+                table = self.query_one("#" + table_id, DataTable)
+                table.add_columns("Nom", "Stat", "Etat")
+                for i in range(30):
+                    table.add_row(f"Perso {i}", str(i), "")
+            self.query_one(Input).focus()
+
+        def on_input_submitted(self, event):
+            self.query_one(RichLog).write(f"ECHO {event.value}")
+            event.input.value = ""
+
+    Bare().run()
+''')
+
+
+def make_big_campaign(folder: Path) -> Path:
+    """200 characters (MIR sheets) and 10,000 rolls in the log, written directly."""
+    from gmscreen.campaign import load_campaign, sample_path, save_campaign
+    from gmscreen.campaign.model import Character
+    from gmscreen.rules import resolve
+
+    campaign = load_campaign(sample_path("mir"))
+    template = campaign.characters[0]
+    campaign.characters = [Character(id=f"perso-{i}", name=f"Personnage {i}", side="party" if i < 6 else "npc",
+                                     sheet={g: dict(v) for g, v in template.sheet.items()}) for i in range(200)]
+    campaign.name = "Grande campagne"
+    campaign.encounter.entries = []
+    campaign.encounter.round = 0
+    campaign.encounter.turn = 0
+    campaign.encounter.declared = []
+    campaign.timers = []
+    path = folder / "big.toml"
+    save_campaign(campaign, path)
+    import tomli_w
+
+    request = {"system": "mir", "kind": "simple", "pool": 5, "difficulty": 2}
+    chunks = ["# generated\nformat = 1\n"]
+    for seq in range(1, 10_001):
+        result = resolve(dict(request), seed=seq)
+        chunks.append("\n" + tomli_w.dumps({"roll": [{
+            "seq": seq, "time": "2025-03-01T21:04:11+01:00", "session": 1 + seq // 1000,
+            "who": f"Personnage {seq % 200}", "line": f"personnage{seq % 200} tir sd2", "request": request,
+            "result": {k: v for k, v in result.items() if v is not None}, "seed": seq}]}))
+    (folder / "big.rolls.toml").write_text("".join(chunks), encoding="utf-8")
+    return path
+
+
+class Term:
+    """A program in an 80x24 pty; output read as it comes."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], size: tuple[int, int] = (80, 24)) -> None:
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(argv, cwd=REPO, env=env, stdin=slave, stdout=slave, stderr=slave,
+                                        start_new_session=True)
+        os.close(slave)
+        self.output = b""
+
+    def wait_for(self, needle: bytes, timeout: float = 60, since: int = 0) -> float:
+        end = time.perf_counter() + timeout
+        while time.perf_counter() < end:
+            if needle in self.output[since:]:
+                return time.perf_counter()
+            ready, _, _ = select.select([self.master], [], [], 0.02)
+            if ready:
+                try:
+                    self.output += os.read(self.master, 1 << 16)
+                except OSError:
+                    break
+        raise TimeoutError(f"{needle!r} not seen")
+
+    def quiet(self, seconds: float = 0.4) -> None:
+        """Read until nothing comes for `seconds`."""
+        while True:
+            ready, _, _ = select.select([self.master], [], [], seconds)
+            if not ready:
+                return
+            try:
+                chunk = os.read(self.master, 1 << 16)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.output += chunk
+
+    def type(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        os.close(self.master)
+
+
+def first_frame(argv: list[str], env: dict[str, str], marker: bytes) -> float:
+    term = Term(argv, env)
+    try:
+        return term.wait_for(marker) - term.started
+    finally:
+        term.close()
+
+
+def quick_roll(argv: list[str], env: dict[str, str], ready: bytes, focus: bytes, line: bytes,
+               shown: bytes, rolls: int) -> tuple[float, float]:
+    """Median seconds Enter -> `shown` on screen, and median bytes written per roll."""
+    term = Term(argv, env)
+    times, sizes = [], []
+    try:
+        term.wait_for(ready)
+        term.quiet()
+        if focus:
+            term.type(focus)
+            term.quiet()
+        for _ in range(rolls):
+            term.type(line)
+            term.quiet(0.2)
+            mark = len(term.output)
+            sent = time.perf_counter()
+            term.type(b"\r")
+            times.append(term.wait_for(shown, since=mark) - sent)
+            term.quiet(0.3)
+            sizes.append(len(term.output) - mark)
+    finally:
+        term.close()
+    return statistics.median(times), statistics.median(sizes)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--rolls", type=int, default=8)
+    ns = parser.parse_args()
+    sys.path.insert(0, str(REPO))
+    work = Path(tempfile.mkdtemp(prefix="bench-tui-"))
+    env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor", PYTHONPATH=str(REPO),
+               GMSCREEN_CONFIG_DIR=str(work / "config"), GMSCREEN_DATA_DIR=str(work / "data"))
+    env.pop("TEXTUAL_THEME", None)
+    try:
+        bare = work / "bare.py"
+        bare.write_text(BARE_APP, encoding="utf-8")
+        from gmscreen.campaign import load_campaign, sample_path
+
+        largest = max(("mir", "eclats", "magisphere", "tedeum", "arpeges"),
+                      key=lambda s: sample_path(s).stat().st_size)
+        sample = work / f"{largest}.toml"
+        shutil.copyfile(sample_path(largest), sample)
+        sample_name = load_campaign(sample).name.split()[-1].encode()
+        big = make_big_campaign(work)
+
+        py = sys.executable
+        rows = []
+        t_bare = statistics.median(first_frame([py, str(bare)], env, b"BARE-READY") for _ in range(ns.runs))
+        for label, path, marker in ((f"first frame, {largest} sample", sample, sample_name),
+                                    ("first frame, 200 chars + 10k rolls", big, b"campagne")):
+            times = []
+            for _ in range(ns.runs):
+                for leftover in path.parent.glob(path.name + ".lock"):
+                    leftover.unlink()
+                times.append(first_frame([py, "-m", "gmscreen", str(path)], env, marker))
+            t = statistics.median(times)
+            rows.append((label, f"{t * 1000:.0f} ms", f"{t_bare * 1000:.0f} ms", t / t_bare, 1.3))
+
+        echo_t, echo_b = quick_roll([py, str(bare)], env, b"BARE-READY", b"", b"6d12 sd2", b"ECHO", ns.rolls)
+        try:
+            roll_t, roll_b = quick_roll([py, "-m", "gmscreen", str(sample)], env, sample_name, b"/",
+                                        b"6d12 sd2", b"6d12", ns.rolls)
+        except TimeoutError as exc:
+            rows.append(("quick roll (key -> log line)", f"not measured: {exc}", f"{echo_t * 1000:.1f} ms",
+                         float("nan"), 2.0))
+        else:
+            rows.append(("quick roll (Enter -> line on screen)", f"{roll_t * 1000:.1f} ms",
+                         f"{echo_t * 1000:.1f} ms", roll_t / echo_t, 2.0))
+            rows.append(("bytes per quick roll at 80x24", f"{roll_b:.0f} B", f"{echo_b:.0f} B", roll_b / echo_b, 2.0))
+
+        print(f"{'measure':40} {'gmscreen':>14} {'bare app':>12} {'ratio':>7} {'target':>7}  ok")
+        for label, ours, theirs, ratio, target in rows:
+            ok = "yes" if ratio <= target else ("n/a" if ratio != ratio else "NO")
+            print(f"{label:40} {ours:>14} {theirs:>12} {ratio:7.2f} {'<= ' + str(target):>7}  {ok}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,319 @@
+"""The app shell: start, first run, last campaign, load errors, read-only, layout, keys."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, Input, OptionList
+
+from gmscreen.campaign import open_session
+from gmscreen.ui import GMScreenApp
+from gmscreen.ui.screens.keys_help import KeysHelpScreen, key_rows
+from gmscreen.ui.screens.load_error import LoadErrorScreen
+
+
+@pytest.fixture(autouse=True)
+def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    dirs = {"config": tmp_path / "config", "data": tmp_path / "data"}
+    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(dirs["config"]))
+    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(dirs["data"]))
+    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
+    return dirs
+
+
+async def ready(app: Any, pilot: Any) -> None:
+    """Wait until the campaign is open and the panes are mounted."""
+    for _ in range(100):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.session is not None and app.pane("dice-tray") is not None and app.focused is not None:
+            return
+    raise AssertionError("the campaign never opened")
+
+
+def config_data(dirs: dict[str, Path]) -> dict[str, Any]:
+    return tomllib.loads((dirs["config"] / "config.toml").read_text(encoding="utf-8"))
+
+
+async def test_opens_the_given_campaign_and_remembers_it(campaign_file, private_dirs) -> None:
+    path = campaign_file("tedeum")
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        assert app.session.campaign.system == "tedeum"
+        status = str(app.status.render())
+        assert app.session.campaign.name in status and "session" in status
+        for pane_id in ("roster", "initiative", "dice-tray", "difficulty", "log"):
+            assert app.pane(pane_id) is not None
+    assert app.session is None                     # closed on unmount
+    assert config_data(private_dirs)["last_campaign"] == str(path.absolute())
+    assert not Path(f"{path}.lock").exists() or open_session(path).read_only is False
+
+
+async def test_first_run_copies_the_mir_sample(private_dirs) -> None:
+    app = GMScreenApp(None)
+    async with app.run_test() as pilot:
+        await ready(app, pilot)
+        expected = private_dirs["data"] / "campaigns" / "mir.toml"
+        assert app.session.path == expected.absolute()
+        assert app.session.campaign.system == "mir"
+    assert config_data(private_dirs)["last_campaign"] == str(expected.absolute())
+
+
+async def test_no_argument_opens_the_last_campaign(campaign_file, private_dirs) -> None:
+    path = campaign_file("arpeges")
+    private_dirs["config"].mkdir(parents=True)
+    (private_dirs["config"] / "config.toml").write_text(f'last_campaign = "{path}"\n', encoding="utf-8")
+    app = GMScreenApp(None)
+    async with app.run_test() as pilot:
+        await ready(app, pilot)
+        assert app.session.path == path.absolute()
+    assert not (private_dirs["data"] / "campaigns").exists()
+
+
+async def test_broken_config_is_reported_and_never_overwritten(campaign_file, private_dirs) -> None:
+    private_dirs["config"].mkdir(parents=True)
+    broken = 'theme = "gmscreen-light"\nkeymap = [oops\n'
+    (private_dirs["config"] / "config.toml").write_text(broken, encoding="utf-8")
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(notifications=True) as pilot:
+        await ready(app, pilot)
+        messages = [n.message for n in app._notifications]
+        assert any("not valid TOML" in m and "left as it is" in m for m in messages)
+        assert app.theme == "gmscreen-dark"
+        app.theme = "gmscreen-light"
+        await pilot.pause()
+    assert (private_dirs["config"] / "config.toml").read_text(encoding="utf-8") == broken
+
+
+async def test_load_error_screen_shows_every_problem_and_never_touches_the_file(tmp_path, campaign_file) -> None:
+    bad = tmp_path / "bad.toml"
+    text = 'format = 1\nname = "[/] [@click=app.quit]"\nsystem = "nope"\n[[characters]]\nid = 3\n'
+    bad.write_bytes(text.encode())
+    before = sorted(p.name for p in tmp_path.iterdir())
+    good = campaign_file("eclats")
+    app = GMScreenApp(bad)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(20):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if isinstance(app.screen, LoadErrorScreen):
+                break
+        screen = app.screen
+        assert isinstance(screen, LoadErrorScreen)
+        assert len(screen.problems) >= 2
+        shown = " ".join(str(w.render()) for w in screen.query(".problem"))
+        assert "system" in shown and "nope" in shown
+        assert app.session is None
+        # Open another file from the same screen: typed path + enter.
+        field = screen.query_one("#open-path", Input)
+        field.value = str(good)
+        field.focus()
+        await pilot.press("enter")
+        await ready(app, pilot)
+        assert app.session.path == good.absolute()
+        assert not isinstance(app.screen, LoadErrorScreen)
+    assert bad.read_bytes() == text.encode()
+    # Nothing beside it but the lock file (never deleted, by design of the store) and our settings.
+    after = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("eclats"))
+    assert [n for n in after if n not in ("bad.toml.lock", "config")] == before
+
+
+async def test_load_error_offers_the_samples(tmp_path, private_dirs) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is = = not toml", encoding="utf-8")
+    app = GMScreenApp(bad)
+    async with app.run_test() as pilot:
+        for _ in range(20):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if isinstance(app.screen, LoadErrorScreen):
+                break
+        choices = app.screen.query_one(OptionList)
+        ids = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
+        assert "sample-magisphere" in ids
+        choices.focus()
+        choices.highlighted = ids.index("sample-magisphere")
+        await pilot.press("enter")
+        await ready(app, pilot)
+        assert app.session.campaign.system == "magisphere"
+        assert app.session.path == (private_dirs["data"] / "campaigns" / "magisphere.toml").absolute()
+    assert bad.read_text(encoding="utf-8") == "this is = = not toml"
+
+
+async def test_escape_on_the_load_error_screen_quits(tmp_path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("", encoding="utf-8")
+    app = GMScreenApp(bad)
+    async with app.run_test() as pilot:
+        for _ in range(20):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if isinstance(app.screen, LoadErrorScreen):
+                break
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.return_code == 2
+
+
+async def test_locked_campaign_opens_read_only_and_says_so(campaign_file) -> None:
+    path = campaign_file("mir")
+    holder = open_session(path)
+    try:
+        app = GMScreenApp(path)
+        async with app.run_test(notifications=True) as pilot:
+            await ready(app, pilot)
+            assert app.session.read_only and not app.writable
+            assert "READ-ONLY" in str(app.status.render())
+            assert any("read-only" in n.message for n in app._notifications)
+            name = app.session.campaign.characters[0].name
+            assert app.change("rename", lambda b: b.set(("characters", 0, "name"), "Zed")) is False
+            assert app.session.campaign.characters[0].name == name
+        assert holder.campaign.characters[0].name == name
+    finally:
+        holder.close()
+
+
+async def test_undo_redo_keys_and_last_change_in_the_status_line(campaign_file) -> None:
+    path = campaign_file("magisphere")
+    app = GMScreenApp(path)
+    async with app.run_test() as pilot:
+        await ready(app, pilot)
+        campaign = app.session.campaign
+        before = campaign.characters[0].name
+        assert app.change("Renommer [b]X[/b]", lambda b: b.set(("characters", 0, "name"), "Nouvel [nom]"))
+        app.set_focus(None)
+        await pilot.pause()
+        assert "↶ Renommer [b]X[/b]" in str(app.status.render())
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert campaign.characters[0].name == before
+        assert "Renommer" not in str(app.status.render())
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert campaign.characters[0].name == "Nouvel [nom]"
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+    assert open_session(path).campaign.characters[0].name == before
+
+
+async def test_compact_layout_shows_one_pane_and_switches_with_keys(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("eclats"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        assert not app.wide
+
+        def shown() -> list[str]:
+            return [pid for pid in ("roster", "initiative", "difficulty", "log") if app.pane(pid).display
+                    and app.pane(pid).region.height > 0]
+
+        assert shown() == ["roster"]
+        assert app.pane("dice-tray").region.height >= 5
+        for key, pane_id in (("2", "initiative"), ("3", "difficulty"), ("4", "log"), ("1", "roster"),
+                             ("é", "initiative"), ("quotation_mark", "difficulty"), ("apostrophe", "log"),
+                             ("ampersand", "roster")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert shown() == [pane_id], key
+            assert app._pane_of(app.focused).id == pane_id
+        await pilot.press("tab")
+        await pilot.pause()
+        assert shown() == ["initiative"]
+        await pilot.press("shift+tab", "shift+tab")
+        await pilot.pause()
+        assert app._pane_of(app.focused).id == "dice-tray"
+        assert shown() == ["roster"]
+        await pilot.press("escape")                 # the tray keeps tab for completion; escape leaves it
+        await pilot.pause()
+        assert not isinstance(app.focused, Input)
+        await pilot.press("4", "z")
+        await pilot.pause()
+        assert app.screen.maximized is app.pane("log")
+        await pilot.press("z")
+        await pilot.pause()
+        assert app.screen.maximized is None
+
+
+async def test_wide_layout_shows_every_pane(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(app, pilot)
+        assert app.wide
+        regions = {pid: app.pane(pid).region for pid in ("roster", "initiative", "difficulty", "log", "dice-tray")}
+        assert all(r.height >= 5 and r.width >= 30 for r in regions.values()), regions
+        assert regions["roster"].x < regions["initiative"].x
+        assert regions["roster"].y < regions["difficulty"].y
+        assert regions["dice-tray"].width == 120
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not app.wide
+        assert sum(1 for pid in ("roster", "initiative", "difficulty", "log") if app.pane(pid).region.height) == 1
+
+
+async def test_keys_screen_lists_every_binding_with_ids(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test() as pilot:
+        await ready(app, pilot)
+        app.set_focus(None)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, KeysHelpScreen)
+        table = app.screen.query_one(DataTable)
+        cells = {str(table.get_row_at(i)[2]) for i in range(table.row_count)}
+        for binding_id in ("app.quick-roll", "app.next-turn", "app.undo", "app.redo", "app.pane-roster",
+                           "app.zoom", "app.keys", "app.quit", "app.search-log", "app.theme"):
+            assert binding_id in cells
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, KeysHelpScreen)
+
+
+async def test_keymap_from_the_config_remaps_a_binding(campaign_file, private_dirs) -> None:
+    private_dirs["config"].mkdir(parents=True)
+    (private_dirs["config"] / "config.toml").write_text('[keymap]\n"app.pane-log" = "f4"\n"app.keys" = "f1"\n',
+                                                        encoding="utf-8")
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test() as pilot:
+        await ready(app, pilot)
+        app.set_focus(None)
+        await pilot.press("4")
+        await pilot.pause()
+        assert app.current_pane == "roster"
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.current_pane == "log"
+        rows = {row[3]: row[1] for row in key_rows(app)}
+        assert rows["app.pane-log"] == "f4" and rows["app.keys"] == "f1"
+        app.set_focus(None)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, KeysHelpScreen)
+
+
+async def test_letter_keys_do_not_fire_while_typing_in_an_input(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test() as pilot:
+        await ready(app, pilot)
+        field = Input(id="probe")
+        await app.screen.query_one("#body").mount(field)
+        field.focus()
+        await pilot.pause()
+        await pilot.press(*"qzh2np?")
+        await pilot.pause()
+        assert field.value == "qzh2np?"
+        assert app.is_running and app.screen.maximized is None and app.current_pane == "roster"
+
+
+async def test_ascii_mode_draws_ascii_borders(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("tedeum"), ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        assert app.ascii and app.has_class("-ascii")
+        assert app.pane("roster").styles.border_top[0] == "ascii"
+        assert app.pane("dice-tray").styles.border_top[0] == "ascii"
+        status = app.status.render()
+        assert str(status).isascii() or all(ord(c) < 128 for c in str(status).replace(
+            app.session.campaign.name, "").replace(app.session.system.game, ""))

@@ -1,0 +1,107 @@
+"""Command palette: keys, characters with hostile names, skills, themes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.command import CommandPalette
+
+from gmscreen.ui import GMScreenApp
+from gmscreen.ui.palette import GMScreenCommands
+
+HOSTILE = {"Alexis": "[/]", "Loriane": "[@click=app.quit]", "Callia": "Orc [A]"}
+
+
+@pytest.fixture(autouse=True)
+def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def hostile_campaign(campaign_file) -> Path:
+    path = campaign_file("mir")
+    text = path.read_text(encoding="utf-8")
+    for plain, hostile in HOSTILE.items():
+        text = text.replace(f'name = "{plain}"', f'name = "{hostile}"', 1)
+    text = text.replace('name = "Le garde de la porte"', 'name = "Bob\\u001b]2;pwn\\u0007"', 1)
+    text = text.replace('name = "Les geôles de Vaskov"', 'name = "[b]Camp\\u001b[2J"', 1)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def ready(app: Any, pilot: Any) -> None:
+    for _ in range(100):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.session is not None and app.pane("dice-tray") is not None:
+            return
+    raise AssertionError("the campaign never opened")
+
+
+async def search(app: Any, query: str) -> list[Any]:
+    provider = GMScreenCommands(app.screen)
+    return [hit async for hit in provider.search(query)]
+
+
+async def test_palette_finds_characters_with_hostile_names_literally(hostile_campaign) -> None:
+    app = GMScreenApp(hostile_campaign)
+    async with app.run_test() as pilot:
+        await ready(app, pilot)
+        names = {c.name: c.id for c in app.session.campaign.characters}
+        assert set(HOSTILE.values()) <= set(names)
+        for hostile in HOSTILE.values():
+            hits = [h for h in await search(app, f"Select {hostile}") if h.text == f"Select {hostile}"]
+            assert hits, hostile
+            assert hits[0].match_display.plain == f"Select {hostile}"
+        # Escape sequences never reach the screen: shown as U+FFFD, found by their printable part.
+        hits = [h for h in await search(app, "Select Bob") if h.text.startswith("Select Bob")]
+        assert hits and "\x1b" not in hits[0].text and "\x07" not in hits[0].text and "\ufffd" in hits[0].text
+        status = app.status.render()
+        assert "[b]Camp\ufffd[2J" in str(status) and "\x1b" not in str(status)
+        # Through the real palette: type, enter, the character is selected and the roster shown.
+        await pilot.press("4")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"Select Orc [A]")
+        await pilot.pause(0.4)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.selected_id == names["Orc [A]"]
+        assert app.current_pane == "roster"
+        assert app.is_running
+
+
+async def test_palette_lists_key_actions_and_runs_them(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("tedeum"))
+    async with app.run_test() as pilot:
+        await ready(app, pilot)
+        titles = {h.text: h for h in await search(app, "Log")}
+        assert "Log" in titles and "key 4 '" in titles["Log"].help
+        app.set_focus(None)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Difficulty")
+        await pilot.pause(0.4)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.current_pane == "difficulty"
+
+
+async def test_palette_offers_skills_and_themes(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test() as pilot:
+        await ready(app, pilot)
+        texts = [h.text for h in await search(app, "Roll Loriane")]
+        assert any(t.startswith("Roll Loriane ") for t in texts)
+        texts = [h.text for h in await search(app, "Theme gmscreen")]
+        assert {"Theme gmscreen-light", "Theme gmscreen-contrast", "Theme gmscreen-ansi"} <= set(texts)
+        hit = next(h for h in await search(app, "Theme gmscreen-light") if h.text == "Theme gmscreen-light")
+        hit.command()
+        await pilot.pause()
+        assert app.theme == "gmscreen-light"

@@ -1,0 +1,303 @@
+"""Roster pane through real key presses on the samples: selection, sheet, form, edits, undo."""
+
+from __future__ import annotations
+
+from gmscreen.ui.screens.edit_character import EditCharacterScreen
+from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, PromptScreen
+from gmscreen.ui.screens.roster_sheet import SheetScreen
+from gmscreen.ui.widgets.roster import RosterPane, copy_names
+from gmscreen.ui.widgets.sheet import glance, mir_markers, sheet_content
+
+
+def make(pane_host, session):
+    app = pane_host(session, lambda: RosterPane(id="roster"))
+    notes: list[str] = []
+    app.warn = lambda message, severity="warning": notes.append(message)
+    return app, notes
+
+
+def rows(app) -> list[str]:
+    table = app.query_one(RosterPane).table
+    return [" | ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]
+
+
+async def test_glance_and_selection_mir(open_sample, pane_host):
+    session = open_sample("mir")
+    app, _ = make(pane_host, session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        shown = rows(app)
+        assert shown[0].startswith("PJ | Alexis | Ébloui par la… (1) | Hé2 Se2 Es1 Pe3 Do2 Me1 T:Es/Me M:Pe")
+        assert "Bl1" in shown[2] and "Fièvre grise" in shown[2]          # Callia: wound and condition
+        assert shown[3].startswith("PNJ | Le garde de la porte")
+        assert app.selected_id == "alexis"
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert app.selected_id == "callia"
+        app.select_character("geolier")
+        await pilot.pause()
+        assert app.query_one(RosterPane).current_id() == "geolier"
+
+
+async def test_glance_other_systems(open_sample):
+    expected = {
+        "magisphere": ("shady", "Imp 2/3 Pui8 Agi12 PRE11"),
+        "tedeum": ("louvensac", "Prov D6 XP 0 Pu6 Co8 Ad8 Se10 Sa8 En12"),
+        "eclats": ("ysaure", "Ev3 Ag1 Fo0 En1 Be2 Pe2 In2 Em3 Ru1 Ch2"),
+        "arpeges": ("thibault", "Cor0 Agi+1 Itu+2 Itl+1 | Pui0 Rés-1 Man+3 Pré+1"),
+    }
+    for system, (char_id, line) in expected.items():
+        session = open_sample(system)
+        assert glance(session.system, session.campaign.character(char_id)).plain == line
+    mir = open_sample("mir")
+    trauma, lie = mir_markers(mir.campaign.character("loriane").sheet, mir.system)
+    assert (trauma, lie) == (["secret", "peur"], ["heritage"])
+
+
+async def test_sheet_modal_and_edit_form(open_sample, pane_host):
+    session = open_sample("mir")
+    app, _ = make(pane_host, session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+        text = sheet_content(session.system, session.campaign.character("alexis")).plain
+        assert "Trauma (Voie la plus faible) : Espoir, Mensonge" in text and "Tir 3" in text
+        await pilot.press("e")                       # from the sheet straight to the form
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, EditCharacterScreen)
+        voie = form.query_one("#stat-voies-peur")
+        voie.value = "9"                             # out of 1–6: refused, shown in the form
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is form and voie.has_class("-invalid")
+        assert "Peur : attendu un entier de 1 à 6, pas 9" in str(form.query_one("#form-errors").render())
+        voie.value = "4"
+        form.query_one("#f-name").value = "Alexis le Brave"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, EditCharacterScreen)
+        alexis = session.campaign.character("alexis")
+        assert alexis.name == "Alexis le Brave" and alexis.sheet["voies"]["peur"] == 4
+        assert session.last_label == "Fiche : Alexis le Brave"
+        app.undo()
+        await pilot.pause()
+        alexis = session.campaign.character("alexis")
+        assert alexis.name == "Alexis" and alexis.sheet["voies"]["peur"] == 3
+        assert "Alexis" in rows(app)[0]
+
+
+async def test_edit_free_groups_magisphere(open_sample, pane_host):
+    session = open_sample("magisphere")
+    app, _ = make(pane_host, session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        skills = form.query_one("#group-skills")
+        assert "PRE : Négociation = 3" in skills.text
+        skills.text = "pre : Négociation = 5\nAgilité : Discrétion = 2\nInconnue : Vol = 1\nPRE : Chant = 99"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        errors = str(form.query_one("#form-errors").render())
+        assert "'Inconnue' n'est pas parmi" in errors and "Chant attend un entier de 0 à 20, pas 99" in errors
+        skills.text = "pre : Négociation = 5\nAgilité : Discrétion = 2"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert session.campaign.character("shady").sheet["skills"] == {"PRE": {"Négociation": 5},
+                                                                       "Agilité": {"Discrétion": 2}}
+
+
+async def test_add_duplicate_remove(open_sample, pane_host):
+    session = open_sample("mir")
+    app, notes = make(pane_host, session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        for _ in range(3):
+            await pilot.press("down")
+        assert app.selected_id == "garde"
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press("backspace", "3", "enter")
+        await pilot.pause()
+        names = [c.name for c in session.campaign.characters]
+        assert names[3:7] == ["Le garde de la porte", "Le garde de la porte 2", "Le garde de la porte 3",
+                              "Le garde de la porte 4"]
+        ids = [c.id for c in session.campaign.characters][4:7]
+        assert len(set(ids)) == 3 and all(i.startswith("le-garde-de-la-porte") for i in ids)
+        assert session.campaign.characters[4].sheet == session.campaign.characters[3].sheet
+        app.undo()
+        await pilot.pause()
+        assert len(session.campaign.characters) == 5
+        # add a new NPC through the form
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, EditCharacterScreen)
+        await pilot.press(*"Orc [A]", "enter")
+        await pilot.pause()
+        orc = session.campaign.characters[-1]
+        assert orc.name == "Orc [A]" and orc.side == "npc" and orc.id == "orc-a"
+        assert orc.sheet["voies"] == {k: 1 for k in ("heritage", "secret", "espoir", "peur", "dogme", "mensonge")}
+        assert any(r.startswith("PNJ | Orc [A]") for r in rows(app))
+        # remove the garde: leaves the initiative order too, turn follows the current actor
+        app.select_character("garde")
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("o")
+        await pilot.pause()
+        assert session.campaign.character("garde") is None
+        enc = session.campaign.encounter
+        assert [e.id for e in enc.entries] == ["callia", "alexis", "loriane", "chien"] and enc.turn == 1
+        app.undo()
+        await pilot.pause()
+        assert session.campaign.character("garde") is not None and len(enc.entries) == 5
+
+
+async def test_resources_and_conditions(open_sample, pane_host):
+    session = open_sample("magisphere")
+    app, notes = make(pane_host, session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        shady = lambda: session.campaign.character("shady")  # noqa: E731
+        await pilot.press("+")
+        await pilot.pause()
+        assert shady().sheet["resources"]["impulsion"] == 3
+        await pilot.press("+")                       # at its maximum: refused, said
+        await pilot.pause()
+        assert shady().sheet["resources"]["impulsion"] == 3 and "déjà au maximum (3)" in notes[-1]
+        await pilot.press("-", "-")
+        await pilot.pause()
+        assert shady().sheet["resources"]["impulsion"] == 1
+        app.undo()
+        await pilot.pause()
+        assert shady().sheet["resources"]["impulsion"] == 2
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.press(*"[/]", "tab", *"Malus 2", "tab", "3", "enter")
+        await pilot.pause()
+        cond = shady().conditions[-1]
+        assert (cond.name, cond.effect, cond.rounds) == ("[/]", "Malus 2", 3)
+        assert "[/] (3)" in rows(app)[0]
+        await pilot.press("C")                       # two conditions: asks which one
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert [c.name for c in shady().conditions] == ["Ivre"]
+        app.undo()
+        await pilot.pause()
+        assert [c.name for c in shady().conditions] == ["Ivre", "[/]"]
+
+
+async def test_tedeum_providence_steps(open_sample, pane_host):
+    session = open_sample("tedeum")
+    app, notes = make(pane_host, session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("-")
+        await pilot.pause()
+        assert session.campaign.character("louvensac").sheet["resources"]["providence"] == 4
+        assert session.last_label == "Providence D6 → D4 : Mlle de Louvensac"
+        await pilot.press("-", "-")
+        await pilot.pause()
+        assert session.campaign.character("louvensac").sheet["resources"]["providence"] == 0
+        assert "déjà au minimum" in notes[-1]
+
+
+async def test_new_session_magisphere(open_sample, pane_host):
+    session = open_sample("magisphere")
+    app, notes = make(pane_host, session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("N")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("o")
+        await pilot.pause()
+        c = session.campaign
+        assert c.session == 3
+        assert c.character("shady").sheet["resources"]["impulsion"] == 3
+        assert c.character("granok").sheet["resources"]["impulsion"] == 2
+        assert "gros-bob" not in [i for i in ("gros-bob",) if "resources" in c.character(i).sheet]
+        app.undo()
+        await pilot.pause()
+        assert c.session == 2 and c.character("shady").sheet["resources"]["impulsion"] == 2
+
+
+async def test_new_session_other_system_and_to_initiative(open_sample, pane_host):
+    session = open_sample("eclats")
+    app, notes = make(pane_host, session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("+")
+        await pilot.pause()
+        assert "ne garde pas de ressource" in notes[-1]
+        await pilot.press("N", "o")
+        await pilot.pause()
+        assert session.campaign.session == 5
+        app.select_character("meunier")
+        await pilot.pause()
+        before = len(session.rolls)
+        await pilot.press("i")                       # rolled with the campaign's 1d10, logged
+        await pilot.pause()
+        entry = next(e for e in session.campaign.encounter.entries if e.character == "meunier")
+        assert 1 <= entry.initiative <= 10
+        record = session.rolls[-1]
+        assert len(session.rolls) == before + 1 and record.who == "Le meunier"
+        assert record.result["total"] == entry.initiative and record.line == "initiative 1d10"
+        enc = session.campaign.encounter
+        assert enc.entries[enc.turn].id == "hantise"   # the current actor stays current
+        await pilot.press("i")
+        await pilot.pause()
+        assert "déjà dans l'ordre" in notes[-1]
+
+
+def test_copy_names():
+    assert copy_names("Garde", 2, {"Garde", "Garde 2"}) == ["Garde 3", "Garde 4"]
+    assert copy_names("Orc 4", 1, set()) == ["Orc 5"]
+
+
+async def test_hostile_names(open_sample, pane_host):
+    session = open_sample("arpeges")
+    hostile = ["[/]", "[@click=app.quit]", "Orc [A]", "Bob\x1b]2;pwn\x07"]
+    with session.edit("hostile") as b:
+        for i, name in enumerate(hostile):
+            b.set(("characters", i % 3, "name"), name) if i < 3 else b.set(("characters", 0, "notes"), name)
+            b.insert(("characters", i % 3, "conditions"), None, {"name": name, "rounds": 2})
+    app, _ = make(pane_host, session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        shown = "\n".join(rows(app))
+        assert "[/]" in shown and "[@click=app.quit]" in shown and "Orc [A]" in shown
+        assert "\x1b" not in shown and "\x07" not in shown
+        await pilot.press("enter")
+        await pilot.pause()
+        sheet = str(app.screen.query_one("#sheet").render())
+        assert "[/]" in sheet and "\x1b" not in sheet and "Bob\ufffd]2;pwn\ufffd" in sheet
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running
+
+
+async def test_read_only_changes_nothing(campaign_file, pane_host):
+    from gmscreen.campaign import open_session
+
+    path = campaign_file("magisphere")
+    session = open_session(path, read_only=True)
+    try:
+        app, notes = make(pane_host, session)
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            await pilot.press("+", "e", "d", "c")
+            await pilot.pause()
+            assert not app.screen.is_modal
+            assert session.campaign.character("shady").sheet["resources"]["impulsion"] == 2
+            assert len(notes) == 4 and all("lecture seule" in n for n in notes)
+    finally:
+        session.close()

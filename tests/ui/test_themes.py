@@ -1,0 +1,115 @@
+"""Themes: the bundled files, user themes, broken files skipped and reported, choice remembered."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from textual.theme import Theme
+
+from gmscreen.ui import GMScreenApp
+from gmscreen.ui.themes import GM_VARIABLES, bundled_theme_dir, load_theme, load_themes
+
+
+@pytest.fixture(autouse=True)
+def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    dirs = {"config": tmp_path / "config", "data": tmp_path / "data"}
+    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(dirs["config"]))
+    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(dirs["data"]))
+    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
+    return dirs
+
+
+def test_bundled_themes_load_and_define_every_gm_variable() -> None:
+    folder = bundled_theme_dir()
+    assert folder is not None
+    themes, problems = load_themes([folder])
+    assert problems == []
+    by_name = {t.name: t for t in themes}
+    assert {"gmscreen-dark", "gmscreen-light", "gmscreen-contrast", "gmscreen-ansi"} <= set(by_name)
+    assert by_name["gmscreen-light"].dark is False
+    assert by_name["gmscreen-ansi"].ansi is True
+    assert by_name["gmscreen-ansi"].primary.startswith("ansi_")
+    for theme in themes:
+        assert set(GM_VARIABLES) <= set(theme.variables), theme.name
+
+
+def test_broken_theme_files_are_reported_and_skipped(tmp_path: Path) -> None:
+    folder = tmp_path / "themes"
+    folder.mkdir()
+    (folder / "ok.toml").write_text('name = "mine"\nprimary = "#112233"\n', encoding="utf-8")
+    (folder / "syntax.toml").write_text('name = "x\nprimary = ', encoding="utf-8")
+    (folder / "colour.toml").write_text('name = "c"\nprimary = "blurple"\n', encoding="utf-8")
+    (folder / "field.toml").write_text('name = "f"\nprimary = "#000000"\nshade = 3\n', encoding="utf-8")
+    (folder / "noname.toml").write_text('primary = "#000000"\n', encoding="utf-8")
+    themes, problems = load_themes([folder])
+    assert [t.name for t in themes] == ["mine"]
+    assert len(problems) == 4
+    text = "\n".join(problems)
+    for expected in ("syntax.toml", "not valid TOML", "colour.toml", "primary", "blurple", "field.toml",
+                     "shade", "noname.toml", "name"):
+        assert expected in text
+
+
+def test_user_theme_overrides_a_bundled_name(tmp_path: Path) -> None:
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / "dark.toml").write_text('name = "gmscreen-dark"\nprimary = "#FF0000"\n', encoding="utf-8")
+    themes, problems = load_themes([bundled_theme_dir(), user])
+    assert not problems
+    assert {t.name: t for t in themes}["gmscreen-dark"].primary == "#FF0000"
+
+
+def test_load_theme_gives_a_textual_theme() -> None:
+    theme = load_theme(bundled_theme_dir() / "gmscreen-contrast.toml")
+    assert isinstance(theme, Theme) and theme.text_alpha == 1.0
+
+
+async def test_theme_switch_is_remembered_and_broken_user_theme_reported(campaign_file, private_dirs) -> None:
+    user_themes = private_dirs["config"] / "themes"
+    user_themes.mkdir(parents=True)
+    (user_themes / "bad.toml").write_text('name = "bad"\nprimary = 12\n', encoding="utf-8")
+    (user_themes / "table.toml").write_text('name = "table"\nprimary = "#336699"\ndark = false\n', encoding="utf-8")
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(notifications=True) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.theme == "gmscreen-dark"
+        assert "table" in app.available_themes and "bad" not in app.available_themes
+        assert any("bad.toml" in n.message for n in app._notifications)
+        app.theme = "table"
+        await pilot.pause()
+        assert app.get_css_variables()["gm-good"]          # defaults filled for a theme without them
+    saved = tomllib.loads((private_dirs["config"] / "config.toml").read_text(encoding="utf-8"))
+    assert saved["theme"] == "table"
+    again = GMScreenApp(campaign_file("eclats"))
+    assert again.theme == "table"
+
+
+async def test_theme_argument_wins_and_is_remembered(campaign_file, private_dirs) -> None:
+    app = GMScreenApp(campaign_file("mir"), theme="gmscreen-ansi")
+    assert app.theme == "gmscreen-ansi"
+    saved = tomllib.loads((private_dirs["config"] / "config.toml").read_text(encoding="utf-8"))
+    assert saved["theme"] == "gmscreen-ansi"
+    unknown = GMScreenApp(campaign_file("eclats"), theme="nope")
+    assert unknown.theme == "gmscreen-ansi"
+    assert any("nope" in p for p in unknown.startup_problems)
+
+
+async def test_theme_key_opens_the_theme_picker(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test() as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        app.set_focus(None)
+        await pilot.press("t")
+        await pilot.pause()
+        from textual.command import CommandPalette
+
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"light")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "light" in app.theme
