@@ -494,7 +494,7 @@ class GMScreenApp(CampaignHost):
         widget = self.pane(pane_id)
         handler = getattr(widget, method, None)
         if handler is None:
-            self.warn(f"{PANES[pane_id][2]}: not available")
+            self.warn(f"{PANES[pane_id][1]}: not available")
             return None
         return handler(*args)
 
@@ -576,7 +576,7 @@ class GMScreenApp(CampaignHost):
             pane = self.pane(pane_id)
             if pane is None:
                 continue
-            title = PANES[pane_id][2]
+            title = PANES[pane_id][1]
             yield title, pane
             for child in pane.query("*"):
                 if child._bindings.key_to_bindings and type(child).BINDINGS:

@@ -177,7 +177,7 @@ class InitiativePane(CampaignView, Widget):
     }
     InitiativePane:focus-within { border: round $primary; border-title-color: $text; }
     InitiativePane > #initiative-status { height: 1; padding: 0 1; text-style: bold; }
-    InitiativePane > DataTable { height: 1fr; background: transparent; }
+    InitiativePane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
     InitiativePane > #initiative-detail { height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
     """
     BINDINGS = [

@@ -64,7 +64,7 @@ class RosterPane(CampaignView, Widget):
         border-title-color: $text-muted;
     }
     RosterPane:focus-within { border: round $primary; border-title-color: $text; }
-    RosterPane > DataTable { height: 1fr; background: transparent; }
+    RosterPane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
     """
     BINDINGS = [
         Binding("enter", "sheet", "Fiche", id="roster.sheet", priority=True),
