@@ -132,7 +132,7 @@ class CampaignSession:
 
     def __init__(self, path: Path, campaign: Campaign, system: System, *, read_only: bool,
                  lock: CampaignLock | None, lock_holder: str | None, read_only_reason: str,
-                 warnings: list[Problem], journal: Journal, rolls: RollLog, undo: list[Change],
+                 warnings: list[Problem], journal: Journal, rolls: RollLog | None, undo: list[Change],
                  redo: list[Change], history: list[JournalEntry], dirty: bool,
                  autosave_every: int = AUTOSAVE_EVERY) -> None:
         self.path = path
@@ -147,7 +147,8 @@ class CampaignSession:
         self.autosave_every = autosave_every
         self._lock_file = lock
         self._journal = journal
-        self._rolls = rolls
+        self._rolls = rolls             # None until `load_rolls` (open_session(defer_rolls=True))
+        self._rolls_mutex = threading.Lock()
         self._undo = undo
         self._redo = redo
         self._mutex = threading.RLock()
@@ -159,7 +160,47 @@ class CampaignSession:
 
     @property
     def rolls(self) -> list[RollRecord]:
-        return self._rolls.records
+        """The whole log, oldest first; empty while a deferred log is still being read."""
+        return self._rolls.records if self._rolls is not None else []
+
+    @property
+    def rolls_loaded(self) -> bool:
+        return self._rolls is not None
+
+    def load_rolls(self) -> list[Problem]:
+        """Read a deferred roll log (a thread may do it after the first frame); returns its warnings.
+
+        A log that cannot be read (unreadable, newer format) leaves the session read-only, so
+        that no roll is appended to a file this version does not understand.
+        """
+        with self._rolls_mutex:
+            if self._rolls is not None:
+                return []
+            try:
+                rolls = RollLog.load(rolls_path(self.path))
+            except CampaignError as exc:
+                rolls = RollLog(rolls_path(self.path))
+                found = list(exc.problems)
+                # No self._mutex here: record_roll holds it while waiting for this load.
+                if not self.read_only:
+                    self.read_only = True
+                    self.read_only_reason = "the roll log cannot be read"
+                    found.append(Problem(str(self.path), "", "the roll log cannot be read: opened read-only, "
+                                         "changes and rolls are not saved", None, True))
+            else:
+                rolls.campaign_name = self.path.name
+                if not self.read_only and not self._closed:
+                    rolls.open_append()
+                found = list(rolls.warnings)
+            self._rolls = rolls
+            self.warnings += [p for p in found if p not in self.warnings]
+            return found
+
+    def _log(self) -> RollLog:
+        if self._rolls is None:
+            self.load_rolls()
+        assert self._rolls is not None
+        return self._rolls
 
     @property
     def can_undo(self) -> bool:
@@ -293,28 +334,28 @@ class CampaignSession:
             if self._closed:
                 raise ReadOnlyError(f"{self.path.name} is closed: the roll is not recorded")
             if self.read_only:
-                return self._rolls.add_unsaved(session=self.campaign.session, who=who, line=line,
+                return self._log().add_unsaved(session=self.campaign.session, who=who, line=line,
                                                request=request, result=result, gm_only=gm_only, seed=seed)
             try:
-                return self._rolls.record(session=self.campaign.session, who=who, line=line, request=request,
+                return self._log().record(session=self.campaign.session, who=who, line=line, request=request,
                                           result=result, gm_only=gm_only, seed=seed)
             except OSError as exc:
-                raise CampaignError([Problem(str(self._rolls.path), "",
+                raise CampaignError([Problem(str(rolls_path(self.path)), "",
                                              f"cannot record the roll: {exc.strerror or exc}")]) from None
 
     def reveal_roll(self, seq: int) -> None:
         """Show a GM-only roll to the players from now on (a [[reveal]] entry is appended)."""
         with self._guard():
             if self.read_only or self._closed:
-                rec = self._rolls.by_seq.get(seq)
+                rec = self._log().by_seq.get(seq)
                 if rec is None:
                     raise KeyError(f"no roll {seq} in the log")
                 rec.revealed = True
                 return
             try:
-                self._rolls.reveal(seq)
+                self._log().reveal(seq)
             except OSError as exc:
-                raise CampaignError([Problem(str(self._rolls.path), "",
+                raise CampaignError([Problem(str(rolls_path(self.path)), "",
                                              f"cannot record the reveal: {exc.strerror or exc}")]) from None
 
     # -- saving
@@ -355,7 +396,8 @@ class CampaignSession:
             finally:
                 self._closed = True
                 self._journal.close()
-                self._rolls.close()
+                if self._rolls is not None:
+                    self._rolls.close()
                 if self._lock_file is not None:
                     if not self.dirty and not self.read_only:
                         # Everything is in the state file: no empty journal left lying around.
@@ -371,13 +413,15 @@ class CampaignSession:
 
 
 def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = "read_only",
-                 autosave_every: int = AUTOSAVE_EVERY) -> CampaignSession:
+                 autosave_every: int = AUTOSAVE_EVERY, defer_rolls: bool = False) -> CampaignSession:
     """Open a campaign for the screen: lock, load, replay the journal, load the roll log.
 
     When another gmscreen holds the campaign, the session opens read-only with
     `lock_holder` set (or, with `if_locked="raise"`, CampaignLocked is raised). A journal
     damaged before its last entry also opens read-only: nothing is written over it.
-    Raises CampaignError when the campaign itself cannot be loaded.
+    Raises CampaignError when the campaign itself cannot be loaded. With `defer_rolls`, the
+    roll log (which grows all campaign long) is read later by `load_rolls` (or by the first
+    roll), so that the screen can show the campaign at once.
     """
     if if_locked not in ("read_only", "raise"):
         raise ValueError("if_locked: expected 'read_only' or 'raise'")
@@ -431,14 +475,16 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
             if lock is not None:
                 lock.release()
                 lock = None
-        rolls = RollLog.load(rolls_path(path))
-        rolls.campaign_name = path.name
-        warnings += rolls.warnings
+        if not defer_rolls:
+            rolls = RollLog.load(rolls_path(path))
+            rolls.campaign_name = path.name
+            warnings += rolls.warnings
         if not read_only:
             remove_stale_temps(path)
             journal.open_append()
-            rolls.open_append()
-            warnings += [p for p in rolls.warnings if p not in warnings]
+            if rolls is not None:
+                rolls.open_append()
+                warnings += [p for p in rolls.warnings if p not in warnings]
     except BaseException:
         if journal is not None:
             journal.close()

@@ -115,6 +115,7 @@ class GMScreenApp(CampaignHost):
         self._signals: list[int] = []
         self._pending_exit: int | None = None      # exit asked while a campaign was still opening
         self._settled = False                      # a campaign is shown, or the load error screen
+        self._preopened: Any = None                # a session opened in compose, panes already there
         self.startup_problems: list[str] = list(self.config.problems)
         themes, problems = load_themes()
         for each in themes:
@@ -185,9 +186,28 @@ class GMScreenApp(CampaignHost):
 
     def compose(self) -> ComposeResult:
         yield StatusLine()
+        preopened = self._preopen()
         with Container(id="body"):
-            yield Static("", classes="loading", markup=False)
+            if preopened is None:
+                yield Static("", classes="loading", markup=False)
+            else:
+                yield Container(*[make_pane(pane_id) for pane_id in MAIN_PANES], id="panes")
+                yield make_pane("dice-tray")
         yield Footer()
+
+    def _preopen(self) -> Any:
+        """Open a campaign named on the command line before the first frame, so that the
+        first frame shows it. Its roll log is read after (deferred). Any problem leaves it to
+        `open_campaign`, which reports it on the load-error screen."""
+        if self.path is None or not self.path.is_file():
+            return None
+        result = self._open_in_thread(self.path)
+        if isinstance(result, BaseException):
+            return None
+        self._preopened = result
+        self.session = result          # the panes composed below find it when they mount
+        self._settled = True
+        return result
 
     @property
     def status(self) -> StatusLine:
@@ -209,6 +229,11 @@ class GMScreenApp(CampaignHost):
         self._install_signal_handlers()
         for problem in self.startup_problems:
             self.warn(problem, "error")
+        if self._preopened is not None:
+            session, self._preopened = self._preopened, None
+            self._opening = Path(session.path)
+            self.call_later(self._install_session, session, True)
+            return
         path = self.path if self.path is not None else self._start_path()
         if path is not None:
             self.open_campaign(path)
@@ -253,7 +278,7 @@ class GMScreenApp(CampaignHost):
         from gmscreen.campaign.errors import CampaignError, CampaignLocked
 
         try:
-            return open_session(path)
+            return open_session(path, defer_rolls=True)
         except (CampaignError, CampaignLocked, OSError, UnicodeError, ValueError) as exc:
             return exc
 
@@ -270,6 +295,11 @@ class GMScreenApp(CampaignHost):
                     self.call_later(self._install_session, worker.result)
             elif event.state == WorkerState.ERROR:
                 self._open_failed(worker.error)
+        elif worker.name == "load-rolls" and event.state in (WorkerState.SUCCESS, WorkerState.ERROR):
+            if event.state == WorkerState.ERROR:
+                self.warn(f"the roll log could not be read: {worker.error}", "error")
+            else:
+                self._rolls_loaded(*worker.result)
         elif worker.name == "autosave" and self.session is not None:
             if event.state == WorkerState.RUNNING:
                 self._show_save_state("saving…")
@@ -298,17 +328,18 @@ class GMScreenApp(CampaignHost):
         else:
             self.open_campaign(choice)
 
-    async def _install_session(self, session: Any) -> None:
+    async def _install_session(self, session: Any, mounted: bool = False) -> None:
         if self._opening is not None and Path(session.path) != self._opening.absolute():
             session.close()            # superseded by a later open
             return
         self.session = session
         self._settled = True
         self.path = Path(session.path)
-        body = self.screen_stack[0].query_one("#body", Container)
-        await body.remove_children()
-        panes = [make_pane(pane_id) for pane_id in MAIN_PANES]
-        await body.mount(Container(*panes, id="panes"), make_pane("dice-tray"))
+        if not mounted:
+            body = self.screen_stack[0].query_one("#body", Container)
+            await body.remove_children()
+            panes = [make_pane(pane_id) for pane_id in MAIN_PANES]
+            await body.mount(Container(*panes, id="panes"), make_pane("dice-tray"))
         self._mark_current(self.current_pane)
         self.selected_id = None
         self.refresh_views()
@@ -324,6 +355,18 @@ class GMScreenApp(CampaignHost):
                 self.warn(str(problem), "warning")
         self.call_after_refresh(self._focus_pane, self.current_pane)
         self._check_keymap()
+        if not session.rolls_loaded:
+            # The roll log grows all campaign long: read it after the first frame.
+            self.run_worker(lambda: (session, session.load_rolls()), thread=True, group="open",
+                            name="load-rolls", exit_on_error=False)
+
+    def _rolls_loaded(self, session: Any, problems: list[Any]) -> None:
+        if session is not self.session:
+            return
+        for problem in problems:
+            self.warn(str(problem), "warning")
+        self.refresh_views()
+        self.show_status()
 
     def _check_keymap(self) -> None:
         """Say once which keymap ids match no binding (a typo, or a key of a removed feature)."""

@@ -195,6 +195,12 @@ def main() -> int:
     env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor", PYTHONPATH=str(REPO),
                GMSCREEN_CONFIG_DIR=str(work / "config"), GMSCREEN_DATA_DIR=str(work / "data"))
     env.pop("TEXTUAL_THEME", None)
+    # Both apps start from compiled bytecode, as an installed package does (pip compiles it);
+    # the cache lives in the scratch folder, not in the source tree.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+    subprocess.run([sys.executable, "-c", "import gmscreen.cli, gmscreen.ui.app, gmscreen.ui.panes, textual.app"],
+                   env=env, check=True)
     try:
         bare = work / "bare.py"
         bare.write_text(BARE_APP, encoding="utf-8")

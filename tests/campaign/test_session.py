@@ -407,3 +407,53 @@ def test_a_symlinked_campaign_stays_a_link_and_shares_one_lock(tmp_path):
     assert sorted(p.name for p in real_dir.iterdir()) == ["camp.rolls.toml", "camp.toml", "camp.toml.bak",
                                                           "camp.toml.lock"]
 
+
+
+def test_deferred_roll_log_loads_later_and_on_first_roll(tmp_path):
+    """The screen opens big campaigns without their log; the log arrives whole afterwards."""
+    import shutil
+
+    from gmscreen.campaign import open_session, sample_path
+    from gmscreen.rules import resolve
+
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    request = {"system": "mir", "kind": "simple", "pool": 3, "difficulty": 1}
+    with open_session(path) as session:
+        for _ in range(3):
+            session.record_roll(who="Alexis", line="3d12 sd1", request=request, result=resolve(request, seed=1))
+
+    deferred = open_session(path, defer_rolls=True)
+    try:
+        assert not deferred.rolls_loaded and deferred.rolls == []
+        assert deferred.load_rolls() == []
+        assert [r.seq for r in deferred.rolls] == [1, 2, 3]
+        assert deferred.load_rolls() == []          # once only
+    finally:
+        deferred.close()
+
+    lazy = open_session(path, defer_rolls=True)
+    try:                                           # a roll before the load reads the log first
+        rec = lazy.record_roll(who="Loriane", line="x", request=request, result=resolve(request, seed=2))
+        assert rec.seq == 4 and [r.seq for r in lazy.rolls] == [1, 2, 3, 4]
+    finally:
+        lazy.close()
+
+
+def test_deferred_roll_log_of_a_newer_format_makes_the_session_read_only(tmp_path):
+    import shutil
+
+    from gmscreen.campaign import open_session, sample_path
+
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    log = tmp_path / "mir.rolls.toml"
+    log.write_text("format = 99\n", encoding="utf-8")
+    before = log.read_bytes()
+    session = open_session(path, defer_rolls=True)
+    try:
+        problems = session.load_rolls()
+        assert session.read_only and any("newer" in p.message for p in problems)
+    finally:
+        session.close()
+    assert log.read_bytes() == before
