@@ -24,7 +24,6 @@ from textual.worker import Worker, WorkerState
 
 from .config import Config, first_run_campaign
 from .host import CampaignHost
-from .palette import GMScreenCommands
 from .panes import MAIN_PANES, PANES, make_pane
 from .sanitize import clean
 from .status import StatusLine
@@ -63,6 +62,13 @@ App.-ascii .dialog { border: ascii $border; }
 """
 
 
+def _palette_commands() -> type:
+    """The palette's provider, imported when the palette first opens (not at start-up)."""
+    from .palette import GMScreenCommands
+
+    return GMScreenCommands
+
+
 class MainScreen(Screen):
     """The screen of the panes: tab moves from pane to pane rather than widget to widget."""
 
@@ -77,7 +83,7 @@ class GMScreenApp(CampaignHost):
 
     TITLE = "gmscreen"
     CSS = CSS
-    COMMANDS = App.COMMANDS | {GMScreenCommands}
+    COMMANDS = App.COMMANDS | {_palette_commands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     AUTO_FOCUS = None
@@ -185,8 +191,11 @@ class GMScreenApp(CampaignHost):
         return MainScreen(id="_default")
 
     def compose(self) -> ComposeResult:
-        yield StatusLine()
         preopened = self._preopen()
+        status = StatusLine()
+        if preopened is not None:          # the first frame already says where the GM is
+            status.show_session(preopened, ascii=self.ascii)
+        yield status
         with Container(id="body"):
             if preopened is None:
                 yield Static("", classes="loading", markup=False)

@@ -26,8 +26,15 @@ from gmscreen.rules.expr import parse_expression
 
 from ..host import CampaignView
 from ..sanitize import clean, literal, literal_text
-from ..screens.roster_dialogs import ChoiceScreen, ConfirmScreen, Field, PromptScreen, int_check, nonempty
 from .sheet import condition_line, conditions_text
+
+
+def _dialogs() -> Any:
+    """The small dialogs, imported on first use (they pull in TextArea and friends)."""
+    from ..screens import roster_dialogs
+
+    return roster_dialogs
+
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
@@ -607,7 +614,7 @@ class InitiativePane(CampaignView, Widget):
             if yes and self._change("Fin du combat", build):
                 self._warn("Combat terminé", "information")
 
-        self.app.push_screen(ConfirmScreen("Terminer le combat ?", "L'ordre d'initiative est vidé "
+        self.app.push_screen(_dialogs().ConfirmScreen("Terminer le combat ?", "L'ordre d'initiative est vidé "
                                            "(les minuteurs restent). ctrl+z annule.", yes="Terminer"), done)
 
     # ------------------------------------------------------------ the order
@@ -627,7 +634,7 @@ class InitiativePane(CampaignView, Widget):
             ch = campaign.character(choice) if choice else None
             self._ask_initiative(ch.name if ch else None, ch.id if ch else None)
 
-        self.app.push_screen(ChoiceScreen("Ajouter à l'initiative", options), chosen)
+        self.app.push_screen(_dialogs().ChoiceScreen("Ajouter à l'initiative", options), chosen)
 
     def _ask_initiative(self, name: str | None, character: str | None) -> None:
         session = self.session
@@ -635,9 +642,9 @@ class InitiativePane(CampaignView, Widget):
         expr = session.campaign.initiative.strip()
         fields = []
         if name is None:
-            fields.append(Field("name", "Nom", check=nonempty("Nom")))
-        fields.append(Field("value", f"Initiative (vide : lancer {expr})" if expr else "Initiative",
-                            check=int_check(-999, 999, empty_ok=bool(expr), what="Initiative")))
+            fields.append(_dialogs().Field("name", "Nom", check=_dialogs().nonempty("Nom")))
+        fields.append(_dialogs().Field("value", f"Initiative (vide : lancer {expr})" if expr else "Initiative",
+                            check=_dialogs().int_check(-999, 999, empty_ok=bool(expr), what="Initiative")))
 
         def done(values: dict[str, str] | None) -> None:
             if values is None:
@@ -654,7 +661,7 @@ class InitiativePane(CampaignView, Widget):
                     self._cursor_to(f"e:{entry.id}")
 
         title = f"Initiative de {clean(name)}" if name is not None else "Entrée ad hoc"
-        self.app.push_screen(PromptScreen(title, fields), done)
+        self.app.push_screen(_dialogs().PromptScreen(title, fields), done)
 
     def action_set_initiative(self) -> None:
         found = self._selected_entry()
@@ -678,9 +685,9 @@ class InitiativePane(CampaignView, Widget):
                 self._change(f"Initiative {value} : {clean(entry.name)}",
                              lambda b: b.set(("encounter", "entries", idx, "initiative"), value))
 
-        self.app.push_screen(PromptScreen(f"Initiative de {clean(entry.name)}", [
-            Field("value", f"Initiative (vide : lancer {expr})" if expr else "Initiative", str(entry.initiative),
-                  check=int_check(-999, 999, empty_ok=bool(expr), what="Initiative"))]), done)
+        self.app.push_screen(_dialogs().PromptScreen(f"Initiative de {clean(entry.name)}", [
+            _dialogs().Field("value", f"Initiative (vide : lancer {expr})" if expr else "Initiative", str(entry.initiative),
+                  check=_dialogs().int_check(-999, 999, empty_ok=bool(expr), what="Initiative"))]), done)
 
     def action_roll_all(self) -> None:
         session = self.session
@@ -886,8 +893,8 @@ class InitiativePane(CampaignView, Widget):
                 self._warn(f"{clean(entry.name)} : {len(actions)} actions simultanées, −{malus} à chacune",
                            "information")
 
-        self.app.push_screen(PromptScreen(f"Actions déclarées par {clean(entry.name)} (une par ligne)", [
-            Field("actions", "Actions du round", "\n".join(self._declared(campaign, entry_id)), multiline=True),
+        self.app.push_screen(_dialogs().PromptScreen(f"Actions déclarées par {clean(entry.name)} (une par ligne)", [
+            _dialogs().Field("actions", "Actions du round", "\n".join(self._declared(campaign, entry_id)), multiline=True),
         ], note=note), done)
 
     # ------------------------------------------------------------ timers
@@ -989,7 +996,7 @@ class InitiativePane(CampaignView, Widget):
         if len(options) == 1:
             chosen("countdown")
         else:
-            self.app.push_screen(ChoiceScreen("Nouveau minuteur", options), chosen)
+            self.app.push_screen(_dialogs().ChoiceScreen("Nouveau minuteur", options), chosen)
 
     def _add_timer(self, session: CampaignSession, timer: Timer) -> None:
         timer.id = unique_slug(slugify(timer.label, "minuteur"), {t.id for t in session.campaign.timers})
@@ -1002,9 +1009,9 @@ class InitiativePane(CampaignView, Widget):
                 self._add_timer(session, Timer(id="", label=values["label"].strip(), kind="countdown",
                                                rounds=int(values["rounds"].strip())))
 
-        self.app.push_screen(PromptScreen("Nouveau compte à rebours", [
-            Field("label", "Ce qui arrive à la fin", check=nonempty("Libellé")),
-            Field("rounds", "Dans combien de rounds ?", check=int_check(1, 999, what="Rounds")),
+        self.app.push_screen(_dialogs().PromptScreen("Nouveau compte à rebours", [
+            _dialogs().Field("label", "Ce qui arrive à la fin", check=_dialogs().nonempty("Libellé")),
+            _dialogs().Field("rounds", "Dans combien de rounds ?", check=_dialogs().int_check(1, 999, what="Rounds")),
         ]), done)
 
     def _new_extended(self, session: CampaignSession) -> None:
@@ -1053,12 +1060,12 @@ class InitiativePane(CampaignView, Widget):
                      f"{threshold} succès")
             self._add_timer(session, Timer(id="", label=label, kind="extended", who=ch.id, request=request))
 
-        self.app.push_screen(PromptScreen(f"Test étendu de {clean(ch.name)}", [
-            Field("skill", "Compétence", check=check_skill),
-            Field("threshold", "Succès à atteindre (SD étendu)", check=int_check(1, 99, what="SD")),
-            Field("max", "Nombre de tests au plus (vide : sans limite)", check=int_check(0, 99, empty_ok=True,
+        self.app.push_screen(_dialogs().PromptScreen(f"Test étendu de {clean(ch.name)}", [
+            _dialogs().Field("skill", "Compétence", check=check_skill),
+            _dialogs().Field("threshold", "Succès à atteindre (SD étendu)", check=_dialogs().int_check(1, 99, what="SD")),
+            _dialogs().Field("max", "Nombre de tests au plus (vide : sans limite)", check=_dialogs().int_check(0, 99, empty_ok=True,
                                                                                           what="Maximum")),
-            Field("interval", "Temporalité (tour, heure, jour, semaine)", "jour", check=check_interval),
+            _dialogs().Field("interval", "Temporalité (tour, heure, jour, semaine)", "jour", check=check_interval),
         ], note="R19 : « Guérison (Héritage) (1 jour, 3 max.) 8 succès »"), done)
 
     def _new_opposition(self, session: CampaignSession) -> None:
@@ -1082,15 +1089,15 @@ class InitiativePane(CampaignView, Widget):
             self._add_timer(session, Timer(id="", label=values["label"].strip(), kind="opposition", who=ch.id,
                                            opponent=opponent.id if opponent else name, request=request))
 
-        self.app.push_screen(PromptScreen(f"Opposition étendue de {clean(ch.name)}", [
-            Field("label", "Libellé", check=nonempty("Libellé")),
-            Field("opponent", "Adversaire (nom d'un personnage ou nom libre)", check=nonempty("Adversaire")),
-            Field("target", "Réussites à obtenir (2 brève, 3 tendue, 5 majeure)", "3",
-                  check=int_check(1, 10, what="Réussites")),
-            Field("actor_stat", f"Statistique de {clean(ch.name)}", check=int_check(0, 30, what="Statistique")),
-            Field("actor_skill", f"Compétence de {clean(ch.name)}", "0", check=int_check(0, 20, empty_ok=True,
+        self.app.push_screen(_dialogs().PromptScreen(f"Opposition étendue de {clean(ch.name)}", [
+            _dialogs().Field("label", "Libellé", check=_dialogs().nonempty("Libellé")),
+            _dialogs().Field("opponent", "Adversaire (nom d'un personnage ou nom libre)", check=_dialogs().nonempty("Adversaire")),
+            _dialogs().Field("target", "Réussites à obtenir (2 brève, 3 tendue, 5 majeure)", "3",
+                  check=_dialogs().int_check(1, 10, what="Réussites")),
+            _dialogs().Field("actor_stat", f"Statistique de {clean(ch.name)}", check=_dialogs().int_check(0, 30, what="Statistique")),
+            _dialogs().Field("actor_skill", f"Compétence de {clean(ch.name)}", "0", check=_dialogs().int_check(0, 20, empty_ok=True,
                                                                                       what="Compétence")),
-            Field("opponent_stat", "Statistique de l'adversaire", check=int_check(0, 30, what="Statistique")),
-            Field("opponent_skill", "Compétence de l'adversaire", "0", check=int_check(0, 20, empty_ok=True,
+            _dialogs().Field("opponent_stat", "Statistique de l'adversaire", check=_dialogs().int_check(0, 30, what="Statistique")),
+            _dialogs().Field("opponent_skill", "Compétence de l'adversaire", "0", check=_dialogs().int_check(0, 20, empty_ok=True,
                                                                                    what="Compétence")),
         ]), done)

@@ -20,11 +20,28 @@ from gmscreen.campaign.model import Character, Condition, to_data
 
 from ..host import CampaignView
 from ..sanitize import clean, literal_text
-from ..screens.edit_character import EditCharacterScreen
-from ..screens.roster_dialogs import ChoiceScreen, ConfirmScreen, Field, PromptScreen, int_check, nonempty
-from ..screens.roster_sheet import SheetScreen
 from .initiative import add_to_encounter, roll_initiative, slugify, unique_slug
 from .sheet import condition_line, conditions_text, glance, resource_of, side_label
+
+
+def _dialogs() -> Any:
+    """The small dialogs, imported on first use (they pull in TextArea and friends)."""
+    from ..screens import roster_dialogs
+
+    return roster_dialogs
+
+
+def _edit() -> Any:
+    from ..screens import edit_character
+
+    return edit_character
+
+
+def _sheet() -> Any:
+    from ..screens import roster_sheet
+
+    return roster_sheet
+
 
 if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession, EditBuilder
@@ -84,6 +101,7 @@ class RosterPane(CampaignView, Widget):
         super().__init__(**kwargs)
         self._ids: list[str] = []
         self._columns_for: str | None = None
+        self._shown: tuple[int, int] | None = None
         self._pending = False
 
     def compose(self) -> ComposeResult:
@@ -109,6 +127,12 @@ class RosterPane(CampaignView, Widget):
     def show_campaign(self, session: CampaignSession) -> None:
         if not self.is_mounted:
             return
+        # Every change bumps the campaign's revision: an unchanged one needs no redraw
+        # (the host refreshes all views at start-up and after each change).
+        shown = (id(session), session.campaign.revision)
+        if shown == self._shown:
+            return
+        self._shown = shown
         table = self.table
         system = session.system
         if self._columns_for != system.id:
@@ -224,7 +248,7 @@ class RosterPane(CampaignView, Widget):
             if result == "edit":
                 self.action_edit()
 
-        self.app.push_screen(SheetScreen(self.session.system, ch), done)
+        self.app.push_screen(_sheet().SheetScreen(self.session.system, ch), done)
 
     def action_edit(self) -> None:
         found = self._current()
@@ -252,7 +276,7 @@ class RosterPane(CampaignView, Widget):
 
             self._change(f"Fiche : {clean(data['name'])}", build)
 
-        self.app.push_screen(EditCharacterScreen(session.system, ch), done)
+        self.app.push_screen(_edit().EditCharacterScreen(session.system, ch), done)
 
     def action_add(self) -> None:
         if not self._writable():
@@ -274,7 +298,7 @@ class RosterPane(CampaignView, Widget):
                             lambda b: b.insert(("characters",), None, character)):
                 self.app.select_character(new_id)  # type: ignore[attr-defined]
 
-        self.app.push_screen(EditCharacterScreen(session.system, None, side=side), done)
+        self.app.push_screen(_edit().EditCharacterScreen(session.system, None, side=side), done)
 
     def action_duplicate(self) -> None:
         found = self._current()
@@ -305,10 +329,10 @@ class RosterPane(CampaignView, Widget):
 
             self._change(f"Dupliquer {clean(original.name)} ×{count}", build)
 
-        self.app.push_screen(PromptScreen(
+        self.app.push_screen(_dialogs().PromptScreen(
             f"Dupliquer {clean(ch.name)}",
-            [Field("count", f"Combien de copies ? (1 à {MAX_COPIES})", "1",
-                   check=int_check(1, MAX_COPIES, what="copies"))],
+            [_dialogs().Field("count", f"Combien de copies ? (1 à {MAX_COPIES})", "1",
+                   check=_dialogs().int_check(1, MAX_COPIES, what="copies"))],
             note=f"Les copies s'appelleront {', '.join(copy_names(ch.name, 2, set()))}…"), done)
 
     def action_remove(self) -> None:
@@ -334,7 +358,7 @@ class RosterPane(CampaignView, Widget):
                 return
             self._remove(session, char_id)
 
-        self.app.push_screen(ConfirmScreen(f"Retirer {clean(ch.name)} ?", "\n".join(detail), yes="Retirer"), done)
+        self.app.push_screen(_dialogs().ConfirmScreen(f"Retirer {clean(ch.name)} ?", "\n".join(detail), yes="Retirer"), done)
 
     def _remove(self, session: CampaignSession, char_id: str) -> None:
         campaign = session.campaign
@@ -429,11 +453,11 @@ class RosterPane(CampaignView, Widget):
             self._change(f"État {clean(cond.name)} → {clean(ch.name)}",
                          lambda b: b.insert(("characters", index, "conditions"), None, cond))
 
-        self.app.push_screen(PromptScreen(f"Nouvel état pour {clean(ch.name)}", [
-            Field("name", "Nom", check=nonempty("Nom")),
-            Field("effect", "Effet (dans les termes du jeu, facultatif)", placeholder="−1 dé, Malus 2…"),
-            Field("rounds", "Durée en rounds (vide : jusqu'à ce qu'on le retire)",
-                  check=int_check(1, 999, empty_ok=True, what="Durée")),
+        self.app.push_screen(_dialogs().PromptScreen(f"Nouvel état pour {clean(ch.name)}", [
+            _dialogs().Field("name", "Nom", check=_dialogs().nonempty("Nom")),
+            _dialogs().Field("effect", "Effet (dans les termes du jeu, facultatif)", placeholder="−1 dé, Malus 2…"),
+            _dialogs().Field("rounds", "Durée en rounds (vide : jusqu'à ce qu'on le retire)",
+                  check=_dialogs().int_check(1, 999, empty_ok=True, what="Durée")),
         ]), done)
 
     def action_remove_condition(self) -> None:
@@ -463,7 +487,7 @@ class RosterPane(CampaignView, Widget):
             remove(0)
             return
         options = [(str(j), condition_line(c)) for j, c in enumerate(ch.conditions)]
-        self.app.push_screen(ChoiceScreen(f"Retirer quel état de {clean(ch.name)} ?", options),
+        self.app.push_screen(_dialogs().ChoiceScreen(f"Retirer quel état de {clean(ch.name)} ?", options),
                              lambda choice: remove(int(choice)) if choice is not None else None)
 
     # ------------------------------------------------------------ initiative and sessions
@@ -493,8 +517,8 @@ class RosterPane(CampaignView, Widget):
             if values is not None:
                 add(int(values["value"].strip().replace("\u2212", "-")))
 
-        self.app.push_screen(PromptScreen(f"Initiative de {clean(ch.name)}", [
-            Field("value", "Initiative", check=int_check(-999, 999, what="Initiative"))]), done)
+        self.app.push_screen(_dialogs().PromptScreen(f"Initiative de {clean(ch.name)}", [
+            _dialogs().Field("value", "Initiative", check=_dialogs().int_check(-999, 999, what="Initiative"))]), done)
 
     def action_new_session(self) -> None:
         if not self._writable():
@@ -525,7 +549,7 @@ class RosterPane(CampaignView, Widget):
                 self.app.warn(f"Séance {campaign.session} : +1 Impulsion pour {names}",  # type: ignore[attr-defined]
                               "information")
 
-        self.app.push_screen(ConfirmScreen(f"Commencer la séance {number} ?", detail, yes="Nouvelle séance"), done)
+        self.app.push_screen(_dialogs().ConfirmScreen(f"Commencer la séance {number} ?", detail, yes="Nouvelle séance"), done)
 
     @staticmethod
     def _session_gains(session: CampaignSession) -> list[tuple[int, int]]:
