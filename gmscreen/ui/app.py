@@ -58,8 +58,13 @@ App.-ascii .pane { border: ascii $border-blurred; }
 App.-ascii .pane:focus-within { border: ascii $border; }
 App.-ascii Input { border: ascii $border-blurred; }
 App.-ascii Input:focus { border: ascii $border; }
+App.-ascii Input.-textual-compact, App.-ascii Input.-textual-compact:focus { border: none; }  /* one-line fields */
 App.-ascii .dialog { border: ascii $border; }
+App.-ascii FooterKey.-command-palette { border-left: ascii $foreground 20%; }
 """
+
+
+_ASCII_KEY_NAMES = {"⏎": "enter", "↑": "up", "↓": "down", "←": "left", "→": "right", "⌫": "backspace"}
 
 
 def _palette_commands() -> type:
@@ -233,6 +238,14 @@ class GMScreenApp(CampaignHost):
         found = self.screen_stack[0].query(f"#{pane_id}")
         return found.first() if found else None
 
+    def get_key_display(self, binding: Binding) -> str:
+        """Footer and keys screen: `--ascii` shows "enter", "up"… instead of ⏎, ↑…"""
+        display = super().get_key_display(binding)
+        if self.ascii and not display.isascii():
+            for glyph, name in _ASCII_KEY_NAMES.items():
+                display = display.replace(glyph, name)
+        return display
+
     def on_mount(self) -> None:
         self._theme_ready = True
         self._install_signal_handlers()
@@ -269,6 +282,7 @@ class GMScreenApp(CampaignHost):
         path = Path(path)
         self._opening = path
         self._settled = False
+        self._settle_pending_roll()
         self._drop_session()
         self.status.show_loading(f"loading {clean(path.name)}…")
         body = self.screen_stack[0].query_one("#body", Container)
@@ -389,6 +403,13 @@ class GMScreenApp(CampaignHost):
             self.warn(f"{self.config.path}: [keymap]: no binding with id {', '.join(unknown)}; see the keys "
                       "screen (?) for the ids")
 
+    def _settle_pending_roll(self) -> None:
+        """A roll waiting for a choice (Impulsion reroll, parry...) when the campaign closes is
+        settled with its defaults and logged: dice the table saw are never lost."""
+        settle = getattr(self.pane("dice-tray"), "settle_pending", None)
+        if settle is not None and self.session is not None and not self.session.closed:
+            settle()
+
     def _drop_session(self) -> None:
         session, self.session = self.session, None
         if session is not None:
@@ -449,6 +470,7 @@ class GMScreenApp(CampaignHost):
         if self.session is None and not self._settled:
             self._pending_exit = code          # the campaign is still opening: save it once open, then exit
             return
+        self._settle_pending_roll()
         self.save_now()
         self.exit(return_code=code)
 
@@ -615,6 +637,7 @@ class GMScreenApp(CampaignHost):
         self.push_screen(OpenCampaignScreen(self.path, self.config), chosen)
 
     async def action_quit(self) -> None:
+        self._settle_pending_roll()
         self.exit(0)
 
     def binding_owners(self) -> Iterable[tuple[str, Any]]:

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from gmscreen.campaign.model import RollRecord
 from gmscreen.campaign.rolllog import masked
 from gmscreen.rules import System
-from gmscreen.rules._base import Description, DiceGroup
+from gmscreen.rules._base import Description, DiceGroup, Die
 
 from .sanitize import clean
 
@@ -103,6 +103,13 @@ def _names(headline: str, result: Mapping[str, Any], who: str, line: str) -> str
 def describe_result(system: System | None, result: Mapping[str, Any]) -> Description:
     """The system's own words, or the bare outcome when the record cannot be described
     (an older or hand-edited log must still show, never crash the screen)."""
+    if "system" not in result and isinstance(result.get("total"), int) and "expression" in result:
+        # A plain dice expression (initiative, `2d6+1`): its total and faces, no system words.
+        dice = result.get("dice")
+        faces = [f for f in dice if isinstance(f, int) and not isinstance(f, bool)] if isinstance(dice, list) else []
+        group = DiceGroup(label="", dice=tuple(Die(face=f, sides=0) for f in faces), total=result["total"])
+        return Description(headline=f"= {result['total']}", detail="",
+                           groups=(group,), good=None)
     if system is not None and system.describe is not None:
         try:
             return system.describe(dict(result))

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from .quickroll.grammar import Side
+from .quickroll.systems import grammar_for
+from .quickroll.text import words
 from .sanitize import clean
 
 if TYPE_CHECKING:
@@ -57,9 +60,17 @@ class GMScreenCommands(Provider):
                                  "party" if character.side == "party" else "NPC", True))
             selected = getattr(app, "selected_id", None)
             characters.sort(key=lambda c: c.id != selected)
+            grammar = grammar_for(session.campaign)
             for character in characters:
                 name = clean(character.name)
+                # Only what the quick-roll line takes as a trait (not MIR's Voies or wounds).
+                forms: set[tuple[str, ...]] = set()
+                for cand in grammar.traits(Side(role="actor", start=0, character=character)):
+                    forms.add(cand.words)
+                    forms.update(cand.aliases)
                 for skill in _leaf_stats(character.sheet):
+                    if words(skill) not in forms:
+                        continue
                     line = f"{name} {clean(skill)} "
                     commands.append((f"Roll {name} {clean(skill)}", partial(_roll_line, app, line),
                                      "put it in the quick-roll line", False))

@@ -325,9 +325,12 @@ async def test_arpeges_simple_and_escape_cancels_a_choice(pane_host, open_sample
         await _type(pilot, line)
         await pilot.press("enter")
         await pilot.pause()
-        await pilot.press("escape")
+        await pilot.press("escape")                         # the action is rolled: no abandoning it
         await pilot.pause()
-        assert len(session.rolls) == 1 and tray.flow is None and tray.line.has_focus
+        assert len(session.rolls) == 1 and tray.flow is not None and tray.choice_view.has_focus
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(session.rolls) == 2 and tray.flow is None and tray.line.has_focus
 
 
 async def test_hostile_names_in_the_tray(pane_host, open_sample):

@@ -116,6 +116,20 @@ def _groups_or_split(ctx: Context, sizes: Sequence[int]) -> list[list[int]]:
 
 # ====================================================================== MIR
 
+def _nested_skills(side: Side, known: dict[str, tuple[str, str | None]]) -> list[Candidate]:
+    """Skills filed under a parent (Magisphère statistic, Te Deum characteristic): the side's
+    own, then those only others have, at 0, so that a line naming them still reads."""
+    out, owned = [], set()
+    for parent, table in side.sheet("skills").items():
+        if isinstance(table, dict):
+            for name, value in table.items():
+                out.append(candidate(name, ("skill", name, int(value), parent)))
+                owned.add(fold(name))
+    out += [candidate(name, ("skill", name, 0, parent)) for key, (name, parent) in known.items()
+            if key not in owned]
+    return out
+
+
 _MIR_INTERVALS = {"tour": "tour", "tours": "tour", "round": "tour", "rounds": "tour",
                   "heure": "heure", "heures": "heure", "hour": "heure", "hours": "heure", "h": "heure",
                   "jour": "jour", "jours": "jour", "journee": "jour", "journees": "jour", "day": "jour", "days": "jour",
@@ -432,15 +446,7 @@ class MagisphereGrammar(SystemGrammar):
     def traits(self, side: Side) -> list[Candidate]:
         stats = side.sheet("stats")
         out = [candidate(name, ("stat", name, int(value))) for name, value in stats.items()]
-        owned = set()
-        for parent, table in side.sheet("skills").items():
-            if isinstance(table, dict):
-                for name, value in table.items():
-                    out.append(candidate(name, ("skill", name, int(value), parent)))
-                    owned.add(fold(name))
-        out += [candidate(name, ("skill", name, 0, parent)) for key, (name, parent) in self._known.items()
-                if key not in owned]
-        return out
+        return out + _nested_skills(side, self._known)
 
     def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
         tok = tokens[i]
@@ -657,15 +663,7 @@ class TeDeumGrammar(SystemGrammar):
 
     def traits(self, side: Side) -> list[Candidate]:
         out = list(self._chars)
-        owned = set()
-        for parent, table in side.sheet("skills").items():
-            if isinstance(table, dict):
-                for name, value in table.items():
-                    out.append(candidate(name, ("skill", name, int(value), parent)))
-                    owned.add(fold(name))
-        out += [candidate(name, ("skill", name, 0, parent)) for key, (name, parent) in self._known.items()
-                if key not in owned]
-        return out
+        return out + _nested_skills(side, self._known)
 
     def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
         tok = tokens[i]
@@ -970,6 +968,13 @@ class ArpegesGrammar(SystemGrammar):
             parts.append(f"{skill_t[0].label} {sign(value)}")
         return total, f"{' + '.join(parts)} = {sign(total)}"
 
+    def _declared(self, side: Side) -> int:
+        """Actions the side's character declared for the round in the queue (R12), at least 1."""
+        char_id = _id(side)
+        enc = self.campaign.encounter
+        entries = {e.id for e in enc.entries if char_id is not None and e.character == char_id}
+        return next((max(1, len(d.actions)) for d in enc.declared if d.entry in entries), 1)
+
     def build(self, ctx: Context) -> Draft:
         v = ctx.values
         actor, opp = ctx.actor, ctx.opponent
@@ -980,7 +985,8 @@ class ArpegesGrammar(SystemGrammar):
         common: dict[str, Any] = {}
         if v.get("open_roll"):
             common["open_roll"] = True
-        actions = v.get("simultaneous_actions", 1)
+        explicit = "simultaneous_actions" in v
+        actions = v["simultaneous_actions"] if explicit else self._declared(actor)
         if opp is None:
             if v.get("confrontation"):
                 raise QuickRollError("une confrontation se joue contre quelqu'un : « vs »", len(ctx.line))
@@ -989,7 +995,7 @@ class ArpegesGrammar(SystemGrammar):
             request = {"difficulty": difficulty if difficulty is not None else 0, "skill_level": level, **common}
             if actions > 1:
                 request["simultaneous_actions"] = actions
-                ctx.modifiers.append(f"{actions} actions")
+                ctx.modifiers.append(f"{actions} actions" + ("" if explicit else " déclarées"))
             baseline = {k: x for k, x in request.items() if k != "simultaneous_actions"} if actions > 1 else None
             diff = f"difficulté {sign(difficulty)}" if difficulty is not None else "difficulté ?"
             label = f"{actor.name} · {a_text} · {diff}"
@@ -1002,7 +1008,7 @@ class ArpegesGrammar(SystemGrammar):
                        "opponent_skill_level": o_level, **common}
             if actions > 1:
                 request["simultaneous_actions"] = actions
-                ctx.modifiers.append(f"{actions} actions")
+                ctx.modifiers.append(f"{actions} actions" + ("" if explicit else " déclarées"))
             if v.get("parry") is False:
                 request["parry"] = False
             baseline = {k: x for k, x in request.items() if k != "simultaneous_actions"} if actions > 1 else None
@@ -1011,7 +1017,7 @@ class ArpegesGrammar(SystemGrammar):
             choice = Choice("arpeges_parry", {}) if v.get("parry") is None else None
             return _finish(self, ctx, "confrontation", request, who=actor.name, who_id=_id(actor), label=label,
                            baseline=baseline, choice=choice)
-        if actions > 1:
+        if actions > 1 and explicit:
             raise QuickRollError("les actions simultanées s'appliquent à une action simple ou une confrontation",
                                  *ctx.spans["simultaneous_actions"])
         kind = "opposed_two_rolls" if v.get("two_rolls") else "opposed_one_roll"

@@ -13,11 +13,14 @@ from typing import Iterable, Sequence
 
 _SPLIT_INSIDE = re.compile(r"(?<=[^\W\d_])[-'’](?=[^\W\d_])")
 _EDGE = re.compile(r"^[^\w]+|[^\w]+$")
+# As gmscreen.ui.sanitize.clean: a name read from the file and the same name as shown
+# (control characters as U+FFFD, e.g. put in the line by the palette) fold alike.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def fold(text: str) -> str:
     """Lower case without accents: 'Éloquence' -> 'eloquence', 'Manœuvre' -> 'manoeuvre'."""
-    decomposed = unicodedata.normalize("NFKD", str(text))
+    decomposed = unicodedata.normalize("NFKD", _CONTROL.sub("\ufffd", str(text)))
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return plain.casefold().replace("œ", "oe").replace("æ", "ae")
 

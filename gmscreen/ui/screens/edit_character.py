@@ -93,6 +93,15 @@ class EditCharacterScreen(ModalScreen[dict | None]):
         self.side = character.side if character else side
         self.title_text = title or (f"Modifier {clean(character.name)}" if character else "Nouveau personnage")
         self.sheet: Mapping[str, Any] = character.sheet if character and isinstance(character.sheet, Mapping) else {}
+        # Text from the file is shown neutralised (an ESC in a field would reach the terminal);
+        # a value left as shown keeps its original characters when saved.
+        self._shown: dict[str, str] = {}
+
+    def _show(self, text: str, *, single_line: bool = True) -> str:
+        shown = clean(text, single_line=single_line)
+        if shown != text:
+            self._shown[shown.strip() if single_line else shown] = text.strip() if single_line else text
+        return shown
 
     # ------------------------------------------------------------ layout
 
@@ -102,14 +111,14 @@ class EditCharacterScreen(ModalScreen[dict | None]):
             yield Static(literal(self.title_text), id="dialog-title")
             with VerticalScroll(id="form"):
                 yield Static("Nom", classes="field-label", markup=False)
-                yield Input(ch.name if ch else "", id="f-name", compact=True, placeholder="nom du personnage")
+                yield Input(self._show(ch.name) if ch else "", id="f-name", compact=True, placeholder="nom du personnage")
                 yield Static("Camp", classes="field-label", markup=False)
                 yield Select([("PJ (groupe)", "party"), ("PNJ", "npc")], value=self.side, allow_blank=False,
                              id="f-side", compact=True)
                 for group in self.system.sheet:
                     yield from self._group_fields(group)
                 yield Static("Notes", classes="field-label", markup=False)
-                yield TextArea(ch.notes if ch else "", id="f-notes", soft_wrap=True, tab_behavior="focus")
+                yield TextArea(self._show(ch.notes, single_line=False) if ch else "", id="f-notes", soft_wrap=True, tab_behavior="focus")
             yield Static("", id="form-errors", markup=False)
             with Horizontal(id="dialog-buttons"):
                 yield Button("Annuler", id="cancel")
@@ -141,7 +150,12 @@ class EditCharacterScreen(ModalScreen[dict | None]):
             else:
                 text = f"une ligne par {free.label.lower() if free else 'valeur'} : Nom = valeur ({rng})"
             yield Static(text, classes="sub-title", markup=False)
-            yield TextArea(free_lines(group, values), id=f"group-{group.key}", soft_wrap=False, tab_behavior="focus")
+            if isinstance(values, Mapping):
+                for name, value in values.items():
+                    self._show(str(name))
+                    for sub in (value if isinstance(value, Mapping) else ()):
+                        self._show(str(sub))
+            yield TextArea(clean(free_lines(group, values), single_line=False), id=f"group-{group.key}", soft_wrap=False, tab_behavior="focus")
 
     def _stat_label(self, key: str) -> str:
         for g in self.system.sheet:
@@ -159,6 +173,7 @@ class EditCharacterScreen(ModalScreen[dict | None]):
         """The character data, or None and the errors as (widget id, message)."""
         errors: list[tuple[str, str]] = []
         name = self.query_one("#f-name", Input).value.strip()
+        name = self._shown.get(name, name)
         if not name:
             errors.append(("f-name", "Nom : ne peut pas être vide"))
         elif len(name) > 200:
@@ -167,6 +182,7 @@ class EditCharacterScreen(ModalScreen[dict | None]):
         if side not in ("party", "npc"):
             side = self.side
         notes = self.query_one("#f-notes", TextArea).text
+        notes = self._shown.get(notes, notes)
         if len(notes) > MAX_TEXT:
             errors.append(("f-notes", f"Notes : {MAX_TEXT} caractères au plus"))
         sheet: dict[str, Any] = {}
@@ -241,6 +257,7 @@ class EditCharacterScreen(ModalScreen[dict | None]):
                     continue
                 target = out.setdefault(pkey, {})
             name = left.strip()
+            name = self._shown.get(name, name)
             if not name or len(name) > MAX_NAME:
                 errors.append((wid, f"{where} : un nom de 1 à {MAX_NAME} caractères"))
                 continue

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from ..sanitize import literal
+from ..sanitize import clean, literal
 
 DIALOG_CSS = """
 {name} {{
@@ -133,9 +133,9 @@ class PromptScreen(ModalScreen[dict[str, str] | None]):
                 for f in self.fields:
                     yield Static(literal(f.label), classes="field-label")
                     if f.multiline:
-                        yield TextArea(f.value, id=f"field-{f.name}", soft_wrap=True, tab_behavior="focus")
+                        yield TextArea(clean(f.value, single_line=False), id=f"field-{f.name}", soft_wrap=True, tab_behavior="focus")
                     else:
-                        yield Input(f.value, placeholder=f.placeholder, id=f"field-{f.name}", compact=True)
+                        yield Input(clean(f.value), placeholder=f.placeholder, id=f"field-{f.name}", compact=True)
             yield Static("", id="dialog-error", markup=False)
             with Horizontal(id="dialog-buttons"):
                 yield Button("Annuler", id="cancel")

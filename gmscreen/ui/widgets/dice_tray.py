@@ -111,6 +111,14 @@ class ChoicePrompt(Static, can_focus=True):
         self.tray.choose(key)
 
     def action_cancel(self) -> None:
+        flow = self.tray.flow
+        if flow is not None and flow.prompt is not None and flow.result is not None:
+            # The dice are already on the table: abandoning would drop a roll the players saw
+            # (and let it be rolled again). Only a choice asked before any die may be abandoned.
+            keys = " / ".join(o.key for o in flow.prompt.options)
+            self.app.bell()
+            self.app.warn(f"les dés sont jetés : choisissez ({keys})")  # type: ignore[attr-defined]
+            return
         self.tray.cancel_flow()
 
 
@@ -234,8 +242,18 @@ class DiceTray(CampaignView, Widget):
         if self.last_line is None:
             self.app.warn("aucun jet à relancer")  # type: ignore[attr-defined]
             return
+        focused = self.app.focused
+        outside = focused is not None and focused not in (self.line, self.choice_view)
+        typed = self.line.value
+        if outside:
+            self._previous_focus = focused
         self.line.value = self.last_line
         self.submit(self.last_line)
+        if outside and self.flow is None and focused is not None and focused.is_attached:
+            # `.` from a pane: the GM stays there (their next keys are pane keys, not text)
+            # and a line they had typed is still there.
+            self.line.value = typed
+            focused.focus()
 
     def set_line(self, text: str) -> None:
         """Put `text` in the line and focus it (palette "Roll <name> <skill>")."""
@@ -518,6 +536,22 @@ class DiceTray(CampaignView, Widget):
         self.line.focus()
         self.app.refresh_bindings()
 
+    def settle_pending(self) -> None:
+        """The campaign is closing (quit, SIGHUP, another campaign) with a choice unanswered:
+        dice the table has seen are not lost — each choice takes its default, as Enter would,
+        and the roll is logged."""
+        flow = self.flow
+        if flow is None or flow.prompt is None or flow.result is None or self.session is None:
+            return
+        try:
+            for _ in range(50):
+                if flow.prompt is None or not flow.choose("enter"):
+                    break
+        except RequestError:
+            return
+        if flow.prompt is None and flow.result is not None:
+            self._finish()
+
     def _finish(self) -> None:
         flow = self.flow
         assert flow is not None and flow.result is not None
@@ -613,9 +647,10 @@ class DiceTray(CampaignView, Widget):
     def _update_title(self) -> None:
         if self.session is None:
             return
-        title = f"Dés · {get_system(self.session.campaign.system).game}"
+        sep = " | " if getattr(self.app, "ascii", False) else " · "    # --ascii: nothing but ASCII chrome
+        title = f"Dés{sep}{get_system(self.session.campaign.system).game}"
         if self.gm_only:
-            title += " · MJ seul"
+            title += f"{sep}MJ seul"
         self.border_title = title
 
 

@@ -169,6 +169,8 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             chosen = row.value is not None and row.value == current
             value = "" if row.value is None else f"{row.value:+d}" if system.id == "arpeges" else str(row.value)
             chance = chance_text(self.chance_at(row.value)) if field is not None else "—"
+            if ascii:
+                chance = chance.replace("—", "-")
             text = (f"{marker if chosen else ' '} {set_cell_size(label, label_w)} {value:>3}  {chance:>4}")
             if row.note:
                 text += "  " + clean(row.note)

@@ -820,6 +820,9 @@ class InitiativePane(CampaignView, Widget):
             turn = enc.turn
             if index < turn:
                 turn -= 1
+            elif index == turn:     # it was their turn: the next one ready plays (not one who waits)
+                turn = next((i for i in range(turn, len(enc.entries)) if not enc.entries[i].delayed
+                             and not enc.entries[i].acted), turn)
             turn = min(turn, max(len(enc.entries) - 1, 0))
             if turn != enc.turn:
                 b.set(("encounter", "turn"), turn)

@@ -166,6 +166,10 @@ class RosterPane(CampaignView, Widget):
     def _cells(system: Any, ch: Character) -> list[Text]:
         side = Text(side_label(ch.side), style="dim" if ch.side != "party" else "bold")
         name = literal_text(ch.name, "bold" if ch.side == "party" else "")
+        number = re.search(r"\s\d+$", name.plain) if name.cell_len > NAME_WIDTH else None
+        if number:      # copies ("Garde 2", "Garde 3"): cut the middle, keep them apart
+            tail = name.plain[number.start():]
+            name = Text(name.plain[:NAME_WIDTH - len(tail) - 1].rstrip() + "…" + tail, style=name.style)
         name.truncate(NAME_WIDTH, overflow="ellipsis")
         conditions = conditions_text(ch, CONDITIONS_WIDTH)
         conditions.truncate(CONDITIONS_WIDTH, overflow="ellipsis")
@@ -371,6 +375,7 @@ class RosterPane(CampaignView, Widget):
             enc = campaign.encounter
             current = enc.entries[enc.turn].id if 0 <= enc.turn < len(enc.entries) else None
             gone = [e.id for e in enc.entries if e.character == char_id]
+            start = enc.turn - sum(1 for e in enc.entries[:enc.turn] if e.character == char_id)
             for j in range(len(enc.declared) - 1, -1, -1):
                 if enc.declared[j].entry in gone:
                     b.delete(("encounter", "declared"), j)
@@ -379,7 +384,12 @@ class RosterPane(CampaignView, Widget):
                     b.delete(("encounter", "entries"), j)
             if gone:
                 ids = [e.id for e in enc.entries]
-                turn = ids.index(current) if current in ids else min(enc.turn, max(len(ids) - 1, 0))
+                if current in ids:
+                    turn = ids.index(current)
+                else:       # it was their turn: the next one ready plays (not one who waits)
+                    ready = [i for i in range(start, len(ids)) if not enc.entries[i].delayed
+                             and not enc.entries[i].acted]
+                    turn = ready[0] if ready else min(start, max(len(ids) - 1, 0))
                 if turn != enc.turn:
                     b.set(("encounter", "turn"), turn)
             for j in range(len(campaign.timers) - 1, -1, -1):

@@ -132,7 +132,7 @@ def glance(system: System, character: Character) -> Text:
             cur = _free_int(sheet, "resources", "impulsion")
             cap = _free_int(sheet, "resources", "impulsion_max")
             text.append("Imp ", style="dim")
-            text.append(f"{cur}/{cap}", style="dim" if cur == 0 else "bold")
+            text.append(f"{cur}/{cap}" if cap else str(cur), style="dim" if cur == 0 else "bold")  # no max: uncapped
         stats = sheet.get("stats")
         if isinstance(stats, Mapping):
             for name, value in stats.items():
