@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gmscreen.rules import get_system, odds
+from gmscreen.ui import chances
 from gmscreen.ui.widgets.difficulty import DifficultyPane, chance_text
 
 GM_COLOURS = {"gm-good": "#4EBF71", "gm-bad": "#E05252", "gm-crit": "#FFB454", "gm-fumble": "#FF6E6E",
@@ -72,11 +73,11 @@ async def test_per_row_odds_equal_rules_odds_and_current_row_marked(pane_host, o
         assert chance_text(odds(draft)["chance"]) == "60%" and "60%" in marked[0]
         assert pane.rows.highlighted == 3
         # the same draft again computes nothing new
-        computed = pane.odds_computed
+        computed = chances.computed
         app.set_draft(dict(draft), "Loriane éloquence")
         app.set_draft({**draft, "difficulty": 4}, "Loriane éloquence")
         await pilot.pause()
-        assert pane.odds_computed == computed
+        assert chances.computed == computed
         assert [p for p in _prompts(pane) if p.startswith("▶")][0].count("Difficile") == 1
 
 

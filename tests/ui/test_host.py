@@ -1,4 +1,3 @@
-import pytest
 from textual.widgets import Static
 from gmscreen.ui.host import CampaignView
 

@@ -49,11 +49,21 @@ async def test_whole_round_with_conditions_and_countdown(open_sample, pane_host)
         assert c.timers[1].rounds == 2                             # countdown ticked
         assert "Round 3" in notes
         assert c.character("callia").conditions[0].rounds is None  # no duration: never ticks
-        await pilot.press("p")                                     # back to the previous round's last actor
+        await pilot.press("p")                                     # right after n: that turn is undone
         await pilot.pause()
         assert c.encounter.round == 2 and current(session) == "chien"
-        for _ in range(4):
-            app.undo()
+        assert c.timers[1].rounds == 3                             # the countdown tick comes back
+        assert not c.encounter.entries[-1].acted
+        await pilot.press("p")                                     # again: Alexis's turn, Ébloui back
+        await pilot.pause()
+        assert current(session) == "alexis" and c.character("alexis").conditions[0].rounds == 1
+        await pilot.press("p")
+        await pilot.pause()
+        assert current(session) == "garde" and not session.can_undo
+        await pilot.press("p")                                     # nothing left to undo: the order moves
+        await pilot.pause()
+        assert current(session) == "callia" and session.last_label == "Tour précédent"
+        app.undo()
         await pilot.pause()
         assert c.encounter.round == 2 and current(session) == "garde"
         assert c.character("alexis").conditions[0].rounds == 1 and c.timers[1].rounds == 3

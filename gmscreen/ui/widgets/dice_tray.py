@@ -22,8 +22,9 @@ from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from gmscreen.rules import RequestError, get_system, odds, success_chance
+from gmscreen.rules import RequestError, get_system
 
+from .. import chances
 from ..host import CampaignView
 from ..quickroll import Draft, QuickRollError, RollFlow, complete, grammar_help, parse, spending
 from ..sanitize import clean, literal
@@ -371,7 +372,7 @@ class DiceTray(CampaignView, Widget):
         if self.gm_only or draft.gm_only:
             parts.append(("MJ ", "bold $warning"))
         try:
-            chance = success_chance(odds(draft.odds_request))
+            chance = chances.chance(draft.odds_request)
         except RequestError as exc:
             return literal(f"{exc}")
         contest = get_system(draft.system).kinds[draft.kind].contest
@@ -381,7 +382,7 @@ class DiceTray(CampaignView, Widget):
             return Content.assemble(*parts)
         if draft.baseline is not None and draft.modifier_text:
             try:
-                before = success_chance(odds(draft.baseline))
+                before = chances.chance(draft.baseline)
                 arrow = "->" if self._ascii else "→"
                 parts += [literal(draft.modifier_text, "bold"), (f" : {_pct(before)} {arrow} ", ""),
                           (_pct(chance), "bold"), " · "]

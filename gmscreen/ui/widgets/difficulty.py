@@ -18,15 +18,15 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from gmscreen.rules import RequestError, System, odds, success_chance
+from gmscreen.rules import RequestError, System
 
+from .. import chances
 from ..host import CampaignView
 from ..sanitize import clean, literal
 
 if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession
 
-_CACHE_SIZE = 512
 
 
 def chance_text(chance: float | None) -> str:
@@ -43,10 +43,6 @@ def chance_text(chance: float | None) -> str:
     if pct == 100:
         return ">99%"
     return f"{pct}%"
-
-
-def _key(request: Mapping[str, Any]) -> str:
-    return repr(sorted(request.items(), key=lambda kv: kv[0]))
 
 
 class _Rows(OptionList):
@@ -72,11 +68,9 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
         self._system: System | None = None
         self._draft: dict[str, Any] | None = None
         self._label = ""
-        self._odds: dict[str, float | None] = {}
         self._values: list[int | None] = []     # per option: the value Enter chooses (None: reference row)
         self._stale = True
         self._width = 0
-        self.odds_computed = 0                  # odds requests actually computed (tests check caching)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="difficulty-test", markup=False)
@@ -87,7 +81,6 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
     def show_campaign(self, session: CampaignSession) -> None:
         if session.system is not self._system:
             self._system = session.system
-            self._odds.clear()
             self._stale = True
             self._redraw()
 
@@ -118,16 +111,10 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             return None
         request = dict(self._draft)
         request[field] = value
-        key = _key(request)
-        if key not in self._odds:
-            if len(self._odds) >= _CACHE_SIZE:
-                self._odds.clear()
-            try:
-                self._odds[key] = success_chance(odds(request))
-            except (RequestError, ValueError, TypeError, KeyError):
-                self._odds[key] = None
-            self.odds_computed += 1
-        return self._odds[key]
+        try:
+            return chances.chance(request)
+        except (RequestError, ValueError, TypeError, KeyError):
+            return None
 
     # ------------------------------------------------------------ drawing
 

@@ -173,16 +173,14 @@ def _status_of(result: dict) -> str:
 # ---------------------------------------------------------------- the pane
 
 
+TURN_LABEL = "Fin du tour : "    # the change `n` makes; `p` right after it undoes it
+
+
 class InitiativePane(CampaignView, Widget):
     """Turn order then timers in one table; keys act on the row under the cursor."""
 
     DEFAULT_CSS = """
-    InitiativePane {
-        height: 1fr;
-        border: round $primary 40%;
-        border-title-color: $text-muted;
-    }
-    InitiativePane:focus-within { border: round $primary; border-title-color: $text; }
+    InitiativePane { height: 1fr; }
     InitiativePane > #initiative-status { height: 1; padding: 0 1; text-style: bold; }
     InitiativePane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
     InitiativePane > #initiative-detail { height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
@@ -535,15 +533,23 @@ class InitiativePane(CampaignView, Widget):
                 b.set(("encounter", "turn"), following)
 
         current_name = enc.entries[min(enc.turn, len(enc.entries) - 1)].name
-        if self._change(f"Fin du tour : {clean(current_name)}", build):
+        if self._change(f"{TURN_LABEL}{clean(current_name)}", build):
             for notice in notices:
                 self._warn(notice, "information")
             self._follow_current()
 
     def previous_turn(self) -> None:
-        """Back to the actor before (a mistake at the table); ctrl+z also restores ticks."""
+        """Back to the actor before (a mistake at the table).
+
+        Right after `n`, going back is exactly undoing that turn: condition rounds and
+        countdowns it ticked come back too. Further back, only the order moves.
+        """
         session = self.session
         if session is None or not self._writable():
+            return
+        if (session.last_label or "").startswith(TURN_LABEL):
+            self.app.undo()  # type: ignore[attr-defined]
+            self._follow_current()
             return
         campaign = session.campaign
         enc = campaign.encounter

@@ -75,12 +75,7 @@ class RosterPane(CampaignView, Widget):
     """Party then NPCs; the row under the cursor is the selected character."""
 
     DEFAULT_CSS = """
-    RosterPane {
-        height: 1fr;
-        border: round $primary 40%;
-        border-title-color: $text-muted;
-    }
-    RosterPane:focus-within { border: round $primary; border-title-color: $text; }
+    RosterPane { height: 1fr; }
     RosterPane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
     """
     BINDINGS = [
@@ -220,6 +215,15 @@ class RosterPane(CampaignView, Widget):
                 return i, ch
         return None
 
+    def _editable(self) -> tuple[CampaignSession, int, Character] | None:
+        """The session, index and character an editing key acts on; None (GM told) when there is
+        none or the campaign is read-only."""
+        found = self._current()
+        if found is None or not self._writable():
+            return None
+        assert self.session is not None
+        return (self.session, *found)
+
     def _writable(self) -> bool:
         session = self.session
         if session is None:
@@ -255,12 +259,10 @@ class RosterPane(CampaignView, Widget):
         self.app.push_screen(_sheet().SheetScreen(self.session.system, ch), done)
 
     def action_edit(self) -> None:
-        found = self._current()
-        if found is None or not self._writable():
+        target = self._editable()
+        if target is None:
             return
-        session = self.session
-        assert session is not None
-        _, ch = found
+        session, _, ch = target
         char_id = ch.id
 
         def done(data: dict | None) -> None:
@@ -305,12 +307,10 @@ class RosterPane(CampaignView, Widget):
         self.app.push_screen(_edit().EditCharacterScreen(session.system, None, side=side), done)
 
     def action_duplicate(self) -> None:
-        found = self._current()
-        if found is None or not self._writable():
+        target = self._editable()
+        if target is None:
             return
-        session = self.session
-        assert session is not None
-        _, ch = found
+        session, _, ch = target
         char_id = ch.id
 
         def done(values: dict[str, str] | None) -> None:
@@ -340,12 +340,10 @@ class RosterPane(CampaignView, Widget):
             note=f"Les copies s'appelleront {', '.join(copy_names(ch.name, 2, set()))}…"), done)
 
     def action_remove(self) -> None:
-        found = self._current()
-        if found is None or not self._writable():
+        target = self._editable()
+        if target is None:
             return
-        session = self.session
-        assert session is not None
-        _, ch = found
+        session, _, ch = target
         char_id = ch.id
         campaign = session.campaign
         entries = [e for e in campaign.encounter.entries if e.character == char_id]
@@ -412,10 +410,10 @@ class RosterPane(CampaignView, Widget):
         if resource is None:
             self.app.warn(f"{session.system.game} ne garde pas de ressource sur la fiche")  # type: ignore[attr-defined]
             return
-        found = self._current()
-        if found is None or not self._writable():
+        target = self._editable()
+        if target is None:
             return
-        index, ch = found
+        _, index, ch = target
         group = ch.sheet.get(resource.group) if isinstance(ch.sheet, dict) else None
         group = group if isinstance(group, dict) else {}
         value = group.get(resource.key, resource.stat.default)
@@ -443,12 +441,10 @@ class RosterPane(CampaignView, Widget):
         self._change(f"{resource.label} {shown(value)} → {shown(new)} : {clean(ch.name)}", build)
 
     def action_add_condition(self) -> None:
-        found = self._current()
-        if found is None or not self._writable():
+        target = self._editable()
+        if target is None:
             return
-        session = self.session
-        assert session is not None
-        _, ch = found
+        session, _, ch = target
         char_id = ch.id
 
         def done(values: dict[str, str] | None) -> None:
@@ -471,12 +467,10 @@ class RosterPane(CampaignView, Widget):
         ]), done)
 
     def action_remove_condition(self) -> None:
-        found = self._current()
-        if found is None or not self._writable():
+        target = self._editable()
+        if target is None:
             return
-        session = self.session
-        assert session is not None
-        index, ch = found
+        session, index, ch = target
         if not ch.conditions:
             self.app.warn(f"{clean(ch.name)} n'a aucun état")  # type: ignore[attr-defined]
             return
@@ -503,12 +497,10 @@ class RosterPane(CampaignView, Widget):
     # ------------------------------------------------------------ initiative and sessions
 
     def action_to_initiative(self) -> None:
-        found = self._current()
-        if found is None or not self._writable():
+        target = self._editable()
+        if target is None:
             return
-        session = self.session
-        assert session is not None
-        _, ch = found
+        session, _, ch = target
         if any(e.character == ch.id for e in session.campaign.encounter.entries):
             self.app.warn(f"{clean(ch.name)} est déjà dans l'ordre d'initiative")  # type: ignore[attr-defined]
             return

@@ -1,0 +1,42 @@
+"""Chances of success shared by the dice tray and the difficulty table.
+
+Both ask for the odds of the test being typed on every keystroke (the table once per
+row, one of which is the tray's own request), and most keystrokes do not change the
+request. One memo keeps that to one computation per distinct request.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Mapping
+
+from gmscreen.rules import RequestError, odds, success_chance
+
+_SIZE = 512
+_memo: OrderedDict[str, float | None] = OrderedDict()
+computed = 0          # requests actually computed (tests check the memo works)
+
+
+def _key(request: Mapping[str, Any]) -> str:
+    return repr(sorted(request.items()))
+
+
+def chance(request: Mapping[str, Any]) -> float:
+    """Exact chance of success (or of the actor winning); RequestError when the request is bad."""
+    global computed
+    key = _key(request)
+    if key in _memo:
+        _memo.move_to_end(key)
+        value = _memo[key]
+    else:
+        computed += 1
+        try:
+            value = success_chance(odds(request))
+        except RequestError:
+            value = None
+        _memo[key] = value
+        if len(_memo) > _SIZE:
+            _memo.popitem(last=False)
+    if value is None:
+        odds(request)      # raises the RequestError again, with its message
+    return value  # type: ignore[return-value]
