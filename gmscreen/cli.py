@@ -10,9 +10,7 @@ imports Textual; the other commands stay quick to start.
 from __future__ import annotations
 
 import argparse
-import json
 import re
-import shlex
 import sys
 import tomllib
 from pathlib import Path
@@ -85,6 +83,8 @@ def _error_line(text: str) -> None:
 
 
 def _dump(data: Any) -> str:
+    import json
+
     return json.dumps(data, ensure_ascii=False)
 
 
@@ -142,6 +142,8 @@ def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
 
 
 def _parse_json(text: str, name: str, prog: str) -> dict:
+    import json
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -421,6 +423,8 @@ def _roll_line(argv: list[str]) -> str:
         if arg.startswith(tuple(f + "=" for f in _LOG_ONLY_FLAGS)):
             continue
         kept.append(arg)
+    import shlex
+
     return "gmscreen roll " + shlex.join(kept)
 
 

@@ -13,7 +13,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import tomllib
 from pathlib import Path
 from typing import Any, Callable
@@ -174,7 +173,7 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
     """
     path = real_path(path)
     folder = path.parent
-    tmp = folder / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
         mode = os.stat(path).st_mode & 0o7777
         exists = True
@@ -218,7 +217,7 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
 def _keep_backup(path: Path) -> None:
     """`X.toml.bak` := the current `X.toml`, swapped in atomically as well."""
     bak = backup_path(path)
-    tmp = path.with_name(f".{bak.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{bak.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
         os.link(path, tmp)
     except OSError:

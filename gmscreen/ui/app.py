@@ -9,6 +9,7 @@ SIGHUP/SIGTERM and when standard input ends.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 from pathlib import Path
@@ -114,8 +115,9 @@ class GMScreenApp(CampaignHost):
     ]
 
     def __init__(self, path: Path | str | None = None, *, theme: str | None = None, ascii: bool = False,
-                 config: Config | None = None) -> None:
+                 config: Config | None = None, resume_gc: bool = False) -> None:
         super().__init__(None)
+        self._resume_gc = resume_gc                # `run` paused the collector for the start
         self.config = config if config is not None else Config.load()
         self.ascii = ascii
         self.path: Path | None = Path(path) if path is not None else None
@@ -127,6 +129,7 @@ class GMScreenApp(CampaignHost):
         self._pending_exit: int | None = None      # exit asked while a campaign was still opening
         self._settled = False                      # a campaign is shown, or the load error screen
         self._preopened: Any = None                # a session opened in compose, panes already there
+        self._rolls_to_load: Any = None            # a session whose roll log is read after the first frame
         self.startup_problems: list[str] = list(self.config.problems)
         themes, problems = load_themes()
         for each in themes:
@@ -205,9 +208,42 @@ class GMScreenApp(CampaignHost):
             if preopened is None:
                 yield Static("", classes="loading", markup=False)
             else:
-                yield Container(*[make_pane(pane_id) for pane_id in MAIN_PANES], id="panes")
+                yield Container(*[make_pane(pane_id) for pane_id in self._first_panes()], id="panes")
                 yield make_pane("dice-tray")
         yield Footer()
+
+    def _first_panes(self) -> tuple[str, ...]:
+        """The panes of the first frame: all four in the wide layout, else only the current one;
+        the hidden ones are mounted right after the first frame (`_mount_hidden_panes`)."""
+        width, height = self.size
+        if width >= 120 and height >= 32:
+            return MAIN_PANES
+        return (self.current_pane,)
+
+    async def _build_missing_panes(self) -> None:
+        """Mount the main panes the first frame left out, each at its place in the order."""
+        found = self.screen_stack[0].query("#panes") if self.screen_stack else None
+        if not found:
+            return
+        container = found.first()
+        present = {child.id for child in container.children}
+        mounting = []
+        for index, pane_id in enumerate(MAIN_PANES):
+            if pane_id in present:
+                continue
+            before = next((p for p in MAIN_PANES[index + 1:] if p in present), None)
+            pane = make_pane(pane_id)
+            mounting.append(container.mount(pane) if before is None else container.mount(pane, before=f"#{before}"))
+            present.add(pane_id)
+        if mounting:
+            self._mark_current(self.current_pane)
+            for each in mounting:
+                await each
+
+    async def _ensure_pane(self, pane_id: str) -> None:
+        """A key for a pane not built yet (pressed as the screen appeared) waits for it."""
+        if self.session is not None and self.pane(pane_id) is None:
+            await self._build_missing_panes()
 
     def _preopen(self) -> Any:
         """Open a campaign named on the command line before the first frame, so that the
@@ -261,6 +297,20 @@ class GMScreenApp(CampaignHost):
             self.open_campaign(path)
         else:
             self._settled = True
+
+    async def on_ready(self) -> None:
+        """The first frame is on screen: what start-up built lives all session, so it is moved
+        out of the collector's sight (gc.freeze) before collection resumes."""
+        if self._resume_gc:
+            self._resume_gc = False
+            gc.freeze()
+            gc.enable()
+        await self._build_missing_panes()
+        from . import quickroll  # noqa: F401 - the tray's grammar, ready before the first key
+
+        session, self._rolls_to_load = self._rolls_to_load, None
+        if session is not None and session is self.session:
+            self._load_rolls(session)
 
     def _start_path(self) -> Path | None:
         last = self.config.last_campaign
@@ -379,9 +429,16 @@ class GMScreenApp(CampaignHost):
         self.call_after_refresh(self._focus_pane, self.current_pane)
         self._check_keymap()
         if not session.rolls_loaded:
-            # The roll log grows all campaign long: read it after the first frame.
-            self.run_worker(lambda: (session, session.load_rolls()), thread=True, group="open",
-                            name="load-rolls", exit_on_error=False)
+            # The roll log grows all campaign long: read it once the first frame is out (a
+            # thread started before it would hold the interpreter lock while the frame is drawn).
+            if self._dom_ready:
+                self._load_rolls(session)
+            else:
+                self._rolls_to_load = session
+
+    def _load_rolls(self, session: Any) -> None:
+        self.run_worker(lambda: (session, session.load_rolls()), thread=True, group="open",
+                        name="load-rolls", exit_on_error=False)
 
     def _rolls_loaded(self, session: Any, problems: list[Any]) -> None:
         if session is not self.session:
@@ -536,22 +593,23 @@ class GMScreenApp(CampaignHost):
         if pane is not None and pane.id in MAIN_PANES and pane.id != self.current_pane:
             self._mark_current(pane.id)  # type: ignore[arg-type]
 
-    def action_show_pane(self, pane_id: str) -> None:
+    async def action_show_pane(self, pane_id: str) -> None:
         if self.session is None or pane_id not in PANES:
             return
+        await self._ensure_pane(pane_id)
         if self.screen.maximized is not None:
             self.screen.minimize()
         if pane_id in MAIN_PANES:
             self._mark_current(pane_id)
         self._focus_pane(pane_id)
 
-    def action_cycle_pane(self, step: int) -> None:
+    async def action_cycle_pane(self, step: int) -> None:
         if self.session is None:
             return
         here = self._pane_of(self.screen.focused)
         current = here.id if here is not None and here.id in PANE_CYCLE else self.current_pane
         index = PANE_CYCLE.index(current)  # type: ignore[arg-type]
-        self.action_show_pane(PANE_CYCLE[(index + step) % len(PANE_CYCLE)])
+        await self.action_show_pane(PANE_CYCLE[(index + step) % len(PANE_CYCLE)])
 
     def action_zoom(self) -> None:
         screen = self.screen
@@ -568,7 +626,7 @@ class GMScreenApp(CampaignHost):
         widget = self.pane(pane_id)
         handler = getattr(widget, method, None)
         if handler is None:
-            self.warn(f"{PANES[pane_id][1]}: not available")
+            self.warn(f"{PANES[pane_id]}: not available")
             return None
         return handler(*args)
 
@@ -577,10 +635,12 @@ class GMScreenApp(CampaignHost):
             self.screen.minimize()
         self._call_pane("dice-tray", "focus_line")
 
-    def action_next_turn(self) -> None:
+    async def action_next_turn(self) -> None:
+        await self._ensure_pane("initiative")
         self._call_pane("initiative", "next_turn")
 
-    def action_previous_turn(self) -> None:
+    async def action_previous_turn(self) -> None:
+        await self._ensure_pane("initiative")
         self._call_pane("initiative", "previous_turn")
 
     def action_toggle_gm_only(self) -> None:
@@ -589,7 +649,8 @@ class GMScreenApp(CampaignHost):
     def action_repeat_roll(self) -> None:
         self._call_pane("dice-tray", "repeat_last")
 
-    def action_search_log(self) -> None:
+    async def action_search_log(self) -> None:
+        await self._ensure_pane("log")
         if not self.wide:
             self._mark_current("log")
         self._call_pane("log", "start_search")
@@ -651,7 +712,7 @@ class GMScreenApp(CampaignHost):
             pane = self.pane(pane_id)
             if pane is None:
                 continue
-            title = PANES[pane_id][1]
+            title = PANES[pane_id]
             yield title, pane
             for child in pane.query("*"):
                 if child._bindings.key_to_bindings and type(child).BINDINGS:

@@ -100,10 +100,10 @@ async def _run_action(app: Any, action: str, node: Any) -> None:
     await app.run_action(action, node)
 
 
-def _select(app: Any, char_id: str) -> None:
+async def _select(app: Any, char_id: str) -> None:
     app.select_character(char_id)
     if hasattr(app, "action_show_pane"):
-        app.action_show_pane("roster")
+        await app.action_show_pane("roster")
 
 
 def _roll_line(app: Any, line: str) -> None:

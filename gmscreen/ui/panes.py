@@ -1,32 +1,45 @@
-"""The panes of the main screen, built in one place (ids, classes and titles side by side)."""
+"""The panes of the main screen, built in one place (ids, classes and titles side by side).
+
+A pane's module is imported when the pane is first built: at 80×24 the first frame shows
+one main pane, and the others are built once it is on screen.
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from textual.widget import Widget
 
-from .widgets.dice_tray import DiceTray
-from .widgets.difficulty import DifficultyPane
-from .widgets.initiative import InitiativePane
-from .widgets.roll_log import RollLog
-from .widgets.roster import RosterPane
+# id -> title shown on the pane's border
+PANES: dict[str, str] = {
+    "roster": "Personnages",
+    "initiative": "Initiative",
+    "difficulty": "Difficultés",
+    "log": "Journal des jets",
+    "dice-tray": "Dés",
+}
 
-# id -> (class, title shown on the pane's border)
-PANES: dict[str, tuple[type[Widget], str]] = {
-    "roster": (RosterPane, "Personnages"),
-    "initiative": (InitiativePane, "Initiative"),
-    "difficulty": (DifficultyPane, "Difficultés"),
-    "log": (RollLog, "Journal des jets"),
-    "dice-tray": (DiceTray, "Dés"),
+# id -> (module under gmscreen.ui.widgets, class)
+_CLASSES: dict[str, tuple[str, str]] = {
+    "roster": ("roster", "RosterPane"),
+    "initiative": ("initiative", "InitiativePane"),
+    "difficulty": ("difficulty", "DifficultyPane"),
+    "log": ("roll_log", "RollLog"),
+    "dice-tray": ("dice_tray", "DiceTray"),
 }
 
 # The main panes, in the order of the keys 1-4; the dice tray is always shown.
 MAIN_PANES = ("roster", "initiative", "difficulty", "log")
 
 
+def pane_class(pane_id: str) -> type[Widget]:
+    module, name = _CLASSES[pane_id]
+    return getattr(import_module(f"{__package__}.widgets.{module}"), name)
+
+
 def make_pane(pane_id: str) -> Widget:
-    cls, title = PANES[pane_id]
-    widget = cls(id=pane_id)
+    widget = pane_class(pane_id)(id=pane_id)
     widget.add_class("pane")
     if not widget.border_title:
-        widget.border_title = title
+        widget.border_title = PANES[pane_id]
     return widget

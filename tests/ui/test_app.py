@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,11 @@ from textual.widgets import DataTable, Input, OptionList
 
 from gmscreen.campaign import open_session
 from gmscreen.ui import GMScreenApp
+from gmscreen.ui.panes import MAIN_PANES
 from gmscreen.ui.screens.keys_help import KeysHelpScreen, key_rows
 from gmscreen.ui.screens.load_error import LoadErrorScreen
+
+from _pilot import ready
 
 
 @pytest.fixture(autouse=True)
@@ -23,15 +27,6 @@ def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, P
     monkeypatch.delenv("TEXTUAL_THEME", raising=False)
     return dirs
 
-
-async def ready(app: Any, pilot: Any) -> None:
-    """Wait until the campaign is open and the panes are mounted."""
-    for _ in range(100):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.session is not None and app.pane("dice-tray") is not None and app.focused is not None:
-            return
-    raise AssertionError("the campaign never opened")
 
 
 def config_data(dirs: dict[str, Path]) -> dict[str, Any]:
@@ -251,6 +246,39 @@ async def test_wide_layout_shows_every_pane(campaign_file) -> None:
         await pilot.pause()
         assert not app.wide
         assert sum(1 for pid in ("roster", "initiative", "difficulty", "log") if app.pane(pid).region.height) == 1
+
+
+async def test_compact_start_builds_the_hidden_panes_after_the_first_frame(campaign_file) -> None:
+    """At 80×24 the first frame holds the roster and the tray only (less to build before the
+    GM sees the campaign); the other panes follow in their order, and keys pressed as the
+    screen appears still reach their pane."""
+    app = GMScreenApp(campaign_file("eclats"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app._first_panes() == ("roster",)
+        turn = app.session.campaign.encounter.turn
+        await pilot.press("n", "2")
+        await ready(app, pilot)
+        assert [child.id for child in app.query_one("#panes").children] == list(MAIN_PANES)
+        assert app.session.campaign.encounter.turn != turn                 # `n` moved the turn on once
+        assert app._pane_of(app.focused).id == "initiative"
+        assert app.pane("initiative").has_class("-current") and not app.pane("roster").has_class("-current")
+    wide = GMScreenApp(campaign_file("mir"))
+    async with wide.run_test(size=(120, 40)) as pilot:
+        assert wide._first_panes() == MAIN_PANES
+
+
+async def test_a_start_with_the_collector_paused_resumes_it_after_the_first_frame(campaign_file) -> None:
+    """`ui.run` pauses the garbage collector for the start; the app turns it back on once the
+    first frame is out, with what the start built frozen out of its sight."""
+    gc.disable()
+    try:
+        app = GMScreenApp(campaign_file("mir"), resume_gc=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(app, pilot)
+            assert gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.enable()
 
 
 async def test_keys_screen_lists_every_binding_with_ids(campaign_file) -> None:

@@ -11,6 +11,8 @@ from textual.command import CommandPalette
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.palette import GMScreenCommands
 
+from _pilot import ready
+
 HOSTILE = {"Alexis": "[/]", "Loriane": "[@click=app.quit]", "Callia": "Orc [A]"}
 
 
@@ -31,14 +33,6 @@ def hostile_campaign(campaign_file) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
 
-
-async def ready(app: Any, pilot: Any) -> None:
-    for _ in range(100):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.session is not None and app.pane("dice-tray") is not None:
-            return
-    raise AssertionError("the campaign never opened")
 
 
 async def search(app: Any, query: str) -> list[Any]:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.palette import GMScreenCommands
 from gmscreen.ui.quickroll import QuickRollError, parse
+
+from _pilot import ready
 
 
 @pytest.fixture(autouse=True)
@@ -18,14 +19,6 @@ def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("TEXTUAL_THEME", raising=False)
 
-
-async def ready(app: Any, pilot: Any) -> None:
-    for _ in range(100):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.session is not None and app.pane("dice-tray") is not None and app.focused is not None:
-            return
-    raise AssertionError("the campaign never opened")
 
 
 async def test_repeat_from_a_pane_keeps_focus_there_and_the_typed_line(campaign_file) -> None:

@@ -14,6 +14,8 @@ from textual.widgets import DataTable
 from gmscreen.campaign import open_session
 from gmscreen.ui import GMScreenApp
 
+from _pilot import ready
+
 
 @pytest.fixture(autouse=True)
 def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -21,14 +23,6 @@ def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("TEXTUAL_THEME", raising=False)
 
-
-async def ready(app: Any, pilot: Any) -> None:
-    for _ in range(100):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.session is not None and app.pane("dice-tray") is not None and app.focused is not None:
-            return
-    raise AssertionError("the campaign never opened")
 
 
 def log_rows(app: Any) -> list[str]:

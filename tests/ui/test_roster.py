@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from gmscreen.ui.screens.edit_character import EditCharacterScreen
 from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, PromptScreen
 from gmscreen.ui.screens.roster_sheet import SheetScreen
-from gmscreen.ui.widgets.roster import RosterPane, copy_names
+from gmscreen.ui.widgets.roster import FIRST_ROWS, RosterPane, copy_names
 from gmscreen.ui.widgets.sheet import glance, mir_markers, sheet_content
 
 
@@ -301,3 +303,30 @@ async def test_read_only_changes_nothing(campaign_file, pane_host):
             assert len(notes) == 4 and all("lecture seule" in n for n in notes)
     finally:
         session.close()
+
+
+async def test_a_long_roster_draws_a_screenful_first_then_the_rest(open_sample, pane_host):
+    """A cast of 60 NPCs: the table gets a screenful before the frame and the rest right
+    after; a redraw while the rest is pending neither loses nor doubles a row."""
+    session = open_sample("mir")
+    guard = session.campaign.characters[-1]
+    session.campaign.characters += [dataclasses.replace(guard, id=f"garde-{i}", name=f"Garde {i}")
+                                    for i in range(2, 62)]
+    total = len(session.campaign.characters)
+    app, _ = make(pane_host, session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        pane = app.query_one(RosterPane)
+        assert pane.table.row_count == total
+        assert rows(app)[-1].startswith("PNJ | Garde 61")
+        pane.show_selection("garde-40")
+        session.campaign.characters.reverse()                # a new order: the table is redrawn
+        session.campaign.revision += 1
+        pane.show_campaign(session)
+        assert pane.table.row_count == FIRST_ROWS            # a screenful now...
+        session.campaign.revision += 1
+        pane.show_campaign(session)                          # ...and the same again before the rest
+        await pilot.pause()
+        assert pane.table.row_count == total                 # the rest, once
+        assert len(set(pane._ids)) == total
+        assert pane.current_id() == "garde-40"               # the cursor stayed on its character

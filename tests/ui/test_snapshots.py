@@ -15,6 +15,8 @@ from textual.widgets import Input
 
 from gmscreen.ui import GMScreenApp
 
+from _pilot import ready
+
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SYSTEMS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
 SIZES = ((80, 24), (120, 40))
@@ -28,13 +30,7 @@ def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def screenshot(app: Any, pilot: Any) -> str:
-    for _ in range(100):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.session is not None and app.pane("dice-tray") is not None and app.focused is not None:
-            break
-    else:
-        raise AssertionError("the campaign never opened")
+    await ready(app, pilot)
     for field in app.query(Input):
         field.cursor_blink = False
     await pilot.pause()

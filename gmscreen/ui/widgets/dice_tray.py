@@ -26,10 +26,10 @@ from gmscreen.rules import RequestError, get_system
 
 from .. import chances
 from ..host import CampaignView
-from ..quickroll import Draft, QuickRollError, RollFlow, complete, grammar_help, parse, spending
 from ..sanitize import clean, literal
 
 if TYPE_CHECKING:
+    from ..quickroll import Draft, QuickRollError, RollFlow
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession
 
@@ -44,6 +44,14 @@ DIE_STYLES = {
     "plain": "$text-muted",
 }
 _HISTORY = 100
+
+
+def _qr() -> Any:
+    """The quick-roll grammar: imported once the first frame is out (the app warms it up then),
+    or at the first use, whichever comes first."""
+    from .. import quickroll
+
+    return quickroll
 
 
 class LineSuggester(Suggester):
@@ -308,8 +316,8 @@ class DiceTray(CampaignView, Widget):
         if self.session is None:
             return None
         try:
-            return complete(value, cursor, self.session.campaign, selected=self.selected)
-        except QuickRollError:
+            return _qr().complete(value, cursor, self.session.campaign, selected=self.selected)
+        except _qr().QuickRollError:
             return None
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -326,7 +334,7 @@ class DiceTray(CampaignView, Widget):
 
     def show_grammar(self) -> None:
         system = self.session.campaign.system if self.session else "mir"
-        self.app.push_screen(GrammarHelp(grammar_help(system)))
+        self.app.push_screen(GrammarHelp(_qr().grammar_help(system)))
 
     def _reparse(self, value: str) -> None:
         self.error = None
@@ -336,11 +344,11 @@ class DiceTray(CampaignView, Widget):
             self._publish(None, "")
             return
         try:
-            self.draft = parse(value, self.session.campaign, selected=self.selected)
-        except QuickRollError as exc:
+            self.draft = _qr().parse(value, self.session.campaign, selected=self.selected)
+        except _qr().QuickRollError as exc:
             self.error = exc
         except RequestError as exc:
-            self.error = QuickRollError(str(exc), 0)
+            self.error = _qr().QuickRollError(str(exc), 0)
         if self.draft is not None:
             self._publish(self.draft.odds_request, self.draft.label)
         else:
@@ -475,7 +483,7 @@ class DiceTray(CampaignView, Widget):
             self.app.bell()
             return
         try:
-            self.flow = RollFlow(draft, self.rng).start()
+            self.flow = _qr().RollFlow(draft, self.rng).start()
         except RequestError as exc:
             self.flow = None
             self._set_info(literal(str(exc)), error=True)
@@ -576,7 +584,7 @@ class DiceTray(CampaignView, Widget):
     def _apply_spending(self, draft: Draft, result: dict[str, Any]) -> None:
         if self.session is None:
             return
-        spends = spending(draft, result, self.session.campaign)
+        spends = _qr().spending(draft, result, self.session.campaign)
         if not spends:
             return
         label = " · ".join(s.text for s in spends)

@@ -18,9 +18,9 @@ from textual.widgets import DataTable
 
 from gmscreen.campaign.model import Character, Condition, to_data
 
+from ..encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
 from ..sanitize import clean, literal_text
-from .initiative import add_to_encounter, roll_initiative, slugify, unique_slug
 from .sheet import condition_line, conditions_text, glance, resource_of, side_label
 
 
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 MAX_COPIES = 50
 NAME_WIDTH = 20          # long names and conditions are cut in the table; the sheet (enter) has all
 CONDITIONS_WIDTH = 18
+FIRST_ROWS = 24          # rows drawn before the first frame (or the terminal's height if taller)
 STATS_HEADER = {"mir": "Voies", "eclats": "Caractéristiques", "magisphere": "Impulsion · Stats",
                 "tedeum": "Providence · XP", "arpeges": "Attributs"}
 _NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
@@ -97,6 +98,7 @@ class RosterPane(CampaignView, Widget):
         self._ids: list[str] = []
         self._columns_for: str | None = None
         self._shown: tuple[int, int] | None = None
+        self._filling: tuple[object, str | None] | None = None   # a long roster's pending rest, and its cursor
         self._pending = False
 
     def compose(self) -> ComposeResult:
@@ -140,22 +142,41 @@ class RosterPane(CampaignView, Widget):
             self._ids = []
         chars = session.campaign.characters
         ordered = [c for c in chars if c.side == "party"] + [c for c in chars if c.side != "party"]
-        rows = [(c.id, self._cells(system, c)) for c in ordered]
-        keys = [k for k, _ in rows]
+        keys = [c.id for c in ordered]
+        pending, self._filling = self._filling, None
         if keys == self._ids:
             columns = ("side", "name", "conditions", "stats")
-            for key, cells in rows:
-                for col, cell in zip(columns, cells):
-                    if table.get_cell(key, col) != cell:
-                        table.update_cell(key, col, cell)
+            for ch in ordered:
+                for col, cell in zip(columns, self._cells(system, ch)):
+                    if table.get_cell(ch.id, col) != cell:
+                        table.update_cell(ch.id, col, cell)
             return
-        keep = self.current_id() or getattr(self.app, "selected_id", None)
+        # The character to keep under the cursor: while the rest of a long roster is pending,
+        # the one it was to land on (the cursor cannot be there yet).
+        keep = pending[1] if pending else self.current_id() or getattr(self.app, "selected_id", None)
         table.clear()
-        for key, cells in rows:
-            table.add_row(*cells, key=key)
-        self._ids = keys
-        if keep in keys:
-            table.move_cursor(row=keys.index(keep), animate=False)
+        self._ids = []
+        # A long roster (a campaign's whole cast of NPCs) is drawn a screenful first and the
+        # rest right after that frame is out: a table measures every cell it is given.
+        first = max(FIRST_ROWS, self.app.size.height)
+        self._add_rows(system, ordered[:first], keep)
+        if len(ordered) > first:
+            token = self._filling = (object(), keep)
+            self.call_after_refresh(self._add_rest, token, system, ordered[first:], keep)
+
+    def _add_rows(self, system: Any, characters: list[Character], keep: str | None) -> None:
+        table = self.table
+        for ch in characters:
+            table.add_row(*self._cells(system, ch), key=ch.id)
+            self._ids.append(ch.id)
+        if keep in self._ids and self.current_id() != keep:
+            table.move_cursor(row=self._ids.index(keep), animate=False)
+
+    def _add_rest(self, token: tuple[object, str | None], system: Any, characters: list[Character],
+                  keep: str | None) -> None:
+        if token is self._filling and self.is_mounted:     # else redrawn since: that draw has them all
+            self._filling = None
+            self._add_rows(system, characters, keep)
 
     @staticmethod
     def _cells(system: Any, ch: Character) -> list[Text]:
