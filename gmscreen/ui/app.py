@@ -541,18 +541,29 @@ class GMScreenApp(CampaignHost):
 
     # ------------------------------------------------------------ status
 
+    def _status_line(self) -> StatusLine | None:
+        """The status line, or None while the screen is being taken down (a worker may finish
+        after the GM quit)."""
+        found = self.screen_stack[0].query(StatusLine) if self.screen_stack else None
+        return found.first() if found else None
+
     def show_status(self) -> None:
-        if self.screen_stack:
-            self.status.show_session(self.session, ascii=self.ascii)
+        status = self._status_line()
+        if status is not None:
+            status.show_session(self.session, ascii=self.ascii)
 
     def _show_save_state(self, state: str) -> None:
-        self.status.save_state = state
-        self.show_status()
+        status = self._status_line()
+        if status is not None:
+            status.save_state = state
+            self.show_status()
 
     def after_change(self) -> None:
         super().after_change()
-        self.status.save_state = "" if not self.writable else "unsaved"
-        self.show_status()
+        status = self._status_line()
+        if status is not None:
+            status.save_state = "" if not self.writable else "unsaved"
+            self.show_status()
 
     def _save_in_thread(self) -> None:
         super()._save_in_thread()
