@@ -15,6 +15,7 @@ import signal
 from pathlib import Path
 from typing import Any, Iterable
 
+from textual import events
 from textual.app import App, ComposeResult, InvalidThemeError
 from textual.binding import Binding
 from textual.containers import Container
@@ -26,9 +27,11 @@ from textual.worker import Worker, WorkerState
 from .config import Config, first_run_campaign
 from .host import CampaignHost
 from .panes import MAIN_PANES, PANES, make_pane
-from .sanitize import clean
+from .sanitize import clean, pasted
 from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes
+
+MAX_NOTICES = 4            # load problems shown one by one; past that, the first ones and a count
 
 # Tab / shift+tab walk the panes in this order.
 PANE_CYCLE = MAIN_PANES + ("dice-tray",)
@@ -285,8 +288,7 @@ class GMScreenApp(CampaignHost):
     def on_mount(self) -> None:
         self._theme_ready = True
         self._install_signal_handlers()
-        for problem in self.startup_problems:
-            self.warn(problem, "error")
+        self._warn_all(self.startup_problems, "error", None)
         if self._preopened is not None:
             session, self._preopened = self._preopened, None
             self._opening = Path(session.path)
@@ -297,6 +299,13 @@ class GMScreenApp(CampaignHost):
             self.open_campaign(path)
         else:
             self._settled = True
+
+    async def on_event(self, event: events.Event) -> None:
+        """Pasted text reaches a field only once its escape sequences and controls are gone
+        (every field: quick roll, forms, notes, search)."""
+        if isinstance(event, events.Paste) and not event.is_forwarded:
+            event.text = pasted(event.text)
+        await super().on_event(event)
 
     async def on_ready(self) -> None:
         """The first frame is on screen: what start-up built lives all session, so it is moved
@@ -423,9 +432,8 @@ class GMScreenApp(CampaignHost):
         if session.read_only:
             self.warn(f"{session.path.name} is open read-only ({session.read_only_reason}): "
                       "changes and rolls are not saved", "warning")
-        for problem in session.warnings:
-            if "read-only" not in problem.message:
-                self.warn(str(problem), "warning")
+        self._warn_all([str(p) for p in session.warnings if "read-only" not in p.message], "warning",
+                       f"gmscreen validate {session.path}")
         self.call_after_refresh(self._focus_pane, self.current_pane)
         self._check_keymap()
         if not session.rolls_loaded:
@@ -443,10 +451,22 @@ class GMScreenApp(CampaignHost):
     def _rolls_loaded(self, session: Any, problems: list[Any]) -> None:
         if session is not self.session:
             return
-        for problem in problems:
-            self.warn(str(problem), "warning")
+        self._warn_all([str(p) for p in problems], "warning", f"the roll log of {session.path.name}")
         self.refresh_views()
         self.show_status()
+
+    def _warn_all(self, problems: list[str], severity: str, full_list: str | None) -> None:
+        """A few problems one notification each; many (a hand-edited file gone wrong) the first
+        ones and a count, rather than a screen buried under toasts."""
+        if len(problems) <= MAX_NOTICES:
+            for problem in problems:
+                self.warn(problem, severity)
+            return
+        for problem in problems[:MAX_NOTICES - 1]:
+            self.warn(problem, severity)
+        rest = len(problems) - (MAX_NOTICES - 1)
+        where = f" (all of them: {full_list})" if full_list else ""
+        self.warn(f"… and {rest} more problems of the same kind{where}", severity)
 
     def _check_keymap(self) -> None:
         """Say once which keymap ids match no binding (a typo, or a key of a removed feature)."""

@@ -19,6 +19,9 @@ from textual.content import Content
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _LINE_BREAKS = re.compile("[\t\n]+")
 REPLACEMENT = "\ufffd"
+# Terminal escape sequences as they come in pasted text: CSI (colours, cursor moves), OSC
+# (titles, hyperlinks, clipboard writes) up to BEL or ST, and two-character escapes.
+_ESCAPE_SEQUENCE = re.compile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]")
 
 
 def clean(text: object, *, single_line: bool = True) -> str:
@@ -38,3 +41,10 @@ def literal(text: object, style: str = "", *, single_line: bool = True) -> Conte
 def literal_text(text: object, style: str = "", *, single_line: bool = True) -> Text:
     """Rich `Text` showing `text` exactly as typed, for DataTable cells and strips."""
     return Text(clean(text, single_line=single_line), style=style, no_wrap=single_line)
+
+
+def pasted(text: str) -> str:
+    """Text pasted into a field, as the GM meant it: escape sequences (a colour copied from a
+    terminal, a hostile clipboard) are dropped whole, other controls removed, tabs made spaces."""
+    value = _ESCAPE_SEQUENCE.sub("", text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    return _CONTROL.sub("", value)

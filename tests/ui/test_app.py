@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.widgets import DataTable, Input, OptionList
 
 from gmscreen.campaign import open_session
@@ -279,6 +280,45 @@ async def test_a_start_with_the_collector_paused_resumes_it_after_the_first_fram
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+async def test_many_load_warnings_make_a_few_notices_and_a_count(campaign_file) -> None:
+    """Seven names with a control character in them: seven warnings, but the screen gets the
+    first ones and a count pointing at `gmscreen validate`, not ten toasts."""
+    path = campaign_file("mir")
+    text = path.read_text(encoding="utf-8")
+    for name in ("Alexis", "Loriane", "Callia", "Le garde de la porte", "Frère Anselme, geôlier",
+                 "Ébloui par la lanterne", "Fièvre grise"):
+        text = text.replace(f'name = "{name}"', f'name = "{name}\\u0007"', 1)
+    path.write_text(text, encoding="utf-8")
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        notices = [n.message for n in app._notifications]
+        control = [m for m in notices if "control character" in m]
+        assert len(session_warnings := app.session.warnings) >= 6
+        assert len(control) == 3 and len(notices) <= 5
+        assert any(f"and {len(session_warnings) - 3} more problems" in m and "gmscreen validate" in m
+                   for m in notices)
+
+
+@pytest.mark.parametrize("clipboard, typed", [
+    ("6d12 \x1b[31msd2\x1b[0m", "6d12 sd2"),                    # colours copied from a terminal
+    ("6d12\x1b]0;pwned\x07 sd2", "6d12 sd2"),                    # a window title
+    ("6d12\x1b]52;c;ZXZpbA==\x1b\\ sd2", "6d12 sd2"),           # a clipboard write
+    ("6d12\tsd2\x00\x7f\x9b2J", "6d12 sd2"),                     # tab, NUL, DEL, C1 CSI
+    ("[b]loriane[/b] éloquence", "[b]loriane[/b] éloquence"),   # brackets are text, kept
+])
+async def test_pasted_text_loses_its_escape_sequences_before_a_field_gets_it(campaign_file, clipboard,
+                                                                              typed) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("slash")
+        line = app.query_one("#quick-roll", Input)
+        app.post_message(events.Paste(clipboard))
+        await pilot.pause()
+        assert line.value == typed
 
 
 async def test_keys_screen_lists_every_binding_with_ids(campaign_file) -> None:
