@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from .config import Config, first_run_campaign
@@ -30,6 +30,7 @@ from .panes import MAIN_PANES, PANES, make_pane
 from .sanitize import clean, pasted
 from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes
+from .widgets.footer import QuietFooter
 
 MAX_NOTICES = 4            # load problems shown one by one; past that, the first ones and a count
 
@@ -213,7 +214,7 @@ class GMScreenApp(CampaignHost):
             else:
                 yield Container(*[make_pane(pane_id) for pane_id in self._first_panes()], id="panes")
                 yield make_pane("dice-tray")
-        yield Footer()
+        yield QuietFooter()
 
     def _first_panes(self) -> tuple[str, ...]:
         """The panes of the first frame: all four in the wide layout, else only the current one;

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.widgets import DataTable, Input, OptionList
+from textual.widgets._footer import FooterKey
 
 from gmscreen.campaign import open_session
 from gmscreen.ui import GMScreenApp
@@ -319,6 +320,30 @@ async def test_pasted_text_loses_its_escape_sequences_before_a_field_gets_it(cam
         app.post_message(events.Paste(clipboard))
         await pilot.pause()
         assert line.value == typed
+
+
+async def test_the_footer_is_rebuilt_only_when_its_keys_change(campaign_file) -> None:
+    """A roll leaves the footer's keys as they were (same widgets: nothing redrawn, nothing
+    sent down the SSH link); moving to a pane with other keys rebuilds it with those keys."""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+
+        def keys() -> list[Any]:
+            return list(app.screen.query(FooterKey))
+
+        before = keys()
+        await pilot.press(*"6d12 sd2", "enter")
+        await pilot.pause()
+        await pilot.press(*"6d12 sd3", "enter")
+        await pilot.pause()
+        assert len(app.session.rolls) == 2
+        assert keys() == before                                   # the very same widgets
+        await pilot.press("escape", "2")
+        await pilot.pause()
+        assert {key.description for key in keys()} != {key.description for key in before}
 
 
 async def test_keys_screen_lists_every_binding_with_ids(campaign_file) -> None:
