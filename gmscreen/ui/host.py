@@ -43,6 +43,10 @@ class CampaignView:
     def use_difficulty(self, value: int) -> None:
         """The GM chose a row of the difficulty table."""
 
+    def show_watching(self, watching: bool) -> None:
+        """The players can see the screen (or no longer): GM-only rolls not yet revealed are
+        masked by every view that shows rolls. Views read `app.players_watching` when drawing."""
+
 
 class CampaignHost(App[int]):
     """Base of `GMScreenApp`: owns the session and routes changes, rolls and selection.
@@ -51,6 +55,8 @@ class CampaignHost(App[int]):
     """
 
     selected_id: reactive[str | None] = reactive(None, init=False)
+    players_watching: reactive[bool] = reactive(False, init=False)
+    """The players can see the screen: one state for every pane (the log's `w` toggles it)."""
 
     def __init__(self, session: CampaignSession | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -93,6 +99,15 @@ class CampaignHost(App[int]):
         self.draft_label = label
         for view in self.views():
             view.show_draft(self.draft, label)
+
+    def toggle_players_watching(self) -> None:
+        self.players_watching = not self.players_watching
+
+    def watch_players_watching(self, watching: bool) -> None:
+        for view in self.views():
+            view.show_watching(watching)
+        self.warn("joueurs présents : jets du MJ masqués" if watching else "vue MJ : tous les jets affichés",
+                  "information")
 
     def choose_difficulty(self, value: int) -> None:
         """Called by the difficulty pane; the dice tray puts it in the line."""

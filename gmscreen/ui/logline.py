@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from gmscreen.campaign.model import RollRecord
+from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.campaign.rolllog import masked
 from gmscreen.rules import System
 from gmscreen.rules._base import Description, DiceGroup, Die
@@ -88,16 +88,33 @@ def _tone(result: Mapping[str, Any], good: bool | None) -> str:
     return PLAIN
 
 
-def _names(headline: str, result: Mapping[str, Any], who: str, line: str) -> str:
-    """The rules say "l'acteur l'emporte"; the table says "Alexis l'emporte"."""
+def name_sides(headline: str, result: Mapping[str, Any], who: str, line: str,
+               campaign: Campaign | None = None) -> str:
+    """The rules say "l'acteur l'emporte"; the table says "Alexis l'emporte". The opponent is
+    the character the line names after `vs` / `contre`, in full ("Le garde de la porte", not
+    "garde"); without the campaign, or when no character matches, the word typed."""
     winner = result.get("winner")
     if winner == "actor" and who and "l'acteur" in headline:
         return headline.replace("l'acteur", who, 1)
     if winner == "opponent" and "l'opposant" in headline:
-        m = _VS.search(" " + line)
-        if m:
-            return headline.replace("l'opposant", m.group(1), 1)
+        name = _opponent(line, campaign)
+        if name:
+            return headline.replace("l'opposant", name, 1)
     return headline
+
+
+def _opponent(line: str, campaign: Campaign | None) -> str | None:
+    if campaign is not None:
+        from .quickroll.grammar import opponent_name
+
+        try:
+            name = opponent_name(line, campaign)
+        except Exception:  # noqa: BLE001 - a damaged line or campaign falls back to the word typed
+            name = None
+        if name:
+            return clean(name)
+    m = _VS.search(" " + line)
+    return m.group(1) if m else None
 
 
 def describe_result(system: System | None, result: Mapping[str, Any]) -> Description:
@@ -124,8 +141,9 @@ def describe_result(system: System | None, result: Mapping[str, Any]) -> Descrip
     return Description(headline=headline, detail="", groups=(), good=None)
 
 
-def log_line(record: RollRecord, system: System | None, *, ascii: bool = False) -> LogLine:
-    """Turn one record into the words of its log row."""
+def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
+             campaign: Campaign | None = None) -> LogLine:
+    """Turn one record into the words of its log row (`campaign` names the opponent in full)."""
     who = clean(record.who)
     test = clean(record.line)
     d = describe_result(system, record.result)
@@ -136,7 +154,7 @@ def log_line(record: RollRecord, system: System | None, *, ascii: bool = False) 
         who=who,
         test=test,
         dice=clean(compact_dice(d.groups, ascii=ascii)),
-        outcome=clean(_names(d.headline, record.result, who, test)),
+        outcome=clean(name_sides(d.headline, record.result, who, test, campaign)),
         detail=clean(d.detail),
         tone=_tone(record.result, d.good),
         gm_only=record.gm_only or bool(record.result.get("hidden")),

@@ -130,13 +130,14 @@ async def test_add_adhoc_rolled_and_typed_move_sort_remove(open_sample, pane_hos
         await pilot.pause()
         assert order(session) == ["granok", "gros-bob", "rival", "orc-a", "shady"]
         assert current(session) == "shady"
-        await pilot.press("s")
-        await pilot.pause()
-        assert order(session) == ["granok", "gros-bob", "orc-a", "shady", "rival"]
+        await pilot.press("s")                                   # mid-round: Granok and Bob have acted,
+        await pilot.pause()                                      # Shady plays, the rest sorted after her
+        assert order(session) == ["granok", "gros-bob", "shady", "orc-a", "rival"]
+        assert current(session) == "shady"
         pane._cursor_to("e:orc-a")
         await pilot.press("+", "+")
         await pilot.pause()
-        assert session.campaign.encounter.entries[2].initiative == 16
+        assert session.campaign.encounter.entries[3].initiative == 16
         await pilot.press("x")
         await pilot.pause()
         assert "orc-a" not in order(session) and current(session) == "shady"
@@ -286,11 +287,15 @@ async def test_start_end_and_roll_all(open_sample, pane_host):
         await pilot.pause()
         assert len(c.encounter.entries) == 3
         before = len(session.rolls)
-        await pilot.press("I")
+        await pilot.press("I")                                     # mid-round: the round goes on as it was
         await pilot.pause()
         assert len(session.rolls) == before + 3
+        assert order(session) == ["louvensac", "saint-gelais", "gentilhomme"]
+        assert current(session) == "saint-gelais"
+        await pilot.press("n")                                     # next round: the new order in full
+        await pilot.pause()
         values = [e.initiative for e in c.encounter.entries]
-        assert values == sorted(values, reverse=True)
+        assert c.encounter.round == 2 and values == sorted(values, reverse=True)
 
 
 async def test_roster_and_initiative_together_hostile(open_sample, pane_host):

@@ -154,9 +154,9 @@ def test_physical_dice_fill_the_dice_fields(camp, system, line, fields):
     ("mir", "loriane éloquence sd9", 18, "0 à 7"),
     ("mir", "zorglub tir sd3", 0, "zorglub"),
     ("mir", "callia infiltration vs", 22, "contre qui"),
-    ("mir", "6d12 sd2 = 1 5 4", 9, "dice"),
+    ("mir", "6d12 sd2 = 1 5 4", 9, "il faut exactement 6 dés, 3 donnés"),
     ("mir", "6d12 sd2 = 1 x", 13, "face"),
-    ("mir", "alexis tir sd3 +3d", 15, "modifier"),
+    ("mir", "alexis tir sd3 +3d", 15, "modificateur : 3 hors limites"),
     ("eclats", "ysaure calmer 9", 15, "caractéristique"),
     ("magisphere", "granok force vs bob force 20", 26, "seuil"),
 ])
@@ -221,6 +221,26 @@ def test_grammar_help_for_every_system():
     assert "loriane éloquence sd3" in grammar_help("mir")
     assert "providence" in grammar_help("tedeum")
     assert "parer" in grammar_help("arpeges")
+
+
+@pytest.mark.parametrize("width", [50, 70, 100])
+def test_grammar_help_lines_fit_the_width_and_examples_are_whole(width):
+    for system in SYSTEMS:
+        lines = grammar_help(system, width).splitlines()
+        assert all(len(line) <= width for line in lines), system
+    mir = grammar_help("mir", width).splitlines()
+    assert any(line.strip() == "callia infiltration vs garde instinct" or
+               line.strip().startswith("callia infiltration vs garde instinct  ") for line in mir)
+
+
+def test_opponent_name_is_the_whole_character_name(camp):
+    from gmscreen.ui.quickroll import opponent_name
+
+    mir = camp("mir")
+    assert opponent_name("callia infiltration contre garde instinct", mir) == "Le garde de la porte"
+    assert opponent_name("callia infiltration vs le garde de la porte instinct", mir) == "Le garde de la porte"
+    assert opponent_name("loriane éloquence sd3", mir) is None
+    assert opponent_name("callia infiltration vs zorglub", mir) is None
 
 
 # ---------------------------------------------------------------- choices inside a roll

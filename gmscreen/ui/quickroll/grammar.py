@@ -418,7 +418,26 @@ def _error_span(field_name: str, ctx: Context, forced: bool) -> tuple[int, int]:
 
 
 def _rule_message(exc: RequestError) -> str:
-    return f"{exc.field} : {exc.reason}"
+    from .errors import rule_message
+
+    return rule_message(exc)
+
+
+def opponent_name(line: str, campaign: Campaign) -> str | None:
+    """The opponent's full name as `parse` matches it after `vs` / `contre` (the log and the
+    tray name the winner; the line may say "garde" for "Le garde de la porte"), or None."""
+    from .systems import grammar_for
+
+    tokens = tokenize(line)
+    for i, tok in enumerate(tokens):
+        if tok.norm in VS_WORDS:
+            reserved = COMMON_WORDS | grammar_for(campaign).keywords
+            try:
+                found = longest_match(tokens, i + 1, reserved, character_candidates(campaign), "personnages")
+            except QuickRollError:
+                return None
+            return campaign.characters[int(found[0].value)].name if found else None  # type: ignore[arg-type]
+    return None
 
 
 def sign(value: int) -> str:

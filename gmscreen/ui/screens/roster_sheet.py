@@ -43,7 +43,8 @@ class SheetScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet-box"):
             with VerticalScroll(id="sheet-scroll"):
-                yield SheetView(self.system, self.character, id="sheet")
+                yield SheetView(self.system, self.character, ascii=bool(getattr(self.app, "ascii", False)),
+                                id="sheet")
             yield Static("e modifier · échap fermer", id="sheet-help", markup=False)
 
     def on_mount(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from textual import events
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from ..quickroll import Draft, QuickRollError, RollFlow
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession
+    from gmscreen.rules._base import DiceGroup
 
 # How each die status looks (theme variables, so every theme, ANSI included, decides).
 DIE_STYLES = {
@@ -132,12 +134,13 @@ class ChoicePrompt(Static, can_focus=True):
 
 
 class GrammarHelp(ModalScreen[None]):
-    """The quick-roll grammar of the campaign's system (`?` in an empty line)."""
+    """The quick-roll grammar of the campaign's system (`?` in an empty line), laid out again
+    for the width it has: at 80×24 long examples put their meaning below, aligned."""
 
     DEFAULT_CSS = """
     GrammarHelp { align: center middle; }
     GrammarHelp > VerticalScroll {
-        width: 96%; max-width: 110; height: 90%;
+        width: 96%; max-width: 110; height: 90%; scrollbar-gutter: stable;
         border: round $border; background: $surface; padding: 0 1;
     }
     """
@@ -145,14 +148,32 @@ class GrammarHelp(ModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "Close", id="dice-tray.help-close"),
     ]
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, system_id: str) -> None:
         super().__init__()
-        self.text = text
+        self.system_id = system_id
+        self._width = 0
 
     def compose(self) -> ComposeResult:
+        from ..quickroll.help import DEFAULT_WIDTH
+
         with VerticalScroll() as scroll:
             scroll.border_title = "Jets rapides"
-            yield Static(Content(clean(self.text, single_line=False)), id="grammar-text", markup=False)
+            yield Static(self._text(DEFAULT_WIDTH), id="grammar-text", markup=False)
+
+    def _text(self, width: int) -> Content:
+        self._width = width
+        return Content(clean(_qr().grammar_help(self.system_id, width), single_line=False))
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()      # ↑ ↓ page up / down scroll the help
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        width = self.query_one(VerticalScroll).scrollable_content_region.width
+        if width > 20 and width != self._width:
+            self.query_one("#grammar-text", Static).update(self._text(width))
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -166,7 +187,9 @@ class DiceTray(CampaignView, Widget):
     DiceTray > #quick-roll { height: 1; border: none; padding: 0; margin: 0; }
     DiceTray > #quick-roll:focus { border: none; }
     DiceTray > #tray-info { height: 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
-    DiceTray > #tray-info.-error { color: $error; }
+    DiceTray > #tray-info.-error { color: $error; height: auto; max-height: 2; text-wrap: wrap; }
+    DiceTray > #tray-info.-empty { display: none; }
+    DiceTray.-choosing > #tray-info { display: none; }    /* the odds are past: the dice need the row */
     DiceTray > #tray-choice { height: auto; max-height: 2; display: none; background: $boost; }
     DiceTray > #tray-choice.-active { display: block; }
     DiceTray > #tray-choice:focus { background: $accent 30%; }
@@ -196,7 +219,8 @@ class DiceTray(CampaignView, Widget):
         self.last_line: str | None = None
         self._previous_focus: Widget | None = None
         self._candidates: tuple[str, ...] = ()
-        self._last_result: Content | None = None
+        self._shown: _Shown | None = None
+        self._history_of: CampaignSession | None = None   # the session whose log the history holds
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="/ jet rapide — ? pour la grammaire", id="quick-roll", compact=True,
@@ -273,10 +297,59 @@ class DiceTray(CampaignView, Widget):
     # ------------------------------------------------------------ CampaignView hooks
 
     def show_campaign(self, session: CampaignSession) -> None:
+        if self.session is not None and session is not self.session:
+            self.history, self.last_line, self._history_of = [], None, None    # another campaign
         self.session = session
         self._update_title()
+        if session is not self._history_of and session.rolls_loaded:
+            self._history_of = session
+            self._load_history(session)
         if self.is_mounted and self.line.value:
             self._reparse(self.line.value)
+
+    def _load_history(self, session: CampaignSession) -> None:
+        """After a restart, ↑ and `.` still know the lines of the roll log; lines typed before the
+        log was read (it is read after the first frame) stay the newest."""
+        from ..quickroll.history import history_from_log
+
+        lines = history_from_log(session.rolls, session.campaign, _HISTORY)
+        logged = set(lines)
+        self.history = (lines + [line for line in self.history if line not in logged])[-_HISTORY:]
+        self._history_pos = None
+        if self.last_line is None and self.history:
+            self.last_line = self.history[-1]
+
+    def show_roll(self, record: RollRecord) -> None:
+        """A roll revealed in the log: the tray shows it to the players too, if it is the one shown."""
+        shown = self._shown
+        if shown is not None and shown.record is not None and shown.record.seq == record.seq:
+            self._shown = replace(shown, record=record)
+            self._render_shown()
+
+    def show_watching(self, watching: bool) -> None:
+        self._render_shown()
+
+    def show_record(self, record: RollRecord) -> None:
+        """Show a logged roll as if it had just been rolled here (an interval of a timer rolled
+        from the initiative pane): every die and the outcome, masked while players watch."""
+        from ..logline import describe_result, name_sides
+
+        system_id = record.result.get("system") or record.request.get("system")
+        system = None
+        if isinstance(system_id, str):
+            try:
+                system = get_system(system_id)
+            except RequestError:
+                system = None
+        if system is None and self.session is not None:
+            system = get_system(self.session.campaign.system)
+        description = describe_result(system, record.result)
+        campaign = self.session.campaign if self.session is not None else None
+        headline = name_sides(description.headline, record.result, clean(record.who), record.line, campaign)
+        self._shown = _Shown(who=record.who, headline=headline, detail=description.detail,
+                             good=description.good, groups=description.groups, gm_only=record.gm_only,
+                             secret=bool(record.gm_only or record.result.get("hidden")), record=record)
+        self._render_shown()
 
     def show_selection(self, char_id: str | None) -> None:
         self.selected = char_id
@@ -328,13 +401,15 @@ class DiceTray(CampaignView, Widget):
             self.line.value = ""
             self.show_grammar()
             return
-        self._history_pos = None
+        pos = self._history_pos
+        if pos is None or event.value != (self.history[pos] if pos < len(self.history) else ""):
+            self._history_pos = None        # typed: ↑ starts again from the newest line
         self._candidates = ()
         self._reparse(event.value)
 
     def show_grammar(self) -> None:
         system = self.session.campaign.system if self.session else "mir"
-        self.app.push_screen(GrammarHelp(_qr().grammar_help(system)))
+        self.app.push_screen(GrammarHelp(system))
 
     def _reparse(self, value: str) -> None:
         self.error = None
@@ -348,7 +423,7 @@ class DiceTray(CampaignView, Widget):
         except _qr().QuickRollError as exc:
             self.error = exc
         except RequestError as exc:
-            self.error = _qr().QuickRollError(str(exc), 0)
+            self.error = _qr().QuickRollError(_qr().rule_message(exc), 0)
         if self.draft is not None:
             self._publish(self.draft.odds_request, self.draft.label)
         else:
@@ -382,7 +457,7 @@ class DiceTray(CampaignView, Widget):
         try:
             chance = chances.chance(draft.odds_request)
         except RequestError as exc:
-            return literal(f"{exc}")
+            return literal(_qr().rule_message(exc))
         contest = get_system(draft.system).kinds[draft.kind].contest
         word = f"{draft.who} l'emporte" if contest else "réussite"
         if draft.missing:
@@ -405,8 +480,11 @@ class DiceTray(CampaignView, Widget):
         return Content.assemble(*parts)
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
+        """The line under the quick-roll line; hidden while empty so that a result has its row
+        (at 80×24 a contest needs four), and two rows for an error rather than a cut message."""
         info = self.info
         info.set_class(error, "-error")
+        info.set_class(not content.plain, "-empty")
         info.update(content)
 
     # ------------------------------------------------------------ keys in the line
@@ -424,7 +502,10 @@ class DiceTray(CampaignView, Widget):
             raise SkipAction()
         completion = self.completion_for(line.value, line.cursor_position)
         if completion is None or not completion.candidates:
-            raise SkipAction()
+            # Nothing to complete: the GM stays in the line (tab would otherwise go to the next
+            # pane and the next keys would be pane keys); escape is the way out.
+            self.app.bell()
+            return
         if len(completion.candidates) == 1:
             value, cursor = completion.apply(line.value, completion.candidates[0])
             line.value = value
@@ -486,7 +567,8 @@ class DiceTray(CampaignView, Widget):
             self.flow = _qr().RollFlow(draft, self.rng).start()
         except RequestError as exc:
             self.flow = None
-            self._set_info(literal(str(exc)), error=True)
+            self._set_info(literal(_qr().rule_message(exc)), error=True)
+            self.app.bell()
             return
         self._remember(value)
         if self.flow.prompt is not None:
@@ -514,6 +596,7 @@ class DiceTray(CampaignView, Widget):
         view = self.choice_view
         view.update(prompt)
         view.add_class("-active")
+        self.add_class("-choosing")
         view.focus()
         self.app.refresh_bindings()
 
@@ -527,7 +610,7 @@ class DiceTray(CampaignView, Widget):
                 self.app.bell()
                 return
         except RequestError as exc:
-            self.app.warn(str(exc), severity="error")  # type: ignore[attr-defined]
+            self.app.warn(_qr().rule_message(exc), severity="error")  # type: ignore[attr-defined]
             self.cancel_flow()
             return
         if flow.prompt is not None:
@@ -541,6 +624,7 @@ class DiceTray(CampaignView, Widget):
         view = self.choice_view
         view.remove_class("-active")
         view.update("")
+        self.remove_class("-choosing")
         self._set_info(literal("jet abandonné : rien n'est noté", "$warning"))
         self.line.focus()
         self.app.refresh_bindings()
@@ -568,6 +652,7 @@ class DiceTray(CampaignView, Widget):
         view = self.choice_view
         view.remove_class("-active")
         view.update("")
+        self.remove_class("-choosing")
         draft, result = flow.draft, flow.result
         host: Any = self.app
         gm_only = self.gm_only or draft.gm_only
@@ -621,37 +706,69 @@ class DiceTray(CampaignView, Widget):
                      pending: bool = False) -> None:
         system = get_system(draft.system)
         description = system.describe(result) if system.describe else None
-        parts: list[Any] = []
-        if self.gm_only or draft.gm_only:
-            parts.append(("MJ ", "bold $warning"))
-        if description is not None:
+        gm_only = self.gm_only or draft.gm_only
+        secret = gm_only or bool(result.get("hidden"))
+        if description is None:
+            self._shown = _Shown(who=draft.who, headline="", detail="", good=None, groups=(), gm_only=gm_only,
+                                 secret=secret, record=record, plain=str(result))
+        else:
             headline = description.headline
             if system.kinds[draft.kind].contest:
                 headline = _winner_words(result.get("winner"), draft, headline)
-            style = "bold $success" if description.good else "bold $error" if description.good is False else "bold"
-            if pending:
-                style = "bold"
-                headline = "en cours"
-            parts += [literal(draft.who, "bold"), " : ", literal(headline, style), "  ",
-                      literal(description.detail, "$text-muted")]
-            lines = [Content.assemble(*parts)]
-            dice_parts: list[Any] = []
-            for group in description.groups:
-                if dice_parts:
-                    dice_parts.append("  ")
-                dice_parts.append(literal(group.label + " ", "$text-muted"))
-                for die in group.dice:
-                    dice_parts.append((f"{die.face}", DIE_STYLES.get(die.status, "")))
-                    dice_parts.append(" ")
-                if group.total is not None:
-                    dice_parts.append((f"= {group.total}", "bold"))
-            if dice_parts:
-                lines.append(Content.assemble(*dice_parts))
-            content = Content("\n").join(lines)
+            self._shown = _Shown(who=draft.who, headline=headline, detail=description.detail,
+                                 good=description.good, groups=description.groups, gm_only=gm_only,
+                                 secret=secret, record=record, pending=pending)
+        self._render_shown()
+
+    @property
+    def players_watching(self) -> bool:
+        """One state of the screen, held by the host: the log's `w` turns it on and off."""
+        return bool(getattr(self.app, "players_watching", False))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._shown is not None:
+            self._render_shown()
+
+    def _render_shown(self) -> None:
+        shown = self._shown
+        if shown is None or not self.is_mounted:
+            return
+        if self.players_watching and shown.masked:
+            mark = "*" if self._ascii else "◆"
+            content = Content.assemble((f"{mark} jet secret du MJ", "bold $warning"),
+                                       ("  (joueurs présents : dés et résultat masqués)", "$text-muted"))
+        elif shown.plain is not None:
+            content = literal(shown.plain)
         else:
-            content = literal(str(result))
-        self._last_result = content
+            content = Content("\n").join([self._headline(shown), *self._dice_lines(shown.groups)])
         self.result_view.update(content)
+
+    def _headline(self, shown: _Shown) -> Content:
+        parts: list[Any] = []
+        if shown.gm_only:
+            parts.append(("MJ ", "bold $warning"))
+        style = "bold $success" if shown.good else "bold $error" if shown.good is False else "bold"
+        headline = shown.headline
+        if shown.pending:
+            style, headline = "bold", "en cours"
+        parts += [literal(shown.who, "bold"), " : ", literal(headline, style)]
+        if shown.detail:
+            parts += ["  ", literal(shown.detail, "$text-muted")]
+        return Content.assemble(*parts)
+
+    def _dice_lines(self, groups: tuple[DiceGroup, ...]) -> list[Content]:
+        """Every die on screen: groups (a side, a die of the roll) side by side while they fit,
+        a new line before a group that does not (a contest is cut between its sides, not at
+        the right edge)."""
+        width = self.result_view.size.width or max(20, self.size.width - 4)
+        lines: list[Content] = []
+        for group in groups:
+            content = _group_content(group)
+            if lines and lines[-1].cell_length + 2 + content.cell_length <= width:
+                lines[-1] = Content.assemble(lines[-1], "  ", content)
+            else:
+                lines.append(content)
+        return lines
 
     def _update_title(self) -> None:
         if self.session is None:
@@ -661,6 +778,43 @@ class DiceTray(CampaignView, Widget):
         if self.gm_only:
             title += f"{sep}MJ seul"
         self.border_title = title
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """The roll the tray shows, kept so that it can be drawn again: masked or not as the players
+    come and go, revealed from the log, or at a new width."""
+
+    who: str
+    headline: str
+    detail: str
+    good: bool | None
+    groups: tuple[DiceGroup, ...]
+    gm_only: bool
+    secret: bool                        # GM-only or secret difficulty: masked while players watch
+    record: RollRecord | None = None    # None when not logged (read-only campaign)
+    pending: bool = False               # a choice is still to be made
+    plain: str | None = None            # a result the rules cannot describe, shown as it is
+
+    @property
+    def masked(self) -> bool:
+        return self.secret and not (self.record is not None and self.record.revealed)
+
+
+def _group_content(group: DiceGroup) -> Content:
+    """"acteur 3 8 7 12 = 4": the label, each die in the style of its status, the total (left out
+    when it only repeats a single die)."""
+    parts: list[Any] = []
+    if group.label:
+        parts.append(literal(group.label + " ", "$text-muted"))
+    for n, die in enumerate(group.dice):
+        if n:
+            parts.append(" ")
+        parts.append((f"{die.face}", DIE_STYLES.get(die.status, "")))
+    single = len(group.dice) == 1 and group.dice[0].face == group.total
+    if group.total is not None and not single:
+        parts.append((f" = {group.total}", "bold"))
+    return Content.assemble(*parts)
 
 
 def _winner_words(winner: str | None, draft: Draft, fallback: str) -> str:

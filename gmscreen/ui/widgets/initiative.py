@@ -8,9 +8,12 @@ undoable change; rolls (initiative, the next interval of an extended test) are l
 
 from __future__ import annotations
 
+import copy
 import random
+from dataclasses import dataclass, field as data_field
 from typing import TYPE_CHECKING, Any, Callable
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,7 +22,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from gmscreen import rules
-from gmscreen.campaign.model import Declaration, Entry, Timer
+from gmscreen.campaign.model import Condition, Declaration, Entry, Timer
 from ..encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
 from ..sanitize import clean, literal, literal_text
@@ -38,6 +41,11 @@ if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession, EditBuilder
 
 NAME_WIDTH = 24           # longer names and labels are cut in the table; the detail line has them
+MIN_NAME = 10             # a narrow pane cuts names down to this before it starves the notes
+MIN_NOTES = 12            # ...and gives the notes at least this much (or half the room) first
+COLUMNS = ("mark", "init", "name", "state", "notes")
+NOTES_LABEL = "États · actions"
+MAX_TICK_RECORDS = 200    # ends of turn remembered for `p` (see `TurnTicks`)
 ARPEGES_STEP = 3          # R12: −3 to every simultaneous action per extra action
 INTERVAL_WORDS = {"tour": "1 tour", "heure": "1 heure", "jour": "1 jour", "semaine": "1 semaine"}
 STATUS_WORDS = {"running": "en cours", "success": "réussi", "failure": "échoué", "done": "terminé",
@@ -77,11 +85,14 @@ def _name_of(campaign: Campaign, ref: str | None) -> str:
 
 
 def timer_progress(campaign: Campaign, timer: Timer) -> str:
-    """'6/8 · test 2/3 · 1 jour', 'Granok 2 – 1 le gros Bob · en 3', '3 rounds' (plain, cleaned)."""
+    """'6/8 · test 2/3 · 1 jour', 'Granok 2 – 1 le gros Bob · en 3', '3 rounds' (plain, cleaned).
+
+    Never the status word (terminé, réussi…): the table shows it in its own column, so the
+    progress saying it too read "terminé terminé".
+    """
     if timer.kind == "countdown":
-        if timer.status == "done" or not timer.rounds:
-            return "terminé"
-        return f"{timer.rounds} round{'s' if timer.rounds != 1 else ''}"
+        left = max(timer.rounds or 0, 0)
+        return f"{left} round{'s' if left > 1 else ''}"
     result = timer_result(timer)
     if result is None:
         return "test illisible (voir le fichier)"
@@ -109,6 +120,28 @@ def _status_of(result: dict) -> str:
 
 
 TURN_LABEL = "Fin du tour : "    # the change `n` makes; `p` right after it undoes it
+
+
+@dataclass
+class TurnTicks:
+    """What one end of turn ticked, kept so that `p` back across it gives exactly that back.
+
+    `p` right after `n` is an undo; further back (other changes made since) the undo stack
+    cannot be used without undoing those too, so `p` puts back what this record says, by id,
+    only where the campaign still holds what the tick left (anything changed since is kept).
+    """
+
+    round: int                      # the round the ended turn was in
+    actor: str | None               # entry whose turn ended (None: a new round made by `w`)
+    round_after: int = 0
+    following: str | None = None    # entry current after the change
+    # (character id, index before, condition before, rounds after; None: it expired)
+    conditions: list[tuple[str, int, Condition, int | None]] = data_field(default_factory=list)
+    # (timer id, rounds before, status before, rounds after, status after)
+    countdowns: list[tuple[str, int | None, str, int, str]] = data_field(default_factory=list)
+    declared: list[Declaration] = data_field(default_factory=list)   # cleared by the new round
+    order_before: list[str] | None = None     # the order before the new round re-sorted it
+    order_after: list[str] | None = None
 
 
 class InitiativePane(CampaignView, Widget):
@@ -143,7 +176,14 @@ class InitiativePane(CampaignView, Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._keys: list[str] = []
+        self._widths: tuple[int, ...] | None = None   # fixed column widths; None: fit content
+        self._space = 0                                # the table's width, once laid out
+        self._compact = False                          # short state words: the pane is narrow
         self._r20_override: str | None = None
+        # Memory of this session's turns (not saved: after a restart `p` only moves the order).
+        self._memory_of: CampaignSession | None = None
+        self._ticks: list[TurnTicks] = []
+        self._resort_at: int | None = None     # a mid-round sort left the full order for this round's end
 
     def compose(self) -> ComposeResult:
         yield Static("", id="initiative-status", markup=False)
@@ -156,15 +196,26 @@ class InitiativePane(CampaignView, Widget):
 
     def on_mount(self) -> None:
         self.border_title = "Initiative"
-        table = self.table
-        table.add_column("", key="mark")
-        table.add_column("Init", key="init")
-        table.add_column("Nom", key="name")
-        table.add_column("", key="state")
-        table.add_column("États · actions", key="notes")
+        self._add_columns(None)
         session = self.session
         if session is not None:
             self.show_campaign(session)
+
+    def _add_columns(self, widths: tuple[int, ...] | None) -> None:
+        labels = ("", "Init", "Nom", "", NOTES_LABEL)
+        for i, (key, label) in enumerate(zip(COLUMNS, labels)):
+            self.table.add_column(Text(label, no_wrap=True, overflow="ellipsis"), key=key,
+                                  width=widths[i] if widths else None)
+        self._widths = widths
+
+    def on_resize(self) -> None:
+        """Column widths follow the pane's width (the wide layout gives it about 46 cells)."""
+        space = self.content_size.width
+        if space and space != self._space:
+            self._space = space
+            session = self.session
+            if session is not None:
+                self._draw(session)
 
     def focus(self, scroll_visible: bool = True) -> "InitiativePane":
         self.table.focus(scroll_visible)
@@ -184,6 +235,13 @@ class InitiativePane(CampaignView, Widget):
         if not self.is_mounted:
             return
         self._r20_override = None
+        if session is not self._memory_of:
+            self._memory_of = session
+            self._ticks.clear()
+            self._resort_at = None
+        self._draw(session)
+
+    def _draw(self, session: CampaignSession) -> None:
         campaign = session.campaign
         enc = campaign.encounter
         current = enc.entries[enc.turn] if enc.round > 0 and 0 <= enc.turn < len(enc.entries) else None
@@ -194,22 +252,37 @@ class InitiativePane(CampaignView, Widget):
             status = Content.assemble(("Pas de combat en cours", "dim"),
                                       (" · n ou S pour commencer" if enc.entries else " · a pour ajouter", "dim"))
         self.query_one("#initiative-status", Static).update(status)
-        rows: list[tuple[str, list[Text]]] = []
-        for entry in enc.entries:
-            rows.append((f"e:{entry.id}", self._entry_cells(session, entry, entry is current)))
-        for timer in campaign.timers:
-            rows.append((f"t:{timer.id}", self._timer_cells(campaign, timer)))
+
+        def build() -> list[tuple[str, list[Text]]]:
+            return ([(f"e:{e.id}", self._entry_cells(session, e, e is current)) for e in enc.entries]
+                    + [(f"t:{t.id}", self._timer_cells(campaign, t)) for t in campaign.timers])
+
+        self._compact = False
+        rows = build()
+        widths, squeezed = self._fit(rows)
+        if squeezed:                    # short states ("⏸" for "⏸ attend") give names and notes more room
+            self._compact = True
+            rows = build()
+            widths, _ = self._fit(rows)
+        if widths is not None:          # notes too long for their column: shortened so rounds stay visible
+            for i, entry in enumerate(enc.entries):
+                if rows[i][1][4].cell_len > widths[4]:
+                    rows[i] = (rows[i][0], self._entry_cells(session, entry, entry is current, widths[4]))
         table = self.table
         keys = [k for k, _ in rows]
-        if keys == self._keys:
+        if keys == self._keys and widths == self._widths:
             for key, cells in rows:
-                for col, cell in zip(("mark", "init", "name", "state", "notes"), cells):
+                for col, cell in zip(COLUMNS, cells):
                     if table.get_cell(key, col) != cell:
-                        table.update_cell(key, col, cell)
+                        table.update_cell(key, col, cell, update_width=widths is None)
         else:
             first = not self._keys
             keep = self.current_key()
-            table.clear()
+            if widths != self._widths:
+                table.clear(columns=True)
+                self._add_columns(widths)
+            else:
+                table.clear()
             for key, cells in rows:
                 table.add_row(*cells, key=key)
             self._keys = keys
@@ -219,38 +292,86 @@ class InitiativePane(CampaignView, Widget):
                 table.move_cursor(row=keys.index(keep), animate=False)
         self._show_detail()
 
-    def _entry_cells(self, session: CampaignSession, entry: Entry, is_current: bool) -> list[Text]:
+    def _fit(self, rows: list[tuple[str, list[Text]]]) -> tuple[tuple[int, ...] | None, bool]:
+        """Fixed column widths so that the row fits the pane (None before it is laid out), and
+        whether names had to be cut shorter than NAME_WIDTH to leave the notes some room.
+
+        Marks, initiative and state keep their width; names are cut at NAME_WIDTH, and down
+        to MIN_NAME when the pane is narrow; the notes (États · actions) get the rest, so
+        nothing falls off the right edge. A cut cell ends in "…" and the detail line under
+        the table shows the row under the cursor in full.
+        """
+        if not self._space:
+            return None, False
+
+        def widest(col: int, floor: int) -> int:
+            return max([floor, *(cells[col].cell_len for _, cells in rows)])
+
+        mark, init, state = widest(0, 1), widest(1, 4), widest(3, 0)
+        name = min(widest(2, 3), NAME_WIDTH)
+        notes = widest(4, 0)
+        table = self.table
+        space = self._space
+        if table.size.height and len(rows) + table.header_height > table.size.height:
+            space -= table.styles.scrollbar_size_vertical
+        free = space - 2 * table.cell_padding * len(COLUMNS) - mark - init - state
+        wanted = name
+        if name + notes > free:
+            name = min(name, max(MIN_NAME, free - min(notes, max(MIN_NOTES, free // 2))))
+        return (mark, init, name, state, max(free - name, 1)), name < wanted
+
+    def _entry_cells(self, session: CampaignSession, entry: Entry, is_current: bool,
+                     room: int | None = None) -> list[Text]:
+        """The row of an entry; with `room`, notes shortened to fit it (rounds and malus kept)."""
         campaign = session.campaign
         mark = Text((">" if self._ascii else "▶") if is_current else "", style="bold reverse" if is_current else "")
         state = Text()
         if entry.delayed:
-            state.append("attend" if self._ascii else "⏸ attend", style="italic")
+            words = ("att.", "⏸") if self._compact else ("attend", "⏸ attend")
+            state.append(words[0] if self._ascii else words[1], style="italic")
         elif entry.acted:
-            state.append("a agi" if self._ascii else "✓", style="dim")
+            state.append("ok" if self._ascii and self._compact else "a agi" if self._ascii else "✓", style="dim")
         name = literal_text(entry.name, "bold" if is_current else ("dim" if entry.acted else ""))
         name.truncate(NAME_WIDTH, overflow="ellipsis")
-        notes = Text(no_wrap=True, overflow="ellipsis")
+        name.overflow = "ellipsis"
         ch = campaign.character(entry.character) if entry.character else None
-        if ch is not None:
-            notes.append_text(conditions_text(ch))
         actions = self._declared(campaign, entry.id)
+        said = Text()
         if actions:
+            count = len(actions)
+            malus = self._malus(session, count)
+            word = f"{count} action{'s' if count > 1 else ''}"
+            forms = [Text.assemble(word, (f" −{malus} chacune" if malus else "", "bold")),
+                     Text.assemble(word, (f" −{malus}" if malus else "", "bold")),
+                     Text.assemble(f"{count} act.", (f" −{malus}" if malus else "", "bold"))]
+            shown = conditions_text(ch).cell_len if ch is not None and ch.conditions else 0
+            gap = 3 if shown else 0
+            # The longest form that fits beside the conditions; the detail line says it in full.
+            said = forms[0] if room is None else next(
+                (f for f in forms if shown + gap + f.cell_len <= room), forms[-1])
+            if room is not None and not malus and shown and shown + gap + said.cell_len > room:
+                said = Text()                           # no malus to warn of: the conditions first
+        notes = Text(no_wrap=True, overflow="ellipsis")
+        if ch is not None:
+            rest = None if room is None else max(room - (said.cell_len + 3 if said.plain else 0), 3)
+            notes.append_text(conditions_text(ch, rest))
+        if said.plain:
             if notes.plain:
                 notes.append(" · ", style="dim")
-            notes.append(f"{len(actions)} action{'s' if len(actions) > 1 else ''}")
-            malus = self._malus(session, len(actions))
-            if malus:
-                notes.append(f" −{malus} chacune", style="bold")
+            notes.append_text(said)
         return [mark, Text(str(entry.initiative)), name, state, notes]
 
     def _timer_cells(self, campaign: Campaign, timer: Timer) -> list[Text]:
         running = timer.status == "running"
         mark = Text("~" if self._ascii else "⧗", style="" if running else "dim")
-        state = Text(STATUS_WORDS.get(timer.status, timer.status), style="italic" if running else "bold")
+        word = "" if running and self._compact else STATUS_WORDS.get(timer.status, timer.status)
+        state = Text(word, style="italic" if running else "bold")   # compact: the ⧗ says it is running
         label = literal_text(timer.label, "" if running else "dim")
         label.truncate(NAME_WIDTH, overflow="ellipsis")
-        return [mark, Text(""), label, state,
-                literal_text(timer_progress(campaign, timer))]
+        label.overflow = "ellipsis"
+        progress = literal_text(timer_progress(campaign, timer))
+        progress.overflow = "ellipsis"
+        return [mark, Text(""), label, state, progress]
 
     @staticmethod
     def _declared(campaign: Campaign, entry_id: str) -> list[str]:
@@ -293,6 +414,8 @@ class InitiativePane(CampaignView, Widget):
                 lines.append(f"• {clean(action)}" + (f"  (−{malus})" if malus else ""))
             if not lines:
                 lines.append("ad hoc, sans fiche" if entry.character is None else "aucun état")
+            if cell_len(clean(entry.name)) > (self._widths[2] if self._widths else NAME_WIDTH):
+                lines.insert(0, clean(entry.name))      # cut in the table: whole here
         else:
             timer = next((t for t in campaign.timers if t.id == ident), None)
             if timer is None:
@@ -303,6 +426,8 @@ class InitiativePane(CampaignView, Widget):
             if result is not None and session.system.describe is not None and result.get("system") == session.system.id:
                 words = session.system.describe(result)
                 lines.append(f"{clean(words.headline)} : {clean(words.detail)}")
+            elif timer.kind == "countdown":
+                lines.append(f"{STATUS_WORDS.get(timer.status, clean(timer.status))} · {timer_progress(campaign, timer)}")
             else:
                 lines.append(timer_progress(campaign, timer))
             if timer.kind != "countdown" and timer.status == "running":
@@ -387,28 +512,43 @@ class InitiativePane(CampaignView, Widget):
                 return i
         return None
 
-    def _new_round(self, b: EditBuilder, campaign: Campaign, notices: list[str]) -> None:
-        """Round + 1: acted flags reset, declarations cleared, countdowns tick."""
+    def _new_round(self, b: EditBuilder, campaign: Campaign, notices: list[str],
+                   ticks: TurnTicks | None = None) -> None:
+        """Round + 1: acted flags reset, declarations cleared, countdowns tick; the order is
+        sorted now if a mid-round sort (`s`, `I`) left the full order for the next round."""
         enc = campaign.encounter
         b.set(("encounter", "round"), enc.round + 1)
         for i, entry in enumerate(enc.entries):
             if entry.acted:
                 b.set(("encounter", "entries", i, "acted"), False)
+        if ticks is not None:
+            ticks.declared = copy.deepcopy(list(enc.declared))
         for j in range(len(enc.declared) - 1, -1, -1):
             b.delete(("encounter", "declared"), j)
         for j, timer in enumerate(campaign.timers):
             if timer.kind == "countdown" and timer.status == "running" and timer.rounds is not None:
-                left = max(timer.rounds - 1, 0)
+                rounds, status = timer.rounds, timer.status      # before the ops change them in place
+                left = max(rounds - 1, 0)
                 b.set(("timers", j, "rounds"), left)
                 if left == 0:
                     b.set(("timers", j, "status"), "done")
                     notices.append(f"Fin du compte à rebours : {clean(timer.label)}")
+                if ticks is not None:
+                    ticks.countdowns.append((timer.id, rounds, status, left, "done" if left == 0 else status))
+        if self._resort_at == enc.round - 1:      # the round that just ended (round already + 1)
+            before = [e.id for e in enc.entries]
+            ordered = sorted(enc.entries, key=lambda e: -e.initiative)
+            if [e.id for e in ordered] != before:
+                b.set(("encounter", "entries"), ordered)
+                notices.append("Nouvel ordre d'initiative")
+                if ticks is not None:
+                    ticks.order_before, ticks.order_after = before, [e.id for e in ordered]
         first = self._first_ready(enc.entries)
         b.set(("encounter", "turn"), first if first is not None else 0)
         notices.insert(0, f"Round {enc.round}")
 
     def _tick_conditions(self, b: EditBuilder, campaign: Campaign, char_id: str | None,
-                         notices: list[str]) -> None:
+                         notices: list[str], ticks: TurnTicks | None = None) -> None:
         """End of the bearer's turn: durations go down; a condition at its last round expires."""
         if not char_id:
             return
@@ -419,12 +559,25 @@ class InitiativePane(CampaignView, Widget):
                 cond = ch.conditions[j]
                 if cond.rounds is None:
                     continue
+                before = copy.deepcopy(cond)
                 if cond.rounds <= 1:
                     b.delete(("characters", i, "conditions"), j)
                     notices.append(f"{clean(cond.name)} expire : {clean(ch.name)}")
+                    after = None
                 else:
-                    b.set(("characters", i, "conditions", j, "rounds"), cond.rounds - 1)
+                    after = cond.rounds - 1
+                    b.set(("characters", i, "conditions", j, "rounds"), after)
+                if ticks is not None:
+                    ticks.conditions.append((ch.id, j, before, after))
             return
+
+    def _remember(self, ticks: TurnTicks, campaign: Campaign) -> None:
+        """Keep what an end of turn ticked, for `p` further back (see TurnTicks)."""
+        enc = campaign.encounter
+        ticks.round_after = enc.round
+        ticks.following = enc.entries[enc.turn].id if 0 <= enc.turn < len(enc.entries) else None
+        self._ticks.append(ticks)
+        del self._ticks[:-MAX_TICK_RECORDS]
 
     def _start(self, b: EditBuilder, campaign: Campaign) -> None:
         enc = campaign.encounter
@@ -454,21 +607,22 @@ class InitiativePane(CampaignView, Widget):
                 self._warn("Round 1", "information")
                 self._follow_current()
             return
+        turn = min(enc.turn, len(enc.entries) - 1)
+        ticks = TurnTicks(round=enc.round, actor=enc.entries[turn].id)
 
         def build(b: EditBuilder) -> None:
-            turn = min(enc.turn, len(enc.entries) - 1)
             current = enc.entries[turn]
             if not current.delayed:
                 b.set(("encounter", "entries", turn, "acted"), True)
-                self._tick_conditions(b, campaign, current.character, notices)
+                self._tick_conditions(b, campaign, current.character, notices, ticks)
             following = self._first_ready(enc.entries, turn + 1)
             if following is None:
-                self._new_round(b, campaign, notices)
+                self._new_round(b, campaign, notices, ticks)
             else:
                 b.set(("encounter", "turn"), following)
 
-        current_name = enc.entries[min(enc.turn, len(enc.entries) - 1)].name
-        if self._change(f"{TURN_LABEL}{clean(current_name)}", build):
+        if self._change(f"{TURN_LABEL}{clean(enc.entries[turn].name)}", build):
+            self._remember(ticks, campaign)
             for notice in notices:
                 self._warn(notice, "information")
             self._follow_current()
@@ -476,8 +630,11 @@ class InitiativePane(CampaignView, Widget):
     def previous_turn(self) -> None:
         """Back to the actor before (a mistake at the table).
 
-        Right after `n`, going back is exactly undoing that turn: condition rounds and
-        countdowns it ticked come back too. Further back, only the order moves.
+        Right after `n`, going back is exactly undoing that turn (ctrl+z). Further back, other
+        changes may have been made since, so it cannot be an undo: the order moves back one
+        step and what the `n` of that step ticked (its actor's condition rounds, an expired
+        condition, and across a round the countdowns, the declarations and a deferred sort)
+        is put back from what that `n` remembered (TurnTicks), where nothing changed it since.
         """
         session = self.session
         if session is None or not self._writable():
@@ -496,21 +653,92 @@ class InitiativePane(CampaignView, Widget):
         if previous is None and enc.round <= 1:
             self._warn("début du combat : pas de tour précédent")
             return
+        crossing = previous is None
+        ticks = self._ticks_before(enc.round, enc.entries[turn].id, crossing)
+        by_id = {e.id: e for e in enc.entries}
+        order = [e.id for e in enc.entries]
+        if (crossing and ticks is not None and ticks.order_before and ticks.order_after == order
+                and sorted(ticks.order_before) == sorted(order)):
+            order = ticks.order_before          # the sort the new round made is taken back too
+        if crossing:
+            target_id = next((i for i in reversed(order) if not by_id[i].delayed), order[-1])
+        else:
+            target_id = enc.entries[previous].id   # type: ignore[index]
+        if ticks is not None and ticks.actor not in (None, target_id):
+            ticks = None                        # the order was changed since: not that step
+        notices: list[str] = []
+        kept: list[str] = []
 
         def build(b: EditBuilder) -> None:
-            target = previous
-            if target is None:
+            if order != [e.id for e in enc.entries]:
+                b.set(("encounter", "entries"), [by_id[i] for i in order])
+            if crossing:
                 b.set(("encounter", "round"), enc.round - 1)
-                ready = [i for i, e in enumerate(enc.entries) if not e.delayed]
-                for i in ready:
-                    if not enc.entries[i].acted:
+                for i, e in enumerate(enc.entries):
+                    if not e.delayed and not e.acted:
                         b.set(("encounter", "entries", i, "acted"), True)
-                target = ready[-1]
+            target = next(i for i, e in enumerate(enc.entries) if e.id == target_id)
             b.set(("encounter", "entries", target, "acted"), False)
             b.set(("encounter", "turn"), target)
+            if ticks is not None:
+                self._give_back(b, campaign, ticks, notices, kept)
 
         if self._change("Tour précédent", build):
+            for notice in notices:
+                self._warn(notice, "information")
+            if kept:
+                self._warn("changé depuis, laissé tel quel : " + ", ".join(kept) + " (ctrl+z revient pas à pas)")
             self._follow_current()
+
+    def _ticks_before(self, round_now: int, current: str, crossing: bool) -> TurnTicks | None:
+        """The latest end of turn that led to this round and actor from the step `p` goes back to."""
+        for ticks in reversed(self._ticks):
+            if (ticks.round_after == round_now and ticks.following == current
+                    and ticks.round == round_now - (1 if crossing else 0)):
+                return ticks
+        return None
+
+    def _give_back(self, b: EditBuilder, campaign: Campaign, ticks: TurnTicks,
+                   notices: list[str], kept: list[str]) -> None:
+        """Put back what `ticks` took, by id, where the campaign still holds what it left."""
+        chars = {ch.id: i for i, ch in enumerate(campaign.characters)}
+        # Expired conditions first, at their old places in order, then the rounds of the others.
+        for char_id, index, before, after in sorted(ticks.conditions, key=lambda t: (t[3] is not None, t[1])):
+            ci = chars.get(char_id)
+            if ci is None:
+                kept.append(clean(before.name))
+                continue
+            ch = campaign.characters[ci]
+            if after is None:
+                if any(c.name == before.name for c in ch.conditions):
+                    kept.append(f"{clean(before.name)} ({clean(ch.name)})")
+                    continue
+                b.insert(("characters", ci, "conditions"), min(index, len(ch.conditions)), before)
+                notices.append(f"{clean(before.name)} revient : {clean(ch.name)}")
+                continue
+            conds = ch.conditions
+            j = index if index < len(conds) and conds[index].name == before.name and conds[index].rounds == after \
+                else next((k for k, c in enumerate(conds) if c.name == before.name and c.rounds == after), None)
+            if j is None:
+                kept.append(f"{clean(before.name)} ({clean(ch.name)})")
+                continue
+            b.set(("characters", ci, "conditions", j, "rounds"), before.rounds)
+        timers = {t.id: j for j, t in enumerate(campaign.timers)}
+        for timer_id, rounds, status, rounds_after, status_after in ticks.countdowns:
+            j = timers.get(timer_id)
+            timer = campaign.timers[j] if j is not None else None
+            if timer is None or timer.rounds != rounds_after or timer.status != status_after:
+                kept.append(clean(timer.label) if timer is not None else timer_id)
+                continue
+            b.set(("timers", j, "rounds"), rounds)
+            if status != status_after:
+                b.set(("timers", j, "status"), status)
+                notices.append(f"{clean(timer.label)} : encore {timer_progress(campaign, timer)}")
+        enc = campaign.encounter
+        present = {e.id for e in enc.entries}
+        for decl in ticks.declared:
+            if decl.entry in present and not any(d.entry == decl.entry for d in enc.declared):
+                b.insert(("encounter", "declared"), None, copy.deepcopy(decl))
 
     def action_next_turn(self) -> None:
         self.next_turn()
@@ -631,6 +859,7 @@ class InitiativePane(CampaignView, Widget):
                   check=_dialogs().int_check(-999, 999, empty_ok=bool(expr), what="Initiative"))]), done)
 
     def action_roll_all(self) -> None:
+        """`I`: everyone's initiative rolled (each roll logged), then sorted fairly (`_sort`)."""
         session = self.session
         if session is None or not self._writable():
             return
@@ -652,27 +881,66 @@ class InitiativePane(CampaignView, Widget):
         def build(b: EditBuilder) -> None:
             for i, entry in enumerate(enc.entries):
                 b.set(("encounter", "entries", i, "initiative"), values[entry.id])
-            self._sort(b, campaign)
+            deferred.append(self._sort(b, campaign))
 
-        self._change("Initiative pour tous", build)
+        deferred: list[bool] = []
+        if self._change("Initiative pour tous", build):
+            self._after_sort(campaign, deferred[0])
 
-    def _sort(self, b: EditBuilder, campaign: Campaign) -> None:
+    def _sort(self, b: EditBuilder, campaign: Campaign) -> bool:
+        """Sort by initiative without anyone skipping a turn or playing twice in the round.
+
+        Before the fight (round 0) or between rounds (round under way but nobody has acted
+        yet in it) the whole order is sorted and the first one ready plays. Mid-round the
+        round keeps going as it was: those who have acted stay marked and keep their places,
+        the current actor comes right after them and stays current, and only those still to
+        play this round (waiting ones included) are sorted, after the current actor. The
+        whole order is sorted when the next round starts (`_new_round`). Returns True when
+        that full sort is left for the next round.
+        """
         enc = campaign.encounter
-        current = enc.entries[enc.turn].id if 0 <= enc.turn < len(enc.entries) else None
-        ordered = sorted(enc.entries, key=lambda e: -e.initiative)
-        if [e.id for e in ordered] != [e.id for e in enc.entries]:
+        entries = list(enc.entries)
+        ids = [e.id for e in entries]
+        by_initiative = sorted(entries, key=lambda e: -e.initiative)
+        mid_round = enc.round > 0 and 0 <= enc.turn < len(entries) and any(e.acted for e in entries)
+        if not mid_round:
+            if [e.id for e in by_initiative] != ids:
+                b.set(("encounter", "entries"), by_initiative)
+            if enc.round > 0:
+                first = self._first_ready(enc.entries)
+                turn = first if first is not None else 0
+                if turn != enc.turn:
+                    b.set(("encounter", "turn"), turn)
+            return False
+        current = entries[enc.turn]
+        played = [e for e in entries if e.acted and e is not current]
+        to_come = sorted((e for e in entries if not e.acted and e is not current), key=lambda e: -e.initiative)
+        ordered = [*played, current, *to_come]
+        if [e.id for e in ordered] != ids:
             b.set(("encounter", "entries"), ordered)
-        if current is not None:
-            turn = [e.id for e in enc.entries].index(current)
-            if turn != enc.turn:
-                b.set(("encounter", "turn"), turn)
+        if len(played) != enc.turn:
+            b.set(("encounter", "turn"), len(played))
+        return [e.id for e in ordered] != [e.id for e in by_initiative]
+
+    def _after_sort(self, campaign: Campaign, deferred: bool) -> None:
+        """Remember a full sort left for the next round, and say so."""
+        enc = campaign.encounter
+        if not deferred:
+            return
+        self._resort_at = enc.round
+        name = enc.entries[enc.turn].name if 0 <= enc.turn < len(enc.entries) else "?"
+        self._warn(f"Round {enc.round} en cours : ceux qui ont agi et {clean(name)} gardent leur place ; "
+                   f"nouvel ordre complet au round {enc.round + 1}", "information")
 
     def action_sort(self) -> None:
+        """`s`: sorted by the initiatives as they are, fairly (`_sort`)."""
         session = self.session
         if session is None or not self._writable():
             return
         campaign = session.campaign
-        self._change("Trier par initiative", lambda b: self._sort(b, campaign))
+        deferred: list[bool] = []
+        if self._change("Trier par initiative", lambda b: deferred.append(self._sort(b, campaign))):
+            self._after_sort(campaign, deferred[0])
 
     def action_move(self, delta: int) -> None:
         found = self._selected_entry()
@@ -706,6 +974,7 @@ class InitiativePane(CampaignView, Widget):
         enc = campaign.encounter
         index, entry = found
         notices: list[str] = []
+        ticks = TurnTicks(round=enc.round, actor=None)      # kept if waiting starts a new round
         if entry.delayed:
             def build(b: EditBuilder) -> None:
                 turn = min(enc.turn, len(enc.entries) - 1)
@@ -726,12 +995,14 @@ class InitiativePane(CampaignView, Widget):
                 if enc.round > 0 and index == enc.turn:
                     following = self._first_ready(enc.entries, index + 1)
                     if following is None:
-                        self._new_round(b, campaign, notices)
+                        self._new_round(b, campaign, notices, ticks)
                     else:
                         b.set(("encounter", "turn"), following)
 
             label = f"Attend : {clean(entry.name)}"
         if self._change(label, build):
+            if enc.round != ticks.round:
+                self._remember(ticks, campaign)
             for notice in notices:
                 self._warn(notice, "information")
             self._follow_current()
@@ -862,7 +1133,9 @@ class InitiativePane(CampaignView, Widget):
             self._warn("un compte à rebours avance à chaque round (+/− pour le régler)")
             return
         if timer.status != "running":
-            self._warn(f"{clean(timer.label)} est déjà terminé ({STATUS_WORDS.get(timer.status, timer.status)})")
+            word = STATUS_WORDS.get(timer.status, clean(timer.status))
+            self._warn(f"{clean(timer.label)} est déjà {word}" if timer.status == "done"
+                       else f"{clean(timer.label)} est déjà terminé ({word})")
             return
         campaign = session.campaign
         interval = timer.request.get("interval", "")
@@ -899,8 +1172,8 @@ class InitiativePane(CampaignView, Widget):
             return
         status = _status_of(result)
         who = _name_of(campaign, timer.who)
-        self.app.record_roll(who=who, line=f"{timer.label} · {step}",  # type: ignore[attr-defined]
-                             request=request, result=result)
+        record = self.app.record_roll(who=who, line=f"{timer.label} · {step}",  # type: ignore[attr-defined]
+                                      request=request, result=result)
 
         def build(b: EditBuilder) -> None:
             b.set(("timers", index, "dice"), dice)
@@ -909,6 +1182,7 @@ class InitiativePane(CampaignView, Widget):
 
         if not self._change(f"{clean(timer.label)} · {step}", build):
             return
+        self._show_in_tray(record)
         progress = timer_progress(campaign, campaign.timers[index])
         if status == "running":
             self._warn(f"{clean(timer.label)} · {step} : {progress}", "information")
@@ -918,6 +1192,17 @@ class InitiativePane(CampaignView, Widget):
             self._warn(f"{clean(timer.label)} : égalité ({progress})", "information")
         else:
             self._warn(f"{clean(timer.label)} : échoué ({progress})", "warning")
+
+    def _show_in_tray(self, record: Any) -> None:
+        """The GM wants to see the dice of an interval, not only a notice: the dice tray shows
+        the logged roll when it can (a pane test's host may have no tray)."""
+        if record is None:
+            return
+        find = getattr(self.app, "pane", None)
+        tray = find("dice-tray") if callable(find) else None
+        show = getattr(tray, "show_record", None)
+        if show:
+            show(record)
 
     def action_new_timer(self) -> None:
         session = self.session

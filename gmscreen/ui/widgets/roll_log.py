@@ -24,7 +24,6 @@ from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
-from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -91,9 +90,6 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         & > .roll-log--prompt { background: $panel; color: $foreground; }
     }
     """
-
-    players_watching: reactive[bool] = reactive(False, init=False)
-    """Players can see the screen: GM-only rolls not yet revealed show as secret rolls."""
 
     JUMP = 1 / 3
     """Fraction of the height the view jumps by when the newest roll falls off; 0 scrolls by rows."""
@@ -288,8 +284,10 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
     def _line(self, index: int) -> LogLine:
         line = self._lines.get(index)
         if line is None:
-            system = self._session.system if self._session is not None else None
-            line = log_line(self._records[index], system, ascii=self._ascii)
+            session = self._session
+            system = session.system if session is not None else None
+            campaign = session.campaign if session is not None else None
+            line = log_line(self._records[index], system, ascii=self._ascii, campaign=campaign)
             self._lines[index] = line
         return line
 
@@ -434,17 +432,23 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             return
         self.app.reveal_roll(record.seq)
 
-    def action_watching(self) -> None:
-        self.players_watching = not self.players_watching
+    @property
+    def players_watching(self) -> bool:
+        """Players can see the screen: GM-only rolls not yet revealed show as secret rolls.
+        One state of the screen, held by the host, so that the dice tray masks them too."""
+        return bool(getattr(self.app, "players_watching", False))
 
-    def watch_players_watching(self, watching: bool) -> None:
+    def action_watching(self) -> None:
+        toggle = getattr(self.app, "toggle_players_watching", None)
+        if toggle is not None:
+            toggle()
+
+    def show_watching(self, watching: bool) -> None:
         self._strips.clear()
         if self._query is not None:
             self._folded = [self._fold(i) for i in range(self._count)]
             self._search(self._origin)
         self.refresh()
-        self.app.warn("players watching: GM-only rolls masked" if watching else "GM view: every roll shown",
-                      "information")
 
     # ------------------------------------------------------------ search
 

@@ -8,9 +8,12 @@ questions are modal screens, so the roster itself only draws and dispatches.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widget import Widget
@@ -21,7 +24,7 @@ from gmscreen.campaign.model import Character, Condition, to_data
 from ..encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
 from ..sanitize import clean, literal_text
-from .sheet import condition_line, conditions_text, glance, resource_of, side_label
+from .sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
 
 
 def _dialogs() -> Any:
@@ -49,9 +52,10 @@ if TYPE_CHECKING:
 MAX_COPIES = 50
 NAME_WIDTH = 20          # long names and conditions are cut in the table; the sheet (enter) has all
 CONDITIONS_WIDTH = 18
+NAME_MIN = 12            # a narrow pane cuts names down to this, conditions to CONDITIONS_MIN, before the stats
+CONDITIONS_MIN = 8
+NAME_FLOOR = 6           # ...and even narrower, the stats give way only once these are reached
 FIRST_ROWS = 24          # rows drawn before the first frame (or the terminal's height if taller)
-STATS_HEADER = {"mir": "Voies", "eclats": "Caractéristiques", "magisphere": "Impulsion · Stats",
-                "tedeum": "Providence · XP", "arpeges": "Attributs"}
 _NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
 
 
@@ -70,6 +74,59 @@ def copy_names(base: str, count: int, taken: set[str]) -> list[str]:
             names.append(name)
             taken.add(name)
     return names
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Content widths of the roster's columns (the table adds its padding around each)."""
+
+    side: int           # 3: "PJ"/"PNJ"; 1: a one-character mark
+    name: int
+    conditions: int
+    stats: int
+
+
+def plan_columns(width: int, *, names: int, conditions: int, stats: int, padding: int = 1) -> Columns:
+    """Fit the four columns in `width` cells: the stats first (the line the GM reads at a glance),
+    then the names and conditions: when the pane is narrow, each gets up to NAME_MIN / CONDITIONS_MIN
+    (names first) and what is left is shared between them; "PJ"/"PNJ" become a mark unless
+    everything fits at full width. Only when even NAME_FLOOR does not fit is the stats line cut.
+
+    `names`, `conditions`, `stats`: the widest cell of each (headers included).
+    """
+    room = width - 4 * 2 * padding
+    names = max(min(names, NAME_WIDTH), len("Nom"))
+    conditions = max(min(conditions, CONDITIONS_WIDTH), len("États"))   # a column is never narrower than its header
+    if room - len("PNJ") - stats >= names + conditions:
+        return Columns(len("PNJ"), names, conditions, stats)
+    rest = room - 1 - stats
+    floor = min(names, NAME_FLOOR) + len("États")
+    if rest < floor:
+        stats, rest = max(room - 1 - floor, 1), floor
+    name = min(names, NAME_MIN, rest - len("États"))
+    cond = min(conditions, CONDITIONS_MIN, rest - name)
+    extra = rest - name - cond
+    while extra > 0 and (name < names or cond < conditions):     # the rest shared out, a cell each
+        if name < names:
+            name, extra = name + 1, extra - 1
+        if extra > 0 and cond < conditions:
+            cond, extra = cond + 1, extra - 1
+    return Columns(1, name, cond, stats)
+
+
+def fit_name(name: Text, width: int) -> Text:
+    """A name cut to `width` cells; copies ("Garde 2", "Garde 3") keep their number apart."""
+    if name.cell_len <= width:
+        return name
+    number = re.search(r"\s\d+$", name.plain)
+    if number and width - len(number.group()) >= 3:     # cut the middle, keep the number
+        tail = number.group()
+        head = Text(name.plain[:number.start()])
+        head.truncate(width - len(tail) - 1)
+        return Text(head.plain.rstrip() + "…" + tail, style=name.style)
+    cut = name.copy()
+    cut.truncate(width, overflow="ellipsis")
+    return cut
 
 
 class RosterPane(CampaignView, Widget):
@@ -100,6 +157,11 @@ class RosterPane(CampaignView, Widget):
         self._shown: tuple[int, int] | None = None
         self._filling: tuple[object, str | None] | None = None   # a long roster's pending rest, and its cursor
         self._pending = False
+        self._system: Any = None
+        self._ordered: list[Character] = []      # every character, in the table's order
+        self._glances: dict[str, Text] = {}      # their stats lines, by id
+        self._header = ""
+        self._columns: Columns | None = None     # the widths the drawn rows were cut to
 
     def compose(self) -> ComposeResult:
         yield DataTable(id="roster-table", cursor_type="row", zebra_stripes=True, cell_padding=1)
@@ -107,6 +169,10 @@ class RosterPane(CampaignView, Widget):
     @property
     def table(self) -> DataTable:
         return self.query_one("#roster-table", DataTable)
+
+    @property
+    def ascii(self) -> bool:
+        return bool(getattr(self.app, "ascii", False))
 
     def on_mount(self) -> None:
         self.border_title = "Personnages"
@@ -130,66 +196,134 @@ class RosterPane(CampaignView, Widget):
         if shown == self._shown:
             return
         self._shown = shown
-        table = self.table
         system = session.system
         if self._columns_for != system.id:
-            table.clear(columns=True)
-            table.add_column("", key="side")
-            table.add_column("Nom", key="name")
-            table.add_column("États", key="conditions")
-            table.add_column(STATS_HEADER.get(system.id, "Stats"), key="stats")
+            self._header = glance_header(system, ascii=self.ascii)
             self._columns_for = system.id
-            self._ids = []
+            self._ids, self._columns = [], None         # drawn again, under the new header
         chars = session.campaign.characters
         ordered = [c for c in chars if c.side == "party"] + [c for c in chars if c.side != "party"]
+        self._system, self._ordered, self._glances = system, ordered, {}
         keys = [c.id for c in ordered]
         pending, self._filling = self._filling, None
         if keys == self._ids:
-            columns = ("side", "name", "conditions", "stats")
-            for ch in ordered:
-                for col, cell in zip(columns, self._cells(system, ch)):
-                    if table.get_cell(ch.id, col) != cell:
-                        table.update_cell(ch.id, col, cell)
-            return
+            columns = self._columns
+            self._measure(ordered)
+            if self._columns == columns:
+                self._update_rows(ordered)
+                return
+        else:
+            self._measure(ordered[:self._first_rows()])
         # The character to keep under the cursor: while the rest of a long roster is pending,
         # the one it was to land on (the cursor cannot be there yet).
-        keep = pending[1] if pending else self.current_id() or getattr(self.app, "selected_id", None)
-        table.clear()
+        self._redraw(pending[1] if pending else self.current_id() or getattr(self.app, "selected_id", None))
+
+    def _first_rows(self) -> int:
+        return max(FIRST_ROWS, self.app.size.height)
+
+    def _redraw(self, keep: str | None) -> None:
+        """Every row again, in columns made again at the widths measured. (Fixed widths: the
+        cells are cut to them, and a table lays out a column it sizes itself only once idle.)"""
+        table = self.table
+        columns = self._columns
+        assert columns is not None
+        table.clear(columns=True)
+        table.add_column("", width=columns.side, key="side")
+        table.add_column("Nom", width=columns.name, key="name")
+        table.add_column("États", width=columns.conditions, key="conditions")
+        table.add_column(self._header, width=columns.stats, key="stats")
         self._ids = []
         # A long roster (a campaign's whole cast of NPCs) is drawn a screenful first and the
-        # rest right after that frame is out: a table measures every cell it is given.
-        first = max(FIRST_ROWS, self.app.size.height)
-        self._add_rows(system, ordered[:first], keep)
+        # rest right after that frame is out: a table measures every cell it is given (and the
+        # columns are fitted to the screenful's lines, then again with the rest's).
+        ordered, first = self._ordered, self._first_rows()
+        self._add_rows(ordered[:first], keep)
         if len(ordered) > first:
             token = self._filling = (object(), keep)
-            self.call_after_refresh(self._add_rest, token, system, ordered[first:], keep)
+            self.call_after_refresh(self._add_rest, token, ordered[first:], keep)
 
-    def _add_rows(self, system: Any, characters: list[Character], keep: str | None) -> None:
+    def _add_rows(self, characters: list[Character], keep: str | None) -> None:
         table = self.table
         for ch in characters:
-            table.add_row(*self._cells(system, ch), key=ch.id)
+            table.add_row(*self._cells(ch), key=ch.id)
             self._ids.append(ch.id)
         if keep in self._ids and self.current_id() != keep:
             table.move_cursor(row=self._ids.index(keep), animate=False)
 
-    def _add_rest(self, token: tuple[object, str | None], system: Any, characters: list[Character],
-                  keep: str | None) -> None:
+    def _add_rest(self, token: tuple[object, str | None], characters: list[Character], keep: str | None) -> None:
         if token is self._filling and self.is_mounted:     # else redrawn since: that draw has them all
             self._filling = None
-            self._add_rows(system, characters, keep)
+            columns = self._columns
+            self._measure(characters)
+            if self._columns != columns:        # a wider line among the rest: all drawn anew
+                self._redraw(keep)
+                return
+            self._add_rows(characters, keep)
 
-    @staticmethod
-    def _cells(system: Any, ch: Character) -> list[Text]:
-        side = Text(side_label(ch.side), style="dim" if ch.side != "party" else "bold")
-        name = literal_text(ch.name, "bold" if ch.side == "party" else "")
-        number = re.search(r"\s\d+$", name.plain) if name.cell_len > NAME_WIDTH else None
-        if number:      # copies ("Garde 2", "Garde 3"): cut the middle, keep them apart
-            tail = name.plain[number.start():]
-            name = Text(name.plain[:NAME_WIDTH - len(tail) - 1].rstrip() + "…" + tail, style=name.style)
-        name.truncate(NAME_WIDTH, overflow="ellipsis")
-        conditions = conditions_text(ch, CONDITIONS_WIDTH)
-        conditions.truncate(CONDITIONS_WIDTH, overflow="ellipsis")
-        return [side, name, conditions, glance(system, ch)]
+    def _update_rows(self, characters: list[Character]) -> None:
+        """Redraw the cells that changed in rows already in the table (the columns unchanged)."""
+        table = self.table
+        columns = ("side", "name", "conditions", "stats")
+        for ch in characters:
+            for col, cell in zip(columns, self._cells(ch)):
+                if table.get_cell(ch.id, col) != cell:
+                    table.update_cell(ch.id, col, cell)
+
+    # The stats line must show whole within the pane: the columns are cut to the pane's width,
+    # measured again whenever it changes (a resize, the layout switching, a pane maximized).
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._system is None or not self._ids:
+            return
+        columns = self._plan()
+        if columns != self._columns:
+            self._columns = columns
+            pending, self._filling = self._filling, None
+            self._redraw(pending[1] if pending else self.current_id())
+
+    def _measure(self, characters: list[Character]) -> None:
+        """The stats lines of these characters (to be drawn) and the columns fitted to them."""
+        self._glances.update((c.id, glance(self._system, c, ascii=self.ascii)) for c in characters)
+        self._columns = self._plan()
+
+    def _room(self) -> int:
+        """Cells the table can give its columns: its width, less a vertical scrollbar when the
+        rows overflow. Before the first layout, the app's: the whole width, or 3/5 of it in the
+        wide layout (from 120×32)."""
+        table = self.table
+        width, height = table.size
+        if not width:
+            app_width, app_height = self.app.size
+            wide = app_width >= 120 and app_height >= 32
+            width = (app_width * 3 // 5 if wide else app_width) - self.styles.gutter.width
+            height = (app_height - 11) // 2 - 2 if wide else app_height - 11
+        if len(self._ordered) + (1 if table.show_header else 0) > height:
+            width -= table.styles.scrollbar_size_vertical
+        return width
+
+    def _plan(self) -> Columns:
+        ordered = [c for c in self._ordered if c.id in self._glances]     # those measured so far
+        return plan_columns(
+            self._room(),
+            names=max((cell_len(clean(c.name)) for c in ordered), default=0),
+            conditions=max((conditions_text(c).cell_len for c in ordered), default=0),
+            stats=max([cell_len(self._header), *(g.cell_len for g in self._glances.values())]),
+            padding=self.table.cell_padding)
+
+    def _cells(self, ch: Character) -> list[Text]:
+        columns = self._columns
+        assert columns is not None
+        party = ch.side == "party"
+        side_text = side_label(ch.side) if columns.side > 1 else side_mark(ch.side, ascii=self.ascii)
+        side = Text(side_text, style="bold" if party else "dim")
+        name = fit_name(literal_text(ch.name, "bold" if party else ""), columns.name)
+        conditions = conditions_text(ch, columns.conditions)
+        conditions.truncate(columns.conditions, overflow="ellipsis")
+        stats = self._glances.get(ch.id) or Text()
+        if stats.cell_len > columns.stats:
+            stats = stats.copy()
+            stats.truncate(columns.stats, overflow="ellipsis")
+        return [side, name, conditions, stats]
 
     def current_id(self) -> str | None:
         if not self.is_mounted or not self._ids:

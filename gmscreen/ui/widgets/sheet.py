@@ -27,12 +27,14 @@ PROVIDENCE_NAMES = {0: "Brebis égarée", 4: "Pauvre pécheur", 6: "Fils prodigu
 _SHORT = {
     # MIR Voies
     "heritage": "Hé", "secret": "Se", "espoir": "Es", "peur": "Pe", "dogme": "Do", "mensonge": "Me",
-    # Arpèges attributes (Intuition / Intelligence need distinct abbreviations)
-    "corps": "Cor", "agilite": "Agi", "intuition": "Itu", "intelligence": "Itl",
-    "puissance": "Pui", "resistance": "Rés", "manoeuvre": "Man", "precision": "Pré",
 }
+# Arpèges attributes: two letters, three for Intuition / Intelligence (they need distinct ones)
+_ARPEGES_SHORT = {"corps": "Co", "agilite": "Ag", "intuition": "Itu", "intelligence": "Itl",
+                  "puissance": "Pu", "resistance": "Ré", "manoeuvre": "Ma", "precision": "Pr"}
 _TEDEUM_SHORT = {"puissance": "Pu", "complexion": "Co", "adresse": "Ad", "sensibilite": "Se",
                  "savoir": "Sa", "entregent": "En"}
+# MIR: the Trauma (weakest Voie) and Mensonge (strongest) marks after a Voie's value.
+MIR_MARKS = {False: ("↓", "↑"), True: ("-", "+")}        # ascii -> (trauma, mensonge)
 
 
 @dataclass(frozen=True)
@@ -102,8 +104,11 @@ def _append_stat(text: Text, label: str, value: str, *, dim: bool = False, bold:
     text.append(value, style=style)
 
 
-def glance(system: System, character: Character) -> Text:
-    """The stats that matter in this game, on one short line (rich Text for a table cell)."""
+def glance(system: System, character: Character, *, ascii: bool = False) -> Text:
+    """The stats that matter in this game, on one short line (rich Text for a table cell).
+
+    Labels are two or three letters; `glance_legend` spells them out (the full sheet shows it).
+    """
     sheet = character.sheet if isinstance(character.sheet, Mapping) else {}
     text = Text(no_wrap=True, overflow="ellipsis")
     sid = system.id
@@ -114,13 +119,16 @@ def glance(system: System, character: Character) -> Text:
             text.append("Bl", style="dim")
             text.append(str(wounds), style="bold")
         if voies is not None:
-            for stat in voies.stats:
-                _append_stat(text, _SHORT.get(stat.key, stat.label[:3]), str(stat_value(sheet, voies, stat)))
+            # Trauma and Mensonge marked on the Voies themselves: the line keeps its width
+            # however many Voies tie.
             trauma, lie = mir_markers(sheet, system)
-            text.append(" T:", style="dim")
-            text.append("/".join(_SHORT.get(k, k) for k in trauma))
-            text.append(" M:", style="dim")
-            text.append("/".join(_SHORT.get(k, k) for k in lie))
+            low, high = MIR_MARKS[ascii]
+            for stat in voies.stats:
+                _append_stat(text, _SHORT.get(stat.key, stat.label[:2]), str(stat_value(sheet, voies, stat)))
+                if stat.key in trauma:
+                    text.append(low, style="bold")
+                if stat.key in lie:
+                    text.append(high, style="bold")
     elif sid == "eclats":
         group = system.group("characteristics")
         if group is not None:
@@ -136,7 +144,7 @@ def glance(system: System, character: Character) -> Text:
         stats = sheet.get("stats")
         if isinstance(stats, Mapping):
             for name, value in stats.items():
-                _append_stat(text, clean(name)[:3], str(value))
+                _append_stat(text, clean(name)[:3], clean(value))
     elif sid == "tedeum":
         prov = _free_int(sheet, "resources", "providence")
         text.append("Prov ", style="dim")
@@ -157,9 +165,61 @@ def glance(system: System, character: Character) -> Text:
                 text.append(" |", style="dim")
             for stat in group.stats:
                 value = stat_value(sheet, group, stat)
-                _append_stat(text, _SHORT.get(stat.key, stat.label[:3]), _signed(value), dim=value == 0,
+                _append_stat(text, _ARPEGES_SHORT.get(stat.key, stat.label[:2]), _signed(value), dim=value == 0,
                              bold=abs(value) >= 3)
     return text
+
+
+# The header of the roster's stats column: what the line holds (and MIR's marks).
+_GLANCE_HEADER = {"mir": "Voies {low}Trauma {high}Mensonge", "eclats": "Caractéristiques",
+                  "magisphere": "Impulsion · Stats", "tedeum": "Providence · XP",
+                  "arpeges": "Caractéristiques | Moyens"}
+
+
+def glance_header(system: System, *, ascii: bool = False) -> str:
+    """The stats column's header: what the line holds, no wider than a usual line of the system."""
+    low, high = MIR_MARKS[ascii]
+    return _GLANCE_HEADER.get(system.id, "Stats").format(low=low, high=high)
+
+
+def glance_legend(system: System, character: Character | None = None, *,
+                  ascii: bool = False) -> list[tuple[str, str]]:
+    """The abbreviations of `glance` spelled out, in the line's order: [("Hé", "Héritage"), ...].
+
+    Magisphère's statistics are named on each sheet: the character's own are listed.
+    """
+    sid = system.id
+    out: list[tuple[str, str]] = []
+
+    def group_labels(key: str, short: Mapping[str, str], fallback: Any) -> None:
+        group = system.group(key)
+        for stat in group.stats if group is not None else ():
+            out.append((short.get(stat.key, fallback(stat)), stat.label))
+
+    if sid == "mir":
+        out.append(("Bl", "Blessures"))
+        group_labels("voies", _SHORT, lambda s: s.label[:2])
+        low, high = MIR_MARKS[ascii]
+        out += [(low, "Trauma (Voie la plus faible)"), (high, "Mensonge (Voie la plus forte)")]
+    elif sid == "eclats":
+        group_labels("characteristics", {}, lambda s: s.key.capitalize()[:2])
+    elif sid == "magisphere":
+        out.append(("Imp", "Impulsion (restante/maximum)"))
+        sheet = character.sheet if character is not None and isinstance(character.sheet, Mapping) else {}
+        stats = sheet.get("stats")
+        seen: set[str] = set()
+        for name in stats if isinstance(stats, Mapping) else ():
+            short = clean(name)[:3]
+            if clean(name) != short and short not in seen:
+                out.append((short, clean(name)))
+                seen.add(short)
+    elif sid == "tedeum":
+        out += [("Prov", "Providence (dé)"), ("XP", "expérience (total des caractéristiques)")]
+        group_labels("characteristics", _TEDEUM_SHORT, lambda s: s.key[:2])
+    elif sid == "arpeges":
+        group_labels("caracteristiques", _ARPEGES_SHORT, lambda s: s.label[:2])
+        group_labels("moyens", _ARPEGES_SHORT, lambda s: s.label[:2])
+    return out
 
 
 def _free_int(sheet: Mapping[str, Any], group: str, key: str) -> int:
@@ -211,6 +271,16 @@ def side_label(side: str) -> str:
     return "PJ" if side == "party" else "PNJ"
 
 
+# One-character side marks for a narrow roster: (ascii) -> (PJ, PNJ)
+SIDE_MARKS = {False: ("●", "○"), True: ("*", "-")}
+
+
+def side_mark(side: str, *, ascii: bool = False) -> str:
+    """`side_label` in one character (filled for the party)."""
+    party, npc = SIDE_MARKS[ascii]
+    return party if side == "party" else npc
+
+
 # ---------------------------------------------------------------- the full sheet
 
 
@@ -225,8 +295,9 @@ def _value_text(system: System, group: StatGroup, stat: Stat, value: int) -> str
     return str(value)
 
 
-def sheet_content(system: System, character: Character) -> Content:
-    """The whole sheet as Content: every group of the system, derived markers, conditions, notes."""
+def sheet_content(system: System, character: Character, *, ascii: bool = False) -> Content:
+    """The whole sheet as Content: every group of the system, derived markers, conditions, notes,
+    and the roster's abbreviations spelled out."""
     sheet = character.sheet if isinstance(character.sheet, Mapping) else {}
     parts: list[Content] = [
         Content.assemble((clean(character.name), "bold"), (f"  ·  {side_label(character.side)}", "dim")),
@@ -288,6 +359,15 @@ def sheet_content(system: System, character: Character) -> Content:
         parts.append(Content.assemble(("Notes", "bold underline")))
         parts.extend(Content("  " + clean(line, single_line=True))
                      for line in clean(character.notes, single_line=False).splitlines())
+    legend = glance_legend(system, character, ascii=ascii)
+    if legend:
+        parts.append(Content.assemble(("Abréviations du tableau", "bold underline")))
+        items: list[Content | tuple[str, str] | str] = [("  ", "")]
+        for i, (short, meaning) in enumerate(legend):
+            if i:
+                items.append((" · ", "dim"))
+            items += [(short, "bold"), f" {meaning}"]
+        parts.append(Content.assemble(*items))
     return Content("\n").join(parts)
 
 
@@ -304,9 +384,10 @@ class SheetView(Static):
     SheetView { height: auto; padding: 0 1; }
     """
 
-    def __init__(self, system: System, character: Character, **kwargs: Any) -> None:
-        super().__init__(sheet_content(system, character), markup=False, **kwargs)
+    def __init__(self, system: System, character: Character, *, ascii: bool = False, **kwargs: Any) -> None:
+        super().__init__(sheet_content(system, character, ascii=ascii), markup=False, **kwargs)
         self.system = system
+        self.ascii = ascii
 
     def show(self, character: Character) -> None:
-        self.update(sheet_content(self.system, character))
+        self.update(sheet_content(self.system, character, ascii=self.ascii))
