@@ -3,48 +3,44 @@
 The grammar lives in `gmscreen.ui.quickroll` (pure Python); this widget types, shows and asks.
 Enter resolves through `gmscreen.rules`, logs through the host (`record_roll`), and spends
 resources on the sheet as one undoable change (`change`).
+
+Its parts live next door: `roll_result` draws a result, `roll_odds` the odds row,
+`choice_prompt` the pending choice, `line_completion` the completion, `grammar_help` the help.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from textual import events
 from textual.app import ComposeResult
 from textual.actions import SkipAction
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from gmscreen.rules import RequestError, get_system
 
-from .. import chances
 from ..host import CampaignView
 from ..sanitize import clean, literal
+from .choice_prompt import ChoicePrompt, prompt_content
+from .grammar_help import GrammarHelp
+from .line_completion import LineSuggester, common_prefix
+from .roll_odds import error_content, odds_content
+from .roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
 
 if TYPE_CHECKING:
     from ..quickroll import Draft, QuickRollError, RollFlow
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession
-    from gmscreen.rules._base import DiceGroup
 
-# How each die status looks (theme variables, so every theme, ANSI included, decides).
-DIE_STYLES = {
-    "counted": "bold $success",
-    "critical": "bold reverse $success",
-    "fumble": "bold $error",
-    "exploded": "underline $warning",
-    "rerolled": "strike $text-muted",
-    "kept": "bold",
-    "plain": "$text-muted",
-}
+# Names other modules (and tests) import from here, now defined next door.
+__all__ = ["DIE_STYLES", "ChoicePrompt", "DiceTray", "GrammarHelp", "LineSuggester"]
+
 _HISTORY = 100
 
 
@@ -54,129 +50,6 @@ def _qr() -> Any:
     from .. import quickroll
 
     return quickroll
-
-
-class LineSuggester(Suggester):
-    """Inline completion: the rest of the only (or first) candidate for the word being typed."""
-
-    def __init__(self, tray: "DiceTray") -> None:
-        super().__init__(use_cache=False, case_sensitive=True)
-        self.tray = tray
-
-    async def get_suggestion(self, value: str) -> str | None:
-        if not value or value.endswith(" "):
-            return None
-        completion = self.tray.completion_for(value, len(value))
-        if completion is None or not completion.candidates:
-            return None
-        choice = completion.candidates[0]
-        typed = value[completion.start:]
-        if not choice.casefold().startswith(typed.casefold()):
-            return None
-        return value[:completion.start] + typed + choice[len(typed):]
-
-
-class ChoicePrompt(Static, can_focus=True):
-    """A decision inside a roll; its keys are the options (shown in the footer)."""
-
-    BINDINGS = [
-        Binding("r", "pick('r')", "relancer", id="dice-tray.choice-reroll"),
-        Binding("g,k", "pick('g')", "garder", id="dice-tray.choice-keep"),
-        Binding("p", "pick('p')", "oui (Providence / parade)", id="dice-tray.choice-yes"),
-        Binding("n", "pick('n')", "non", id="dice-tray.choice-no"),
-        Binding("enter", "pick('enter')", "défaut", id="dice-tray.choice-default"),
-        Binding("escape", "cancel", "abandon", id="dice-tray.choice-cancel"),
-    ]
-
-    def __init__(self, tray: "DiceTray", **kwargs: Any) -> None:
-        super().__init__("", markup=False, **kwargs)
-        self.tray = tray
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        flow = self.tray.flow
-        if flow is None or flow.prompt is None:
-            return action not in ("pick", "cancel")
-        if action == "pick":
-            key = str(parameters[0]) if parameters else ""
-            return key == "enter" or flow.prompt.option(key) is not None
-        return True
-
-    def on_key(self, event: events.Key) -> None:
-        """While a choice is pending, a key that is not one of its options does nothing else
-        (an app key such as `p` or `n` must not move the initiative behind the prompt)."""
-        flow = self.tray.flow
-        if flow is None or flow.prompt is None:
-            return
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
-            action = binding.action
-            if action == "cancel":
-                return
-            if action.startswith("pick(") and flow.prompt.option(action[6:-2]) is not None:
-                return
-        if event.is_printable or event.key in self._bindings.key_to_bindings:
-            event.stop()
-            event.prevent_default()
-            self.app.bell()
-
-    def action_pick(self, key: str) -> None:
-        self.tray.choose(key)
-
-    def action_cancel(self) -> None:
-        flow = self.tray.flow
-        if flow is not None and flow.prompt is not None and flow.result is not None:
-            # The dice are already on the table: abandoning would drop a roll the players saw
-            # (and let it be rolled again). Only a choice asked before any die may be abandoned.
-            keys = " / ".join(o.key for o in flow.prompt.options)
-            self.app.bell()
-            self.app.warn(f"les dés sont jetés : choisissez ({keys})")  # type: ignore[attr-defined]
-            return
-        self.tray.cancel_flow()
-
-
-class GrammarHelp(ModalScreen[None]):
-    """The quick-roll grammar of the campaign's system (`?` in an empty line), laid out again
-    for the width it has: at 80×24 long examples put their meaning below, aligned."""
-
-    DEFAULT_CSS = """
-    GrammarHelp { align: center middle; }
-    GrammarHelp > VerticalScroll {
-        width: 96%; max-width: 110; height: 90%; scrollbar-gutter: stable;
-        border: round $border; background: $surface; padding: 0 1;
-    }
-    """
-    BINDINGS = [
-        Binding("escape,q,question_mark", "dismiss", "Close", id="dice-tray.help-close"),
-    ]
-
-    def __init__(self, system_id: str) -> None:
-        super().__init__()
-        self.system_id = system_id
-        self._width = 0
-
-    def compose(self) -> ComposeResult:
-        from ..quickroll.help import DEFAULT_WIDTH
-
-        with VerticalScroll() as scroll:
-            scroll.border_title = "Jets rapides"
-            yield Static(self._text(DEFAULT_WIDTH), id="grammar-text", markup=False)
-
-    def _text(self, width: int) -> Content:
-        self._width = width
-        return Content(clean(_qr().grammar_help(self.system_id, width), single_line=False))
-
-    def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()      # ↑ ↓ page up / down scroll the help
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self._fit)
-
-    def _fit(self) -> None:
-        width = self.query_one(VerticalScroll).scrollable_content_region.width
-        if width > 20 and width != self._width:
-            self.query_one("#grammar-text", Static).update(self._text(width))
-
-    def action_dismiss(self) -> None:  # type: ignore[override]
-        self.dismiss(None)
 
 
 class DiceTray(CampaignView, Widget):
@@ -219,7 +92,7 @@ class DiceTray(CampaignView, Widget):
         self.last_line: str | None = None
         self._previous_focus: Widget | None = None
         self._candidates: tuple[str, ...] = ()
-        self._shown: _Shown | None = None
+        self._shown: ShownRoll | None = None
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
 
     def compose(self) -> ComposeResult:
@@ -346,7 +219,7 @@ class DiceTray(CampaignView, Widget):
         description = describe_result(system, record.result)
         campaign = self.session.campaign if self.session is not None else None
         headline = name_sides(description.headline, record.result, clean(record.who), record.line, campaign)
-        self._shown = _Shown(who=record.who, headline=headline, detail=description.detail,
+        self._shown = ShownRoll(who=record.who, headline=headline, detail=description.detail,
                              good=description.good, groups=description.groups, gm_only=record.gm_only,
                              secret=bool(record.gm_only or record.result.get("hidden")), record=record)
         self._render_shown()
@@ -437,47 +310,13 @@ class DiceTray(CampaignView, Widget):
 
     def _show_draft_info(self) -> None:
         if self.error is not None:
-            self._set_info(self._error_content(self.error), error=True)
+            self._set_info(error_content(self.error, ascii=self._ascii), error=True)
             return
         draft = self.draft
         if draft is None:
             self._set_info(Content(""))
             return
-        self._set_info(self._odds_content(draft))
-
-    def _error_content(self, error: QuickRollError) -> Content:
-        pointer = "^" if self._ascii else "▲"
-        where = f"{pointer}{error.position + 1} " if error.position else ""
-        return Content.assemble((where, "bold"), literal(error.message))
-
-    def _odds_content(self, draft: Draft) -> Content:
-        parts: list[Content | tuple[str, str] | str] = []
-        if self.gm_only or draft.gm_only:
-            parts.append(("MJ ", "bold $warning"))
-        try:
-            chance = chances.chance(draft.odds_request)
-        except RequestError as exc:
-            return literal(_qr().rule_message(exc))
-        contest = get_system(draft.system).kinds[draft.kind].contest
-        word = f"{draft.who} l'emporte" if contest else "réussite"
-        if draft.missing:
-            parts.append(literal(draft.missing, "$warning"))
-            return Content.assemble(*parts)
-        if draft.baseline is not None and draft.modifier_text:
-            try:
-                before = chances.chance(draft.baseline)
-                arrow = "->" if self._ascii else "→"
-                parts += [literal(draft.modifier_text, "bold"), (f" : {_pct(before)} {arrow} ", ""),
-                          (_pct(chance), "bold"), " · "]
-            except RequestError:
-                parts += [(_pct(chance), "bold"), " · "]
-        else:
-            parts += [(_pct(chance), "bold"), " "]
-        parts.append(literal(word))
-        if draft.forced:
-            parts.append((" · dés de la table", "italic"))
-        parts += [" · ", literal(draft.label, "$text-muted")]
-        return Content.assemble(*parts)
+        self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self._ascii))
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
         """The line under the quick-roll line; hidden while empty so that a result has its row
@@ -512,7 +351,7 @@ class DiceTray(CampaignView, Widget):
             line.cursor_position = cursor
             return
         # Several: complete their common beginning, and list them.
-        common = _common_prefix(completion.candidates)
+        common = common_prefix(completion.candidates)
         typed = line.value[completion.start:line.cursor_position]
         if len(common) > len(typed):
             line.value = line.value[:completion.start] + common + line.value[line.cursor_position:]
@@ -588,13 +427,8 @@ class DiceTray(CampaignView, Widget):
         assert flow is not None and flow.prompt is not None
         if flow.result is not None:
             self._show_result(flow.draft, flow.result, pending=True)
-        options = [Content.assemble((f" {o.key} ", "bold reverse"), " ", literal(o.label))
-                   for o in flow.prompt.options]
-        default = flow.prompt.option("enter")
-        tail = f" (Entrée : {default.label})" if default else ""
-        prompt = Content.assemble(literal(flow.prompt.question), "  ", *_join(options, "  "), (tail, "$text-muted"))
         view = self.choice_view
-        view.update(prompt)
+        view.update(prompt_content(flow.prompt))
         view.add_class("-active")
         self.add_class("-choosing")
         view.focus()
@@ -709,13 +543,13 @@ class DiceTray(CampaignView, Widget):
         gm_only = self.gm_only or draft.gm_only
         secret = gm_only or bool(result.get("hidden"))
         if description is None:
-            self._shown = _Shown(who=draft.who, headline="", detail="", good=None, groups=(), gm_only=gm_only,
+            self._shown = ShownRoll(who=draft.who, headline="", detail="", good=None, groups=(), gm_only=gm_only,
                                  secret=secret, record=record, plain=str(result))
         else:
             headline = description.headline
             if system.kinds[draft.kind].contest:
-                headline = _winner_words(result.get("winner"), draft, headline)
-            self._shown = _Shown(who=draft.who, headline=headline, detail=description.detail,
+                headline = winner_words(result.get("winner"), draft, headline)
+            self._shown = ShownRoll(who=draft.who, headline=headline, detail=description.detail,
                                  good=description.good, groups=description.groups, gm_only=gm_only,
                                  secret=secret, record=record, pending=pending)
         self._render_shown()
@@ -733,42 +567,9 @@ class DiceTray(CampaignView, Widget):
         shown = self._shown
         if shown is None or not self.is_mounted:
             return
-        if self.players_watching and shown.masked:
-            mark = "*" if self._ascii else "◆"
-            content = Content.assemble((f"{mark} jet secret du MJ", "bold $warning"),
-                                       ("  (joueurs présents : dés et résultat masqués)", "$text-muted"))
-        elif shown.plain is not None:
-            content = literal(shown.plain)
-        else:
-            content = Content("\n").join([self._headline(shown), *self._dice_lines(shown.groups)])
-        self.result_view.update(content)
-
-    def _headline(self, shown: _Shown) -> Content:
-        parts: list[Any] = []
-        if shown.gm_only:
-            parts.append(("MJ ", "bold $warning"))
-        style = "bold $success" if shown.good else "bold $error" if shown.good is False else "bold"
-        headline = shown.headline
-        if shown.pending:
-            style, headline = "bold", "en cours"
-        parts += [literal(shown.who, "bold"), " : ", literal(headline, style)]
-        if shown.detail:
-            parts += ["  ", literal(shown.detail, "$text-muted")]
-        return Content.assemble(*parts)
-
-    def _dice_lines(self, groups: tuple[DiceGroup, ...]) -> list[Content]:
-        """Every die on screen: groups (a side, a die of the roll) side by side while they fit,
-        a new line before a group that does not (a contest is cut between its sides, not at
-        the right edge)."""
         width = self.result_view.size.width or max(20, self.size.width - 4)
-        lines: list[Content] = []
-        for group in groups:
-            content = _group_content(group)
-            if lines and lines[-1].cell_length + 2 + content.cell_length <= width:
-                lines[-1] = Content.assemble(lines[-1], "  ", content)
-            else:
-                lines.append(content)
-        return lines
+        self.result_view.update(shown_content(shown, watching=self.players_watching, ascii=self._ascii,
+                                              width=width))
 
     def _update_title(self) -> None:
         if self.session is None:
@@ -778,78 +579,6 @@ class DiceTray(CampaignView, Widget):
         if self.gm_only:
             title += f"{sep}MJ seul"
         self.border_title = title
-
-
-@dataclass(frozen=True)
-class _Shown:
-    """The roll the tray shows, kept so that it can be drawn again: masked or not as the players
-    come and go, revealed from the log, or at a new width."""
-
-    who: str
-    headline: str
-    detail: str
-    good: bool | None
-    groups: tuple[DiceGroup, ...]
-    gm_only: bool
-    secret: bool                        # GM-only or secret difficulty: masked while players watch
-    record: RollRecord | None = None    # None when not logged (read-only campaign)
-    pending: bool = False               # a choice is still to be made
-    plain: str | None = None            # a result the rules cannot describe, shown as it is
-
-    @property
-    def masked(self) -> bool:
-        return self.secret and not (self.record is not None and self.record.revealed)
-
-
-def _group_content(group: DiceGroup) -> Content:
-    """"acteur 3 8 7 12 = 4": the label, each die in the style of its status, the total (left out
-    when it only repeats a single die)."""
-    parts: list[Any] = []
-    if group.label:
-        parts.append(literal(group.label + " ", "$text-muted"))
-    for n, die in enumerate(group.dice):
-        if n:
-            parts.append(" ")
-        parts.append((f"{die.face}", DIE_STYLES.get(die.status, "")))
-    single = len(group.dice) == 1 and group.dice[0].face == group.total
-    if group.total is not None and not single:
-        parts.append((f" = {group.total}", "bold"))
-    return Content.assemble(*parts)
-
-
-def _winner_words(winner: str | None, draft: Draft, fallback: str) -> str:
-    if winner == "actor":
-        return f"{draft.who} l'emporte"
-    if winner == "opponent" and len(draft.sides) > 1:
-        return f"{draft.sides[1].name} l'emporte"
-    return fallback
-
-
-def _pct(value: float) -> str:
-    if 0 < value < 0.01:
-        return "<1 %"
-    if 0.99 < value < 1:
-        return ">99 %"
-    return f"{value:.0%}".replace("%", " %")
-
-
-def _join(items: list[Content], sep: str) -> list[Any]:
-    out: list[Any] = []
-    for n, item in enumerate(items):
-        if n:
-            out.append(sep)
-        out.append(item)
-    return out
-
-
-def _common_prefix(words: tuple[str, ...]) -> str:
-    first = words[0]
-    n = len(first)
-    for word in words[1:]:
-        n = min(n, len(word))
-        while n and word[:n].casefold() != first[:n].casefold():
-            n -= 1
-    return first[:n]
 
 
 def _ascii_fold(text: str) -> str:

@@ -4,13 +4,15 @@ One table holds the turn order and, below it, the campaign's timers (extended te
 extended oppositions, countdowns), because the GM advances both together: a new round
 ticks countdowns, the end of a bearer's turn ticks their conditions. Each step is one
 undoable change; rolls (initiative, the next interval of an extended test) are logged.
+
+This module is the widget: drawing, keys, dialogs and dispatch. The rules it applies live
+apart, free of Textual: `..turns` (ends of turn, new rounds, ticks, `TurnTicks`, the fair
+sort), `..timers` (timer progress, results, intervals) and `..declarations` (declared
+actions, the Arpèges R12 malus). Their public names are re-exported here.
 """
 
 from __future__ import annotations
 
-import copy
-import random
-from dataclasses import dataclass, field as data_field
 from typing import TYPE_CHECKING, Any, Callable
 
 from rich.cells import cell_len
@@ -22,11 +24,19 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from gmscreen import rules
-from gmscreen.campaign.model import Condition, Declaration, Entry, Timer
+from gmscreen.campaign.model import Declaration, Entry, Timer
+from ..declarations import ARPEGES_STEP, declared_actions, simultaneous_actions, simultaneous_malus
 from ..encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
 from ..sanitize import clean, literal, literal_text
+from ..timers import INTERVAL_WORDS, STATUS_WORDS, name_of, next_interval_dice, status_of, timer_progress, timer_result
+from ..turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, end_turn, first_ready, give_back, new_round,
+                     remember, sort_fairly, start_fight, ticks_before)
 from .sheet import condition_line, conditions_text
+
+# Names other modules and the tests import from here, now defined in the logic modules.
+__all__ = ["InitiativePane", "simultaneous_actions", "timer_progress", "timer_result", "STATUS_WORDS",
+           "INTERVAL_WORDS", "ARPEGES_STEP", "TurnTicks", "TURN_LABEL", "MAX_TICK_RECORDS"]
 
 
 def _dialogs() -> Any:
@@ -45,103 +55,9 @@ MIN_NAME = 10             # a narrow pane cuts names down to this before it star
 MIN_NOTES = 12            # ...and gives the notes at least this much (or half the room) first
 COLUMNS = ("mark", "init", "name", "state", "notes")
 NOTES_LABEL = "États · actions"
-MAX_TICK_RECORDS = 200    # ends of turn remembered for `p` (see `TurnTicks`)
-ARPEGES_STEP = 3          # R12: −3 to every simultaneous action per extra action
-INTERVAL_WORDS = {"tour": "1 tour", "heure": "1 heure", "jour": "1 jour", "semaine": "1 semaine"}
-STATUS_WORDS = {"running": "en cours", "success": "réussi", "failure": "échoué", "done": "terminé",
-                "actor": "gagné", "opponent": "perdu", "tie": "égalité"}
-
-
-def simultaneous_actions(campaign: Campaign, character_id: str) -> int:
-    """Actions the character declared for this round (≥ 1): Arpèges R12 takes −3 per extra one."""
-    entries = {e.id for e in campaign.encounter.entries if e.character == character_id}
-    for decl in campaign.encounter.declared:
-        if decl.entry in entries:
-            return max(1, len(decl.actions))
-    return 1
-
-
-# ---------------------------------------------------------------- timers
-
-
-def timer_result(timer: Timer) -> dict | None:
-    """What the rules say of a test timer's dice so far (None for countdowns or a broken timer)."""
-    if timer.kind == "countdown":
-        return None
-    try:
-        kind = rules.get_system(timer.request.get("system", "")).kinds[timer.request.get("kind", "")]
-        forced = {name: [] for name in kind.dice_fields}
-        forced.update(timer.dice)
-        return rules.resolve({**timer.request, **forced})
-    except (rules.RequestError, KeyError, TypeError, ValueError):
-        return None
-
-
-def _name_of(campaign: Campaign, ref: str | None) -> str:
-    if ref is None:
-        return "?"
-    ch = campaign.character(ref)
-    return ch.name if ch is not None else ref
-
-
-def timer_progress(campaign: Campaign, timer: Timer) -> str:
-    """'6/8 · test 2/3 · 1 jour', 'Granok 2 – 1 le gros Bob · en 3', '3 rounds' (plain, cleaned).
-
-    Never the status word (terminé, réussi…): the table shows it in its own column, so the
-    progress saying it too read "terminé terminé".
-    """
-    if timer.kind == "countdown":
-        left = max(timer.rounds or 0, 0)
-        return f"{left} round{'s' if left > 1 else ''}"
-    result = timer_result(timer)
-    if result is None:
-        return "test illisible (voir le fichier)"
-    if timer.kind == "extended":
-        cap = result.get("max_tests", 0)
-        parts = [f"{result['total_successes']}/{result['threshold']}",
-                 f"test {result['tests']}/{cap}" if cap else f"test {result['tests']}"]
-        interval = INTERVAL_WORDS.get(result.get("interval", ""))
-        if interval:
-            parts.append(interval)
-        if result["outcome"] == "failure":
-            parts.append("0 succès" if result["failure_reason"] == "no_success" else "tests épuisés")
-        return " · ".join(parts)
-    actor, opponent = clean(_name_of(campaign, timer.who)), clean(_name_of(campaign, timer.opponent))
-    return (f"{actor} {result['actor_points']} – {result['opponent_points']} {opponent}"
-            f" · en {result['target']} · manche {result['rounds']}")
-
-
-def _status_of(result: dict) -> str:
-    decided = result.get("outcome", result.get("winner"))
-    return "running" if decided == "pending" else decided
 
 
 # ---------------------------------------------------------------- the pane
-
-
-TURN_LABEL = "Fin du tour : "    # the change `n` makes; `p` right after it undoes it
-
-
-@dataclass
-class TurnTicks:
-    """What one end of turn ticked, kept so that `p` back across it gives exactly that back.
-
-    `p` right after `n` is an undo; further back (other changes made since) the undo stack
-    cannot be used without undoing those too, so `p` puts back what this record says, by id,
-    only where the campaign still holds what the tick left (anything changed since is kept).
-    """
-
-    round: int                      # the round the ended turn was in
-    actor: str | None               # entry whose turn ended (None: a new round made by `w`)
-    round_after: int = 0
-    following: str | None = None    # entry current after the change
-    # (character id, index before, condition before, rounds after; None: it expired)
-    conditions: list[tuple[str, int, Condition, int | None]] = data_field(default_factory=list)
-    # (timer id, rounds before, status before, rounds after, status after)
-    countdowns: list[tuple[str, int | None, str, int, str]] = data_field(default_factory=list)
-    declared: list[Declaration] = data_field(default_factory=list)   # cleared by the new round
-    order_before: list[str] | None = None     # the order before the new round re-sorted it
-    order_after: list[str] | None = None
 
 
 class InitiativePane(CampaignView, Widget):
@@ -335,11 +251,11 @@ class InitiativePane(CampaignView, Widget):
         name.truncate(NAME_WIDTH, overflow="ellipsis")
         name.overflow = "ellipsis"
         ch = campaign.character(entry.character) if entry.character else None
-        actions = self._declared(campaign, entry.id)
+        actions = declared_actions(campaign, entry.id)
         said = Text()
         if actions:
             count = len(actions)
-            malus = self._malus(session, count)
+            malus = simultaneous_malus(session.system.id, count)
             word = f"{count} action{'s' if count > 1 else ''}"
             forms = [Text.assemble(word, (f" −{malus} chacune" if malus else "", "bold")),
                      Text.assemble(word, (f" −{malus}" if malus else "", "bold")),
@@ -373,17 +289,6 @@ class InitiativePane(CampaignView, Widget):
         progress.overflow = "ellipsis"
         return [mark, Text(""), label, state, progress]
 
-    @staticmethod
-    def _declared(campaign: Campaign, entry_id: str) -> list[str]:
-        for decl in campaign.encounter.declared:
-            if decl.entry == entry_id:
-                return list(decl.actions)
-        return []
-
-    @staticmethod
-    def _malus(session: CampaignSession, count: int) -> int:
-        return ARPEGES_STEP * (count - 1) if session.system.id == "arpeges" and count > 1 else 0
-
     def current_key(self) -> str | None:
         if not self.is_mounted or not self._keys:
             return None
@@ -408,8 +313,8 @@ class InitiativePane(CampaignView, Widget):
             ch = campaign.character(entry.character) if entry.character else None
             if ch is not None and ch.conditions:
                 lines.append("États : " + " ; ".join(condition_line(c) for c in ch.conditions))
-            actions = self._declared(campaign, entry.id)
-            malus = self._malus(session, len(actions))
+            actions = declared_actions(campaign, entry.id)
+            malus = simultaneous_malus(session.system.id, len(actions))
             for action in actions:
                 lines.append(f"• {clean(action)}" + (f"  (−{malus})" if malus else ""))
             if not lines:
@@ -505,89 +410,6 @@ class InitiativePane(CampaignView, Widget):
 
     # ------------------------------------------------------------ turns
 
-    @staticmethod
-    def _first_ready(entries: list[Entry], start: int = 0) -> int | None:
-        for i in range(start, len(entries)):
-            if not entries[i].delayed and not entries[i].acted:
-                return i
-        return None
-
-    def _new_round(self, b: EditBuilder, campaign: Campaign, notices: list[str],
-                   ticks: TurnTicks | None = None) -> None:
-        """Round + 1: acted flags reset, declarations cleared, countdowns tick; the order is
-        sorted now if a mid-round sort (`s`, `I`) left the full order for the next round."""
-        enc = campaign.encounter
-        b.set(("encounter", "round"), enc.round + 1)
-        for i, entry in enumerate(enc.entries):
-            if entry.acted:
-                b.set(("encounter", "entries", i, "acted"), False)
-        if ticks is not None:
-            ticks.declared = copy.deepcopy(list(enc.declared))
-        for j in range(len(enc.declared) - 1, -1, -1):
-            b.delete(("encounter", "declared"), j)
-        for j, timer in enumerate(campaign.timers):
-            if timer.kind == "countdown" and timer.status == "running" and timer.rounds is not None:
-                rounds, status = timer.rounds, timer.status      # before the ops change them in place
-                left = max(rounds - 1, 0)
-                b.set(("timers", j, "rounds"), left)
-                if left == 0:
-                    b.set(("timers", j, "status"), "done")
-                    notices.append(f"Fin du compte à rebours : {clean(timer.label)}")
-                if ticks is not None:
-                    ticks.countdowns.append((timer.id, rounds, status, left, "done" if left == 0 else status))
-        if self._resort_at == enc.round - 1:      # the round that just ended (round already + 1)
-            before = [e.id for e in enc.entries]
-            ordered = sorted(enc.entries, key=lambda e: -e.initiative)
-            if [e.id for e in ordered] != before:
-                b.set(("encounter", "entries"), ordered)
-                notices.append("Nouvel ordre d'initiative")
-                if ticks is not None:
-                    ticks.order_before, ticks.order_after = before, [e.id for e in ordered]
-        first = self._first_ready(enc.entries)
-        b.set(("encounter", "turn"), first if first is not None else 0)
-        notices.insert(0, f"Round {enc.round}")
-
-    def _tick_conditions(self, b: EditBuilder, campaign: Campaign, char_id: str | None,
-                         notices: list[str], ticks: TurnTicks | None = None) -> None:
-        """End of the bearer's turn: durations go down; a condition at its last round expires."""
-        if not char_id:
-            return
-        for i, ch in enumerate(campaign.characters):
-            if ch.id != char_id:
-                continue
-            for j in range(len(ch.conditions) - 1, -1, -1):
-                cond = ch.conditions[j]
-                if cond.rounds is None:
-                    continue
-                before = copy.deepcopy(cond)
-                if cond.rounds <= 1:
-                    b.delete(("characters", i, "conditions"), j)
-                    notices.append(f"{clean(cond.name)} expire : {clean(ch.name)}")
-                    after = None
-                else:
-                    after = cond.rounds - 1
-                    b.set(("characters", i, "conditions", j, "rounds"), after)
-                if ticks is not None:
-                    ticks.conditions.append((ch.id, j, before, after))
-            return
-
-    def _remember(self, ticks: TurnTicks, campaign: Campaign) -> None:
-        """Keep what an end of turn ticked, for `p` further back (see TurnTicks)."""
-        enc = campaign.encounter
-        ticks.round_after = enc.round
-        ticks.following = enc.entries[enc.turn].id if 0 <= enc.turn < len(enc.entries) else None
-        self._ticks.append(ticks)
-        del self._ticks[:-MAX_TICK_RECORDS]
-
-    def _start(self, b: EditBuilder, campaign: Campaign) -> None:
-        enc = campaign.encounter
-        b.set(("encounter", "round"), 1)
-        for i, entry in enumerate(enc.entries):
-            if entry.acted:
-                b.set(("encounter", "entries", i, "acted"), False)
-        first = self._first_ready(enc.entries)
-        b.set(("encounter", "turn"), first if first is not None else 0)
-
     def next_turn(self) -> None:
         """The current actor has acted: their conditions tick, the next one plays (app key `n`)."""
         session = self.session
@@ -603,7 +425,7 @@ class InitiativePane(CampaignView, Widget):
             return
         notices: list[str] = []
         if enc.round == 0:
-            if self._change("Début du combat", lambda b: self._start(b, campaign)):
+            if self._change("Début du combat", lambda b: start_fight(b, campaign)):
                 self._warn("Round 1", "information")
                 self._follow_current()
             return
@@ -611,18 +433,10 @@ class InitiativePane(CampaignView, Widget):
         ticks = TurnTicks(round=enc.round, actor=enc.entries[turn].id)
 
         def build(b: EditBuilder) -> None:
-            current = enc.entries[turn]
-            if not current.delayed:
-                b.set(("encounter", "entries", turn, "acted"), True)
-                self._tick_conditions(b, campaign, current.character, notices, ticks)
-            following = self._first_ready(enc.entries, turn + 1)
-            if following is None:
-                self._new_round(b, campaign, notices, ticks)
-            else:
-                b.set(("encounter", "turn"), following)
+            end_turn(b, campaign, turn, notices, ticks, self._resort_at)
 
         if self._change(f"{TURN_LABEL}{clean(enc.entries[turn].name)}", build):
-            self._remember(ticks, campaign)
+            remember(self._ticks, ticks, campaign)
             for notice in notices:
                 self._warn(notice, "information")
             self._follow_current()
@@ -654,7 +468,7 @@ class InitiativePane(CampaignView, Widget):
             self._warn("début du combat : pas de tour précédent")
             return
         crossing = previous is None
-        ticks = self._ticks_before(enc.round, enc.entries[turn].id, crossing)
+        ticks = ticks_before(self._ticks, enc.round, enc.entries[turn].id, crossing)
         by_id = {e.id: e for e in enc.entries}
         order = [e.id for e in enc.entries]
         if (crossing and ticks is not None and ticks.order_before and ticks.order_after == order
@@ -681,7 +495,7 @@ class InitiativePane(CampaignView, Widget):
             b.set(("encounter", "entries", target, "acted"), False)
             b.set(("encounter", "turn"), target)
             if ticks is not None:
-                self._give_back(b, campaign, ticks, notices, kept)
+                give_back(b, campaign, ticks, notices, kept)
 
         if self._change("Tour précédent", build):
             for notice in notices:
@@ -689,56 +503,6 @@ class InitiativePane(CampaignView, Widget):
             if kept:
                 self._warn("changé depuis, laissé tel quel : " + ", ".join(kept) + " (ctrl+z revient pas à pas)")
             self._follow_current()
-
-    def _ticks_before(self, round_now: int, current: str, crossing: bool) -> TurnTicks | None:
-        """The latest end of turn that led to this round and actor from the step `p` goes back to."""
-        for ticks in reversed(self._ticks):
-            if (ticks.round_after == round_now and ticks.following == current
-                    and ticks.round == round_now - (1 if crossing else 0)):
-                return ticks
-        return None
-
-    def _give_back(self, b: EditBuilder, campaign: Campaign, ticks: TurnTicks,
-                   notices: list[str], kept: list[str]) -> None:
-        """Put back what `ticks` took, by id, where the campaign still holds what it left."""
-        chars = {ch.id: i for i, ch in enumerate(campaign.characters)}
-        # Expired conditions first, at their old places in order, then the rounds of the others.
-        for char_id, index, before, after in sorted(ticks.conditions, key=lambda t: (t[3] is not None, t[1])):
-            ci = chars.get(char_id)
-            if ci is None:
-                kept.append(clean(before.name))
-                continue
-            ch = campaign.characters[ci]
-            if after is None:
-                if any(c.name == before.name for c in ch.conditions):
-                    kept.append(f"{clean(before.name)} ({clean(ch.name)})")
-                    continue
-                b.insert(("characters", ci, "conditions"), min(index, len(ch.conditions)), before)
-                notices.append(f"{clean(before.name)} revient : {clean(ch.name)}")
-                continue
-            conds = ch.conditions
-            j = index if index < len(conds) and conds[index].name == before.name and conds[index].rounds == after \
-                else next((k for k, c in enumerate(conds) if c.name == before.name and c.rounds == after), None)
-            if j is None:
-                kept.append(f"{clean(before.name)} ({clean(ch.name)})")
-                continue
-            b.set(("characters", ci, "conditions", j, "rounds"), before.rounds)
-        timers = {t.id: j for j, t in enumerate(campaign.timers)}
-        for timer_id, rounds, status, rounds_after, status_after in ticks.countdowns:
-            j = timers.get(timer_id)
-            timer = campaign.timers[j] if j is not None else None
-            if timer is None or timer.rounds != rounds_after or timer.status != status_after:
-                kept.append(clean(timer.label) if timer is not None else timer_id)
-                continue
-            b.set(("timers", j, "rounds"), rounds)
-            if status != status_after:
-                b.set(("timers", j, "status"), status)
-                notices.append(f"{clean(timer.label)} : encore {timer_progress(campaign, timer)}")
-        enc = campaign.encounter
-        present = {e.id for e in enc.entries}
-        for decl in ticks.declared:
-            if decl.entry in present and not any(d.entry == decl.entry for d in enc.declared):
-                b.insert(("encounter", "declared"), None, copy.deepcopy(decl))
 
     def action_next_turn(self) -> None:
         self.next_turn()
@@ -757,7 +521,7 @@ class InitiativePane(CampaignView, Widget):
         if not campaign.encounter.entries:
             self._warn("personne dans l'ordre d'initiative : a pour ajouter")
             return
-        if self._change("Début du combat", lambda b: self._start(b, campaign)):
+        if self._change("Début du combat", lambda b: start_fight(b, campaign)):
             self._warn("Round 1", "information")
             self._follow_current()
 
@@ -859,7 +623,7 @@ class InitiativePane(CampaignView, Widget):
                   check=_dialogs().int_check(-999, 999, empty_ok=bool(expr), what="Initiative"))]), done)
 
     def action_roll_all(self) -> None:
-        """`I`: everyone's initiative rolled (each roll logged), then sorted fairly (`_sort`)."""
+        """`I`: everyone's initiative rolled (each roll logged), then sorted fairly (`sort_fairly`)."""
         session = self.session
         if session is None or not self._writable():
             return
@@ -881,46 +645,11 @@ class InitiativePane(CampaignView, Widget):
         def build(b: EditBuilder) -> None:
             for i, entry in enumerate(enc.entries):
                 b.set(("encounter", "entries", i, "initiative"), values[entry.id])
-            deferred.append(self._sort(b, campaign))
+            deferred.append(sort_fairly(b, campaign))
 
         deferred: list[bool] = []
         if self._change("Initiative pour tous", build):
             self._after_sort(campaign, deferred[0])
-
-    def _sort(self, b: EditBuilder, campaign: Campaign) -> bool:
-        """Sort by initiative without anyone skipping a turn or playing twice in the round.
-
-        Before the fight (round 0) or between rounds (round under way but nobody has acted
-        yet in it) the whole order is sorted and the first one ready plays. Mid-round the
-        round keeps going as it was: those who have acted stay marked and keep their places,
-        the current actor comes right after them and stays current, and only those still to
-        play this round (waiting ones included) are sorted, after the current actor. The
-        whole order is sorted when the next round starts (`_new_round`). Returns True when
-        that full sort is left for the next round.
-        """
-        enc = campaign.encounter
-        entries = list(enc.entries)
-        ids = [e.id for e in entries]
-        by_initiative = sorted(entries, key=lambda e: -e.initiative)
-        mid_round = enc.round > 0 and 0 <= enc.turn < len(entries) and any(e.acted for e in entries)
-        if not mid_round:
-            if [e.id for e in by_initiative] != ids:
-                b.set(("encounter", "entries"), by_initiative)
-            if enc.round > 0:
-                first = self._first_ready(enc.entries)
-                turn = first if first is not None else 0
-                if turn != enc.turn:
-                    b.set(("encounter", "turn"), turn)
-            return False
-        current = entries[enc.turn]
-        played = [e for e in entries if e.acted and e is not current]
-        to_come = sorted((e for e in entries if not e.acted and e is not current), key=lambda e: -e.initiative)
-        ordered = [*played, current, *to_come]
-        if [e.id for e in ordered] != ids:
-            b.set(("encounter", "entries"), ordered)
-        if len(played) != enc.turn:
-            b.set(("encounter", "turn"), len(played))
-        return [e.id for e in ordered] != [e.id for e in by_initiative]
 
     def _after_sort(self, campaign: Campaign, deferred: bool) -> None:
         """Remember a full sort left for the next round, and say so."""
@@ -933,13 +662,13 @@ class InitiativePane(CampaignView, Widget):
                    f"nouvel ordre complet au round {enc.round + 1}", "information")
 
     def action_sort(self) -> None:
-        """`s`: sorted by the initiatives as they are, fairly (`_sort`)."""
+        """`s`: sorted by the initiatives as they are, fairly (`sort_fairly`)."""
         session = self.session
         if session is None or not self._writable():
             return
         campaign = session.campaign
         deferred: list[bool] = []
-        if self._change("Trier par initiative", lambda b: deferred.append(self._sort(b, campaign))):
+        if self._change("Trier par initiative", lambda b: deferred.append(sort_fairly(b, campaign))):
             self._after_sort(campaign, deferred[0])
 
     def action_move(self, delta: int) -> None:
@@ -993,16 +722,16 @@ class InitiativePane(CampaignView, Widget):
             def build(b: EditBuilder) -> None:
                 b.set(("encounter", "entries", index, "delayed"), True)
                 if enc.round > 0 and index == enc.turn:
-                    following = self._first_ready(enc.entries, index + 1)
+                    following = first_ready(enc.entries, index + 1)
                     if following is None:
-                        self._new_round(b, campaign, notices, ticks)
+                        new_round(b, campaign, notices, ticks, self._resort_at)
                     else:
                         b.set(("encounter", "turn"), following)
 
             label = f"Attend : {clean(entry.name)}"
         if self._change(label, build):
             if enc.round != ticks.round:
-                self._remember(ticks, campaign)
+                remember(self._ticks, ticks, campaign)
             for notice in notices:
                 self._warn(notice, "information")
             self._follow_current()
@@ -1102,14 +831,14 @@ class InitiativePane(CampaignView, Widget):
                 elif actions:
                     b.insert(("encounter", "declared"), None, Declaration(entry_id, actions))
 
-            malus = self._malus(session, len(actions))
+            malus = simultaneous_malus(session.system.id, len(actions))
             label = f"Déclare {len(actions)} action{'s' if len(actions) != 1 else ''} : {clean(entry.name)}"
             if self._change(label, build) and malus:
                 self._warn(f"{clean(entry.name)} : {len(actions)} actions simultanées, −{malus} à chacune",
                            "information")
 
         self.app.push_screen(_dialogs().PromptScreen(f"Actions déclarées par {clean(entry.name)} (une par ligne)", [
-            _dialogs().Field("actions", "Actions du round", "\n".join(self._declared(campaign, entry_id)), multiline=True),
+            _dialogs().Field("actions", "Actions du round", "\n".join(declared_actions(campaign, entry_id)), multiline=True),
         ], note=note), done)
 
     # ------------------------------------------------------------ timers
@@ -1153,25 +882,15 @@ class InitiativePane(CampaignView, Widget):
         if before is None:
             self._warn(f"{clean(timer.label)} : le test de ce minuteur est illisible")
             return
-        rng = random.Random(random.SystemRandom().getrandbits(63))
-        dice = {k: [list(v) if isinstance(v, list) else v for v in vals] for k, vals in timer.dice.items()}
-        if timer.kind == "extended":
-            rolls = dice.get("rolls", [])
-            rolls.append([1 + int(rng.random() * 12) for _ in range(before["dice_per_test"])])
-            dice["rolls"] = rolls
-            step = f"test {len(rolls)}"
-        else:
-            for field in ("actor_dice", "opponent_dice"):
-                dice.setdefault(field, []).append(1 + int(rng.random() * 20))
-            step = f"manche {len(dice['actor_dice'])}"
+        dice, step = next_interval_dice(timer, before)
         request = {**timer.request, **dice}
         try:
             result = rules.resolve(request)
         except rules.RequestError as exc:
             self._warn(f"{clean(timer.label)} : {exc}", "error")
             return
-        status = _status_of(result)
-        who = _name_of(campaign, timer.who)
+        status = status_of(result)
+        who = name_of(campaign, timer.who)
         record = self.app.record_roll(who=who, line=f"{timer.label} · {step}",  # type: ignore[attr-defined]
                                       request=request, result=result)
 

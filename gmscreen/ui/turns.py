@@ -1,0 +1,240 @@
+"""Turn order rules for the initiative pane: ending a turn, starting a round, condition and
+countdown ticks, the records (`TurnTicks`) that let `p` give ticks back, and the fair sort.
+
+Each function adds its operations to an `EditBuilder` (one undoable change) and says what
+happened through `notices`; the pane decides when to call them and shows the notices. Kept
+apart from the widget, free of Textual, so the rules of a round can be read on their own.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field as data_field
+from typing import TYPE_CHECKING
+
+from gmscreen.campaign.model import Condition, Declaration, Entry
+from .sanitize import clean
+from .timers import timer_progress
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
+    from gmscreen.campaign.session import EditBuilder
+
+TURN_LABEL = "Fin du tour : "    # the change `n` makes; `p` right after it undoes it
+MAX_TICK_RECORDS = 200    # ends of turn remembered for `p` (see `TurnTicks`)
+
+
+@dataclass
+class TurnTicks:
+    """What one end of turn ticked, kept so that `p` back across it gives exactly that back.
+
+    `p` right after `n` is an undo; further back (other changes made since) the undo stack
+    cannot be used without undoing those too, so `p` puts back what this record says, by id,
+    only where the campaign still holds what the tick left (anything changed since is kept).
+    """
+
+    round: int                      # the round the ended turn was in
+    actor: str | None               # entry whose turn ended (None: a new round made by `w`)
+    round_after: int = 0
+    following: str | None = None    # entry current after the change
+    # (character id, index before, condition before, rounds after; None: it expired)
+    conditions: list[tuple[str, int, Condition, int | None]] = data_field(default_factory=list)
+    # (timer id, rounds before, status before, rounds after, status after)
+    countdowns: list[tuple[str, int | None, str, int, str]] = data_field(default_factory=list)
+    declared: list[Declaration] = data_field(default_factory=list)   # cleared by the new round
+    order_before: list[str] | None = None     # the order before the new round re-sorted it
+    order_after: list[str] | None = None
+
+
+def first_ready(entries: list[Entry], start: int = 0) -> int | None:
+    """The index of the first entry from `start` that neither waits nor has acted."""
+    for i in range(start, len(entries)):
+        if not entries[i].delayed and not entries[i].acted:
+            return i
+    return None
+
+
+def start_fight(b: EditBuilder, campaign: Campaign) -> None:
+    """Round 1: acted flags reset, the first one ready plays."""
+    enc = campaign.encounter
+    b.set(("encounter", "round"), 1)
+    for i, entry in enumerate(enc.entries):
+        if entry.acted:
+            b.set(("encounter", "entries", i, "acted"), False)
+    first = first_ready(enc.entries)
+    b.set(("encounter", "turn"), first if first is not None else 0)
+
+
+def new_round(b: EditBuilder, campaign: Campaign, notices: list[str],
+              ticks: TurnTicks | None = None, resort_at: int | None = None) -> None:
+    """Round + 1: acted flags reset, declarations cleared, countdowns tick; the order is
+    sorted now if a mid-round sort (`s`, `I`) left the full order for the next round
+    (`resort_at`: the round it was made in)."""
+    enc = campaign.encounter
+    b.set(("encounter", "round"), enc.round + 1)
+    for i, entry in enumerate(enc.entries):
+        if entry.acted:
+            b.set(("encounter", "entries", i, "acted"), False)
+    if ticks is not None:
+        ticks.declared = copy.deepcopy(list(enc.declared))
+    for j in range(len(enc.declared) - 1, -1, -1):
+        b.delete(("encounter", "declared"), j)
+    for j, timer in enumerate(campaign.timers):
+        if timer.kind == "countdown" and timer.status == "running" and timer.rounds is not None:
+            rounds, status = timer.rounds, timer.status      # before the ops change them in place
+            left = max(rounds - 1, 0)
+            b.set(("timers", j, "rounds"), left)
+            if left == 0:
+                b.set(("timers", j, "status"), "done")
+                notices.append(f"Fin du compte à rebours : {clean(timer.label)}")
+            if ticks is not None:
+                ticks.countdowns.append((timer.id, rounds, status, left, "done" if left == 0 else status))
+    if resort_at == enc.round - 1:      # the round that just ended (round already + 1)
+        before = [e.id for e in enc.entries]
+        ordered = sorted(enc.entries, key=lambda e: -e.initiative)
+        if [e.id for e in ordered] != before:
+            b.set(("encounter", "entries"), ordered)
+            notices.append("Nouvel ordre d'initiative")
+            if ticks is not None:
+                ticks.order_before, ticks.order_after = before, [e.id for e in ordered]
+    first = first_ready(enc.entries)
+    b.set(("encounter", "turn"), first if first is not None else 0)
+    notices.insert(0, f"Round {enc.round}")
+
+
+def tick_conditions(b: EditBuilder, campaign: Campaign, char_id: str | None,
+                    notices: list[str], ticks: TurnTicks | None = None) -> None:
+    """End of the bearer's turn: durations go down; a condition at its last round expires."""
+    if not char_id:
+        return
+    for i, ch in enumerate(campaign.characters):
+        if ch.id != char_id:
+            continue
+        for j in range(len(ch.conditions) - 1, -1, -1):
+            cond = ch.conditions[j]
+            if cond.rounds is None:
+                continue
+            before = copy.deepcopy(cond)
+            if cond.rounds <= 1:
+                b.delete(("characters", i, "conditions"), j)
+                notices.append(f"{clean(cond.name)} expire : {clean(ch.name)}")
+                after = None
+            else:
+                after = cond.rounds - 1
+                b.set(("characters", i, "conditions", j, "rounds"), after)
+            if ticks is not None:
+                ticks.conditions.append((ch.id, j, before, after))
+        return
+
+
+def end_turn(b: EditBuilder, campaign: Campaign, turn: int, notices: list[str],
+             ticks: TurnTicks | None = None, resort_at: int | None = None) -> None:
+    """The actor at `turn` has acted: their conditions tick, the next one ready plays, or a
+    new round starts when nobody is left to play in this one."""
+    enc = campaign.encounter
+    current = enc.entries[turn]
+    if not current.delayed:
+        b.set(("encounter", "entries", turn, "acted"), True)
+        tick_conditions(b, campaign, current.character, notices, ticks)
+    following = first_ready(enc.entries, turn + 1)
+    if following is None:
+        new_round(b, campaign, notices, ticks, resort_at)
+    else:
+        b.set(("encounter", "turn"), following)
+
+
+def remember(records: list[TurnTicks], ticks: TurnTicks, campaign: Campaign) -> None:
+    """Keep what an end of turn ticked, for `p` further back (see TurnTicks)."""
+    enc = campaign.encounter
+    ticks.round_after = enc.round
+    ticks.following = enc.entries[enc.turn].id if 0 <= enc.turn < len(enc.entries) else None
+    records.append(ticks)
+    del records[:-MAX_TICK_RECORDS]
+
+
+def ticks_before(records: list[TurnTicks], round_now: int, current: str, crossing: bool) -> TurnTicks | None:
+    """The latest end of turn that led to this round and actor from the step `p` goes back to."""
+    for ticks in reversed(records):
+        if (ticks.round_after == round_now and ticks.following == current
+                and ticks.round == round_now - (1 if crossing else 0)):
+            return ticks
+    return None
+
+
+def give_back(b: EditBuilder, campaign: Campaign, ticks: TurnTicks,
+              notices: list[str], kept: list[str]) -> None:
+    """Put back what `ticks` took, by id, where the campaign still holds what it left."""
+    chars = {ch.id: i for i, ch in enumerate(campaign.characters)}
+    # Expired conditions first, at their old places in order, then the rounds of the others.
+    for char_id, index, before, after in sorted(ticks.conditions, key=lambda t: (t[3] is not None, t[1])):
+        ci = chars.get(char_id)
+        if ci is None:
+            kept.append(clean(before.name))
+            continue
+        ch = campaign.characters[ci]
+        if after is None:
+            if any(c.name == before.name for c in ch.conditions):
+                kept.append(f"{clean(before.name)} ({clean(ch.name)})")
+                continue
+            b.insert(("characters", ci, "conditions"), min(index, len(ch.conditions)), before)
+            notices.append(f"{clean(before.name)} revient : {clean(ch.name)}")
+            continue
+        conds = ch.conditions
+        j = index if index < len(conds) and conds[index].name == before.name and conds[index].rounds == after \
+            else next((k for k, c in enumerate(conds) if c.name == before.name and c.rounds == after), None)
+        if j is None:
+            kept.append(f"{clean(before.name)} ({clean(ch.name)})")
+            continue
+        b.set(("characters", ci, "conditions", j, "rounds"), before.rounds)
+    timers = {t.id: j for j, t in enumerate(campaign.timers)}
+    for timer_id, rounds, status, rounds_after, status_after in ticks.countdowns:
+        j = timers.get(timer_id)
+        timer = campaign.timers[j] if j is not None else None
+        if timer is None or timer.rounds != rounds_after or timer.status != status_after:
+            kept.append(clean(timer.label) if timer is not None else timer_id)
+            continue
+        b.set(("timers", j, "rounds"), rounds)
+        if status != status_after:
+            b.set(("timers", j, "status"), status)
+            notices.append(f"{clean(timer.label)} : encore {timer_progress(campaign, timer)}")
+    enc = campaign.encounter
+    present = {e.id for e in enc.entries}
+    for decl in ticks.declared:
+        if decl.entry in present and not any(d.entry == decl.entry for d in enc.declared):
+            b.insert(("encounter", "declared"), None, copy.deepcopy(decl))
+
+
+def sort_fairly(b: EditBuilder, campaign: Campaign) -> bool:
+    """Sort by initiative without anyone skipping a turn or playing twice in the round.
+
+    Before the fight (round 0) or between rounds (round under way but nobody has acted
+    yet in it) the whole order is sorted and the first one ready plays. Mid-round the
+    round keeps going as it was: those who have acted stay marked and keep their places,
+    the current actor comes right after them and stays current, and only those still to
+    play this round (waiting ones included) are sorted, after the current actor. The
+    whole order is sorted when the next round starts (`new_round`). Returns True when
+    that full sort is left for the next round.
+    """
+    enc = campaign.encounter
+    entries = list(enc.entries)
+    ids = [e.id for e in entries]
+    by_initiative = sorted(entries, key=lambda e: -e.initiative)
+    mid_round = enc.round > 0 and 0 <= enc.turn < len(entries) and any(e.acted for e in entries)
+    if not mid_round:
+        if [e.id for e in by_initiative] != ids:
+            b.set(("encounter", "entries"), by_initiative)
+        if enc.round > 0:
+            first = first_ready(enc.entries)
+            turn = first if first is not None else 0
+            if turn != enc.turn:
+                b.set(("encounter", "turn"), turn)
+        return False
+    current = entries[enc.turn]
+    played = [e for e in entries if e.acted and e is not current]
+    to_come = sorted((e for e in entries if not e.acted and e is not current), key=lambda e: -e.initiative)
+    ordered = [*played, current, *to_come]
+    if [e.id for e in ordered] != ids:
+        b.set(("encounter", "entries"), ordered)
+    if len(played) != enc.turn:
+        b.set(("encounter", "turn"), len(played))
+    return [e.id for e in ordered] != [e.id for e in by_initiative]

@@ -1,0 +1,92 @@
+"""A decision inside a roll (reroll or keep, Providence, parry…): the prompt under the
+quick-roll line, whose keys are the options."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+from textual.binding import Binding
+from textual.content import Content
+from textual.widgets import Static
+
+from ..sanitize import literal
+
+if TYPE_CHECKING:
+    from ..quickroll import Prompt
+    from .dice_tray import DiceTray
+
+
+class ChoicePrompt(Static, can_focus=True):
+    """A decision inside a roll; its keys are the options (shown in the footer)."""
+
+    BINDINGS = [
+        Binding("r", "pick('r')", "relancer", id="dice-tray.choice-reroll"),
+        Binding("g,k", "pick('g')", "garder", id="dice-tray.choice-keep"),
+        Binding("p", "pick('p')", "oui (Providence / parade)", id="dice-tray.choice-yes"),
+        Binding("n", "pick('n')", "non", id="dice-tray.choice-no"),
+        Binding("enter", "pick('enter')", "défaut", id="dice-tray.choice-default"),
+        Binding("escape", "cancel", "abandon", id="dice-tray.choice-cancel"),
+    ]
+
+    def __init__(self, tray: "DiceTray", **kwargs: Any) -> None:
+        super().__init__("", markup=False, **kwargs)
+        self.tray = tray
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        flow = self.tray.flow
+        if flow is None or flow.prompt is None:
+            return action not in ("pick", "cancel")
+        if action == "pick":
+            key = str(parameters[0]) if parameters else ""
+            return key == "enter" or flow.prompt.option(key) is not None
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """While a choice is pending, a key that is not one of its options does nothing else
+        (an app key such as `p` or `n` must not move the initiative behind the prompt)."""
+        flow = self.tray.flow
+        if flow is None or flow.prompt is None:
+            return
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            action = binding.action
+            if action == "cancel":
+                return
+            if action.startswith("pick(") and flow.prompt.option(action[6:-2]) is not None:
+                return
+        if event.is_printable or event.key in self._bindings.key_to_bindings:
+            event.stop()
+            event.prevent_default()
+            self.app.bell()
+
+    def action_pick(self, key: str) -> None:
+        self.tray.choose(key)
+
+    def action_cancel(self) -> None:
+        flow = self.tray.flow
+        if flow is not None and flow.prompt is not None and flow.result is not None:
+            # The dice are already on the table: abandoning would drop a roll the players saw
+            # (and let it be rolled again). Only a choice asked before any die may be abandoned.
+            keys = " / ".join(o.key for o in flow.prompt.options)
+            self.app.bell()
+            self.app.warn(f"les dés sont jetés : choisissez ({keys})")  # type: ignore[attr-defined]
+            return
+        self.tray.cancel_flow()
+
+
+def prompt_content(prompt: Prompt) -> Content:
+    """"Relancer ?  r relancer  g garder (Entrée : garder)": the question and its keys."""
+    options = [Content.assemble((f" {o.key} ", "bold reverse"), " ", literal(o.label))
+               for o in prompt.options]
+    default = prompt.option("enter")
+    tail = f" (Entrée : {default.label})" if default else ""
+    return Content.assemble(literal(prompt.question), "  ", *_join(options, "  "), (tail, "$text-muted"))
+
+
+def _join(items: list[Content], sep: str) -> list[Any]:
+    out: list[Any] = []
+    for n, item in enumerate(items):
+        if n:
+            out.append(sep)
+        out.append(item)
+    return out
