@@ -387,3 +387,24 @@ async def test_show_record_shows_a_logged_roll_masked_when_players_watch(pane_ho
         await pilot.pause()
         shown = str(tray.result_view.render())
         assert "jet secret du MJ" not in shown and dice in shown
+
+
+async def test_a_short_result_takes_its_place_without_moving_the_rest(campaign_file) -> None:
+    """A roll that fits beside the (emptied) odds row leaves the row where it is: the result
+    is not resized, so the terminal gets it once, not laid out and sent a second time. (A
+    contest taller than the room takes the row: test_every_die_of_a_contest_is_on_screen.)"""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        tray = app.pane("dice-tray")
+        before = tray.result_view.region
+        await pilot.press("slash")
+        for line in ("6d12 sd2", "callia infiltration vs garde instinct", "loriane éloquence sd3"):
+            await pilot.press(*line)
+            await pilot.pause()
+            assert tray.result_view.region == before
+            await pilot.press("enter")
+            await pilot.pause()
+            assert tray.result_view.region == before and tray.info.display, line
+            assert "l'emporte" in tray_text(app) or "SD" in tray_text(app)
+        assert len(app.session.rolls) == 3

@@ -323,8 +323,20 @@ class DiceTray(CampaignView, Widget):
         (at 80×24 a contest needs four), and two rows for an error rather than a cut message."""
         info = self.info
         info.set_class(error, "-error")
-        info.set_class(not content.plain, "-empty")
+        info.set_class(not content.plain and self._result_wants_the_row(), "-empty")
         info.update(content)
+
+    def _result_wants_the_row(self) -> bool:
+        """An empty odds row gives way only to a result taller than the room left beside it
+        (a contest at 80×24). Giving it up for any result would resize the result on every
+        roll, and Textual sends a resized widget down the wire a second time."""
+        shown = self._shown
+        if shown is None or not self.is_mounted:
+            return False
+        width = self.result_view.size.width or max(20, self.size.width - 4)
+        content = shown_content(shown, watching=self.players_watching, ascii=self._ascii, width=width)
+        room = self.content_size.height - 2                   # the line and the odds row
+        return len(content.wrap(width)) > room
 
     # ------------------------------------------------------------ keys in the line
 
