@@ -688,10 +688,22 @@ class GMScreenApp(CampaignHost):
         self._call_pane("log", "start_search")
 
     def action_undo(self) -> None:
-        self.undo()
+        if not self._roll_pending("undo"):
+            self.undo()
 
     def action_redo(self) -> None:
-        self.redo()
+        if not self._roll_pending("redo"):
+            self.redo()
+
+    def _roll_pending(self, which: str) -> bool:
+        """A roll waiting for a choice spends from the sheet as it stood when it was rolled:
+        undoing a change under it (the Impulsion it would spend, a Providence point) would
+        let it spend what the sheet no longer holds. The choice comes first."""
+        tray = self.pane("dice-tray")
+        if getattr(tray, "flow", None) is None:
+            return False
+        self.warn(f"a roll is waiting for a choice: answer it (or escape) before {which}")
+        return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("next_turn", "previous_turn", "focus_quick_roll", "toggle_gm_only", "repeat_roll",

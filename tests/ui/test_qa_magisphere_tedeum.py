@@ -88,3 +88,30 @@ async def test_quitting_while_an_impulsion_choice_waits_keeps_the_roll(campaign_
     finally:
         session.close()
     assert ("shady discr 35", face) in lines       # was lost: the table saw the die, the log did not
+
+
+async def test_undo_waits_while_an_impulsion_choice_is_pending(campaign_file) -> None:
+    """Undo under a pending reroll would let the roll spend Impulsion the sheet no longer
+    holds: ctrl+z says to answer first, and works again once the roll is settled."""
+    app = GMScreenApp(campaign_file("magisphere"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        tray = app.pane("dice-tray")
+        tray.rng = random.Random(3)
+        await pilot.press("1", "+")                             # a change to undo: a resource up
+        await pilot.pause()
+        revision = app.session.campaign.revision
+        assert app.session.can_undo
+        await pilot.press("slash", *"shady discr 35", "enter")
+        await pilot.pause()
+        assert tray.flow is not None and tray.flow.prompt is not None
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert tray.flow is not None and app.session.campaign.revision == revision
+        assert any("waiting for a choice" in n.message for n in app._notifications)
+        await pilot.press("g")                                  # keep: the roll is logged
+        await pilot.pause()
+        assert tray.flow is None and len(app.session.rolls) == 1
+        await pilot.press("ctrl+z")                             # settled: undo works again
+        await pilot.pause()
+        assert app.session.campaign.revision != revision
