@@ -7,21 +7,7 @@ from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, Prom
 from gmscreen.ui.widgets.initiative import InitiativePane, simultaneous_actions, timer_progress
 from gmscreen.ui.widgets.roster import RosterPane
 
-
-def make(pane_host, session, *extra):
-    app = pane_host(session, lambda: InitiativePane(id="initiative"), *extra)
-    notes: list[str] = []
-    app.warn = lambda message, severity="warning": notes.append(message)
-    return app, notes
-
-
-def order(session) -> list[str]:
-    return [e.id for e in session.campaign.encounter.entries]
-
-
-def current(session) -> str:
-    enc = session.campaign.encounter
-    return enc.entries[enc.turn].id
+from _initiative import current, make, order
 
 
 async def test_whole_round_with_conditions_and_countdown(open_sample, pane_host):

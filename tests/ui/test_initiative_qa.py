@@ -12,6 +12,7 @@ from gmscreen.ui import GMScreenApp
 from gmscreen.ui.widgets import initiative as initiative_module
 from gmscreen.ui.widgets.initiative import STATUS_WORDS, InitiativePane
 
+from _initiative import current, make, order
 from _pilot import ready
 
 
@@ -20,22 +21,6 @@ def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("TEXTUAL_THEME", raising=False)
-
-
-def make(pane_host, session, *extra):
-    app = pane_host(session, lambda: InitiativePane(id="initiative"), *extra)
-    notes: list[str] = []
-    app.warn = lambda message, severity="warning": notes.append(message)
-    return app, notes
-
-
-def order(session) -> list[str]:
-    return [e.id for e in session.campaign.encounter.entries]
-
-
-def current(session) -> str:
-    enc = session.campaign.encounter
-    return enc.entries[enc.turn].id
 
 
 def table_lines(pane: InitiativePane) -> list[str]:

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from gmscreen.campaign.model import RollRecord
 from gmscreen.rules import RequestError, get_system, resolve
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.quickroll import RollFlow, parse, rule_message
