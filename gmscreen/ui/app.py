@@ -26,7 +26,7 @@ from textual.worker import Worker, WorkerState
 
 from .config import Config, first_run_campaign
 from .host import CampaignHost
-from .panes import MAIN_PANES, PANES, make_pane
+from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pane
 from .sanitize import clean, pasted
 from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes
@@ -94,8 +94,8 @@ class GMScreenApp(CampaignHost):
     TITLE = "gmscreen"
     CSS = CSS
     COMMANDS = App.COMMANDS | {_palette_commands}
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_WIDTH, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (WIDE_HEIGHT, "-tall")]
     AUTO_FOCUS = None
     BINDINGS = [
         Binding("slash", "focus_quick_roll", "Roll", id="app.quick-roll"),
@@ -218,9 +218,8 @@ class GMScreenApp(CampaignHost):
 
     def _first_panes(self) -> tuple[str, ...]:
         """The panes of the first frame: all four in the wide layout, else only the current one;
-        the hidden ones are mounted right after the first frame (`_mount_hidden_panes`)."""
-        width, height = self.size
-        if width >= 120 and height >= 32:
+        the hidden ones are mounted right after the first frame (`_build_missing_panes`)."""
+        if is_wide(*self.size):
             return MAIN_PANES
         return (self.current_pane,)
 

@@ -31,6 +31,14 @@ _CLASSES: dict[str, tuple[str, str]] = {
 # The main panes, in the order of the keys 1-4; the dice tray is always shown.
 MAIN_PANES = ("roster", "initiative", "difficulty", "log")
 
+# From this terminal size up, the four main panes share the screen (2×2 grid, the left
+# column 3/5 of the width); below it, one at a time above the dice tray.
+WIDE_WIDTH, WIDE_HEIGHT = 120, 32
+
+
+def is_wide(width: int, height: int) -> bool:
+    return width >= WIDE_WIDTH and height >= WIDE_HEIGHT
+
 
 def pane_class(pane_id: str) -> type[Widget]:
     module, name = _CLASSES[pane_id]

@@ -17,6 +17,17 @@ from gmscreen.ui.host import CampaignHost
 SYSTEM_IDS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
 
 
+@pytest.fixture(autouse=True)
+def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """Every screen test gets its own config and data folders (never the user's), and no
+    theme from the environment."""
+    dirs = {"config": tmp_path / "config", "data": tmp_path / "data"}
+    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(dirs["config"]))
+    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(dirs["data"]))
+    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
+    return dirs
+
+
 @pytest.fixture
 def campaign_file(tmp_path: Path) -> Callable[[str], Path]:
     """`campaign_file("mir")` -> a private copy of that system's sample."""

@@ -21,15 +21,6 @@ from gmscreen.ui.screens.load_error import LoadErrorScreen
 from _pilot import ready
 
 
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    dirs = {"config": tmp_path / "config", "data": tmp_path / "data"}
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(dirs["config"]))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(dirs["data"]))
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
-    return dirs
-
-
 
 def config_data(dirs: dict[str, Path]) -> dict[str, Any]:
     return tomllib.loads((dirs["config"] / "config.toml").read_text(encoding="utf-8"))

@@ -16,12 +16,6 @@ from _pilot import ready
 HOSTILE = {"Alexis": "[/]", "Loriane": "[@click=app.quit]", "Callia": "Orc [A]"}
 
 
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
-
-
 @pytest.fixture
 def hostile_campaign(campaign_file) -> Path:
     path = campaign_file("mir")

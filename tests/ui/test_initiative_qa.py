@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,13 +13,6 @@ from gmscreen.ui.widgets.initiative import STATUS_WORDS, InitiativePane
 
 from _initiative import current, make, order
 from _pilot import ready
-
-
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
 
 
 def table_lines(pane: InitiativePane) -> list[str]:

@@ -7,6 +7,8 @@ import random
 from gmscreen.ui.widgets.dice_tray import DiceTray
 from gmscreen.ui.widgets.initiative import InitiativePane
 
+from _pilot import ready
+
 
 async def test_declared_actions_apply_to_the_quick_roll(pane_host, open_sample):
     """Actions declared in the queue (`d`) take −3 each on the actor's roll (R12), without `x2`."""
@@ -69,14 +71,12 @@ async def test_edit_form_shows_escapes_neutralised_and_keeps_them(pane_host, ope
         assert bob.sheet["caracteristiques"]["corps"] == 2
 
 
-async def test_palette_roll_line_for_a_name_with_an_escape_parses(campaign_file, tmp_path, monkeypatch):
+async def test_palette_roll_line_for_a_name_with_an_escape_parses(campaign_file):
     """"Roll <name> <skill>" puts the names as shown (ESC → U+FFFD); the line must still parse."""
     from gmscreen.ui import GMScreenApp
     from gmscreen.ui.palette import GMScreenCommands
     from gmscreen.ui.widgets.dice_tray import DiceTray
 
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
     path = campaign_file("arpeges")
     text = path.read_text(encoding="utf-8")
     text = text.replace('name = "Thibault"', 'name = "Bob\\u001b]2;pwn\\u0007"', 1)
@@ -84,11 +84,7 @@ async def test_palette_roll_line_for_a_name_with_an_escape_parses(campaign_file,
     path.write_text(text, encoding="utf-8")
     app = GMScreenApp(path)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if app.session is not None and app.pane("dice-tray") is not None:
-                break
+        await ready(app, pilot)
         hits = [h async for h in GMScreenCommands(app.screen).search("Roll Bob Bara")]
         hit = next(h for h in hits if h.text == "Roll Bob\ufffd]2;pwn\ufffd Bara\ufffdtin")
         hit.command()
@@ -113,20 +109,14 @@ def _contrast(a, b) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-async def test_light_theme_frames_of_unfocused_panes_are_visible(campaign_file, tmp_path, monkeypatch):
+async def test_light_theme_frames_of_unfocused_panes_are_visible(campaign_file):
     """At 80×24 with the line focused, the main pane's frame must still show on the light theme."""
     from textual.color import Color
     from gmscreen.ui import GMScreenApp
 
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
     app = GMScreenApp(campaign_file("arpeges"), theme="gmscreen-light")
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if app.session is not None and app.pane("dice-tray") is not None:
-                break
+        await ready(app, pilot)
         await pilot.press("slash")
         await pilot.pause()
         roster = app.query_one("#roster")
@@ -137,22 +127,16 @@ async def test_light_theme_frames_of_unfocused_panes_are_visible(campaign_file, 
         assert _contrast(frame.rgb, behind.rgb) >= 2.5
 
 
-async def test_ascii_mode_shows_the_quick_roll_line_and_no_box_drawing(campaign_file, tmp_path, monkeypatch):
+async def test_ascii_mode_shows_the_quick_roll_line_and_no_box_drawing(campaign_file):
     """--ascii: the one-line quick-roll field keeps its text visible (an ASCII border on a
     compact Input hid it) and no box-drawing or arrow glyph is left in the chrome."""
     import re
 
     from gmscreen.ui import GMScreenApp
 
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
     app = GMScreenApp(campaign_file("arpeges"), ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if app.session is not None and app.pane("dice-tray") is not None:
-                break
+        await ready(app, pilot)
         await pilot.press("slash", "s", "i", "b")
         await pilot.pause()
         line = app.query_one("#quick-roll")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import signal
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,13 +14,6 @@ from gmscreen.campaign import open_session
 from gmscreen.ui import GMScreenApp
 
 from _pilot import ready
-
-
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
 
 
 

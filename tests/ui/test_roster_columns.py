@@ -7,7 +7,6 @@ whole stats line inside the table's visible width (less its scrollbar, if any).
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,13 +30,6 @@ LABELS = {
     "tedeum": ("Prov", "XP", "Pu", "Co", "Ad", "Se", "Sa", "En"),
     "arpeges": ("Co", "Ag", "Itu", "Itl", "|", "Pu", "Ré", "Ma", "Pr"),
 }
-
-
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
 
 
 def visible_rows(app: Any) -> tuple[RosterPane, str, dict[str, str]]:

@@ -22,13 +22,6 @@ SYSTEMS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
 SIZES = ((80, 24), (120, 40))
 
 
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
-
-
 async def screenshot(app: Any, pilot: Any) -> str:
     await ready(app, pilot)
     for field in app.query(Input):

@@ -5,20 +5,10 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-import pytest
 from textual.theme import Theme
 
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.themes import GM_VARIABLES, bundled_theme_dir, load_theme, load_themes
-
-
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    dirs = {"config": tmp_path / "config", "data": tmp_path / "data"}
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(dirs["config"]))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(dirs["data"]))
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
-    return dirs
 
 
 def test_bundled_themes_load_and_define_every_gm_variable() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,13 +17,6 @@ from _pilot import ready
 
 GM_COLOURS = {"gm-good": "#4EBF71", "gm-bad": "#E05252", "gm-crit": "#FFB454", "gm-fumble": "#FF6E6E",
               "gm-hidden": "#9E9EAE", "gm-current": "#FFB454"}
-
-
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
 
 
 def on_screen(app: Any, widget: Any) -> list[str]:

@@ -23,6 +23,7 @@ from gmscreen.campaign.model import Character, Condition, to_data
 
 from ..encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
+from ..panes import is_wide
 from ..sanitize import clean, literal_text
 from .sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
 
@@ -289,12 +290,12 @@ class RosterPane(CampaignView, Widget):
     def _room(self) -> int:
         """Cells the table can give its columns: its width, less a vertical scrollbar when the
         rows overflow. Before the first layout, the app's: the whole width, or 3/5 of it in the
-        wide layout (from 120×32)."""
+        wide layout (`panes.is_wide`)."""
         table = self.table
         width, height = table.size
         if not width:
             app_width, app_height = self.app.size
-            wide = app_width >= 120 and app_height >= 32
+            wide = is_wide(app_width, app_height)
             width = (app_width * 3 // 5 if wide else app_width) - self.styles.gutter.width
             height = (app_height - 11) // 2 - 2 if wide else app_height - 11
         if len(self._ordered) + (1 if table.show_header else 0) > height:
