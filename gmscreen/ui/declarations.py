@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gmscreen.rules.arpeges import SIMULTANEOUS_PENALTY as ARPEGES_STEP   # R12: −3 per extra action
+
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
-
-ARPEGES_STEP = 3          # R12: −3 to every simultaneous action per extra action
 
 
 def simultaneous_actions(campaign: Campaign, character_id: str) -> int:

@@ -136,7 +136,14 @@ def end_turn(b: EditBuilder, campaign: Campaign, turn: int, notices: list[str],
     if not current.delayed:
         b.set(("encounter", "entries", turn, "acted"), True)
         tick_conditions(b, campaign, current.character, notices, ticks)
-    following = first_ready(enc.entries, turn + 1)
+    pass_turn(b, campaign, turn + 1, notices, ticks, resort_at)
+
+
+def pass_turn(b: EditBuilder, campaign: Campaign, start: int, notices: list[str],
+              ticks: TurnTicks | None = None, resort_at: int | None = None) -> None:
+    """The turn goes to the first one ready from `start` (not one who waits or has acted),
+    or, nobody being left to play this round, a new round starts."""
+    following = first_ready(campaign.encounter.entries, start)
     if following is None:
         new_round(b, campaign, notices, ticks, resort_at)
     else:

@@ -120,3 +120,29 @@ async def test_duplicated_npcs_with_long_names_stay_apart_in_the_roster(campaign
         garde = [s for s in shown if s.startswith("Le garde")]
         assert len(garde) == 3 and len(set(garde)) == 3, garde
         assert garde[1].endswith(" 2") and garde[2].endswith(" 3")
+
+
+@pytest.mark.parametrize("pane", ["roster", "initiative"])
+async def test_removing_the_last_one_to_play_ends_the_round(campaign_file, pane) -> None:
+    """Éclats sample, round 3: Berthe is the last still to play. Removing her when it is her
+    turn must start round 4 (from the first one ready), not hand the turn to Maël, who waits,
+    or to someone who has already acted."""
+    app = GMScreenApp(campaign_file("eclats"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        enc = app.session.campaign.encounter
+        await pilot.press("2", "n")                            # the Hantise plays; Maël waits: Berthe
+        await pilot.pause()
+        assert enc.entries[enc.turn].id == "berthe" and enc.round == 3
+        await pilot.press("1" if pane == "roster" else "2")
+        await pilot.pause()
+        rows = 2 if pane == "roster" else 3                   # Berthe's row in each table
+        await pilot.press(*["up"] * 8, *["down"] * rows, "x")
+        await pilot.pause()
+        if pane == "roster":
+            await pilot.press("o")                             # confirm
+            await pilot.pause()
+        assert "berthe" not in [e.id for e in enc.entries]
+        assert enc.round == 4
+        current = enc.entries[enc.turn]
+        assert not current.delayed and not current.acted and current.id == "ysaure"

@@ -240,3 +240,23 @@ async def test_jump_scroll_leaves_the_other_rows_alone(pane_host, open_sample):
             app.record_roll(who="Loriane", line="one more", request=MIR, result=resolve(MIR, seed=99))
             await pilot.pause()
             assert log.scroll_offset.y == top and log.virtual_size == virtual
+
+
+async def test_a_roll_with_a_secret_difficulty_is_masked_and_revealed_like_a_gm_only_one(pane_host, open_sample):
+    """Not GM-only, but its difficulty is secret (`hidden`): masked while players watch, and
+    `r` reveals it (the key was refused: it looked at `gm_only` alone)."""
+    session = open_sample("mir")
+    request = {**MIR, "hidden": True}
+    session.record_roll(who="Garde", line="garde vigilance sd4", request=request, result=resolve(request, seed=2))
+    app = _host(pane_host, session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = app.query_one(RollLog)
+        log.focus()
+        await pilot.press("w")
+        await pilot.pause()
+        assert "jet secret" in _screen(log)[1] and "vigilance" not in _screen(log)[1]
+        await pilot.press("r")
+        await pilot.pause()
+        assert session.rolls[-1].revealed
+        assert "garde vigilance" in _screen(log)[1]

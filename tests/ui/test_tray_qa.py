@@ -399,3 +399,35 @@ async def test_a_short_result_takes_its_place_without_moving_the_rest(campaign_f
             assert tray.result_view.region == before and tray.info.display, line
             assert "l'emporte" in tray_text(app) or "SD" in tray_text(app)
         assert len(app.session.rolls) == 3
+
+
+async def test_a_result_unmasked_later_still_gets_the_row_it_needs(campaign_file) -> None:
+    """A GM-only contest rolled while players watch shows one masked row, so the odds row
+    stays; when the players stop watching, the whole contest comes back and the odds row
+    must give way again or the last dice are cut off at 80×24."""
+    line = "louvensac comédie vs gentilhomme perspicacité mj"
+    app = GMScreenApp(campaign_file("tedeum"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        tray = app.pane("dice-tray")
+        room = tray.content_size.height - 2
+        tall = 0
+        for seed in (1, 3, 7, 11, 13, 17):
+            app.toggle_players_watching()
+            tray.rng = random.Random(seed)
+            await _type(pilot, line)
+            await pilot.press("enter")
+            await pilot.pause()
+            for _ in range(6):                                # any choice: its default
+                if tray.flow is None:
+                    break
+                await pilot.press("enter")
+                await pilot.pause()
+            assert tray.info.display                          # one masked row: the odds row stays
+            app.toggle_players_watching()
+            await pilot.pause()
+            rows = on_screen(app, tray)
+            for group in dice_shown(app.session.rolls[-1].result, "tedeum"):
+                assert any(group in row for row in rows), (seed, group, rows)
+            tall += tray._shown_rows > room
+        assert tall                                           # at least one needed the row

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from gmscreen.rules import get_system
 
+from ..declarations import simultaneous_actions
 from .grammar import (
     Choice,
     Context,
@@ -971,9 +972,7 @@ class ArpegesGrammar(SystemGrammar):
     def _declared(self, side: Side) -> int:
         """Actions the side's character declared for the round in the queue (R12), at least 1."""
         char_id = _id(side)
-        enc = self.campaign.encounter
-        entries = {e.id for e in enc.entries if char_id is not None and e.character == char_id}
-        return next((max(1, len(d.actions)) for d in enc.declared if d.entry in entries), 1)
+        return 1 if char_id is None else simultaneous_actions(self.campaign, char_id)
 
     def build(self, ctx: Context) -> Draft:
         v = ctx.values

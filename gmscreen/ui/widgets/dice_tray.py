@@ -11,7 +11,6 @@ Its parts live next door: `roll_result` draws a result, `roll_odds` the odds row
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -25,8 +24,10 @@ from textual.widgets import Input, Static
 
 from gmscreen.rules import RequestError, get_system
 
+from ..encounter import slugify, unique_slug
 from ..host import CampaignView
 from ..sanitize import clean, literal
+from ..timers import status_of
 from .choice_prompt import ChoicePrompt, prompt_content
 from .grammar_help import GrammarHelp
 from .line_completion import LineSuggester, common_prefix
@@ -91,8 +92,9 @@ class DiceTray(CampaignView, Widget):
         self._history_pos: int | None = None
         self.last_line: str | None = None
         self._previous_focus: Widget | None = None
-        self._candidates: tuple[str, ...] = ()
         self._shown: ShownRoll | None = None
+        self._shown_rows = 0                      # rows the result shown takes at the tray's width
+        self._info_empty = True                   # the odds row has nothing to say
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
 
     def compose(self) -> ComposeResult:
@@ -277,7 +279,6 @@ class DiceTray(CampaignView, Widget):
         pos = self._history_pos
         if pos is None or event.value != (self.history[pos] if pos < len(self.history) else ""):
             self._history_pos = None        # typed: ↑ starts again from the newest line
-        self._candidates = ()
         self._reparse(event.value)
 
     def show_grammar(self) -> None:
@@ -319,24 +320,20 @@ class DiceTray(CampaignView, Widget):
         self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self._ascii))
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
-        """The line under the quick-roll line; hidden while empty so that a result has its row
-        (at 80×24 a contest needs four), and two rows for an error rather than a cut message."""
+        """The line under the quick-roll line: given up while empty to a result that needs its
+        row (at 80×24 a contest may need four), two rows for an error rather than a cut message."""
         info = self.info
         info.set_class(error, "-error")
-        info.set_class(not content.plain and self._result_wants_the_row(), "-empty")
         info.update(content)
+        self._info_empty = not content.plain
+        self._fit_info_row()
 
-    def _result_wants_the_row(self) -> bool:
+    def _fit_info_row(self) -> None:
         """An empty odds row gives way only to a result taller than the room left beside it
         (a contest at 80×24). Giving it up for any result would resize the result on every
         roll, and Textual sends a resized widget down the wire a second time."""
-        shown = self._shown
-        if shown is None or not self.is_mounted:
-            return False
-        width = self.result_view.size.width or max(20, self.size.width - 4)
-        content = shown_content(shown, watching=self.players_watching, ascii=self._ascii, width=width)
         room = self.content_size.height - 2                   # the line and the odds row
-        return len(content.wrap(width)) > room
+        self.info.set_class(self._info_empty and self._shown_rows > room, "-empty")
 
     # ------------------------------------------------------------ keys in the line
 
@@ -368,7 +365,6 @@ class DiceTray(CampaignView, Widget):
         if len(common) > len(typed):
             line.value = line.value[:completion.start] + common + line.value[line.cursor_position:]
             line.cursor_position = completion.start + len(common)
-        self._candidates = completion.candidates
         self._set_info(Content.assemble(("↹ " if not self._ascii else "tab: ", "bold"),
                                         literal(" · ".join(completion.candidates[:12]))))
 
@@ -533,15 +529,9 @@ class DiceTray(CampaignView, Widget):
         kind = get_system(draft.system).kinds[draft.kind]
         dice = {k: result[k] for k in kind.dice_fields if k in result}
         base = {k: v for k, v in request.items() if k not in kind.dice_fields}
-        status_of = {"pending": "running"}
-        state = result.get("outcome", result.get("winner"))
         taken = {t.id for t in self.session.campaign.timers}
-        stem = re.sub(r"[^a-z0-9]+", "-", _ascii_fold(draft.timer["label"]).lower()).strip("-")[:40] or "test"
-        timer_id, n = stem, 2
-        while timer_id in taken:
-            timer_id, n = f"{stem}-{n}", n + 1
-        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice,
-                 "status": status_of.get(state, state)}
+        timer_id = unique_slug(slugify(draft.timer["label"], "test"), taken)
+        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result)}
         timer = {k: v for k, v in timer.items() if v is not None}
         self.app.change(f"Minuteur : {draft.timer['label']}",  # type: ignore[attr-defined]
                         lambda b: b.insert(("timers",), None, timer))
@@ -580,8 +570,10 @@ class DiceTray(CampaignView, Widget):
         if shown is None or not self.is_mounted:
             return
         width = self.result_view.size.width or max(20, self.size.width - 4)
-        self.result_view.update(shown_content(shown, watching=self.players_watching, ascii=self._ascii,
-                                              width=width))
+        content = shown_content(shown, watching=self.players_watching, ascii=self._ascii, width=width)
+        self._shown_rows = len(content.wrap(width))
+        self.result_view.update(content)
+        self._fit_info_row()          # unmasked, revealed, resized: the result may need the row now
 
     def _update_title(self) -> None:
         if self.session is None:
@@ -592,8 +584,3 @@ class DiceTray(CampaignView, Widget):
             title += f"{sep}MJ seul"
         self.border_title = title
 
-
-def _ascii_fold(text: str) -> str:
-    from ..quickroll.text import fold
-
-    return fold(text)

@@ -30,7 +30,7 @@ from ..encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
 from ..sanitize import clean, literal, literal_text
 from ..timers import INTERVAL_WORDS, STATUS_WORDS, name_of, next_interval_dice, status_of, timer_progress, timer_result
-from ..turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, end_turn, first_ready, give_back, new_round,
+from ..turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, end_turn, give_back, pass_turn,
                      remember, sort_fairly, start_fight, ticks_before)
 from .sheet import condition_line, conditions_text
 
@@ -454,7 +454,8 @@ class InitiativePane(CampaignView, Widget):
         if session is None or not self._writable():
             return
         if (session.last_label or "").startswith(TURN_LABEL):
-            self.app.undo()  # type: ignore[attr-defined]
+            undo = getattr(self.app, "action_undo", None) or self.app.undo  # type: ignore[attr-defined]
+            undo()          # the app's: it waits while a roll waits for a choice
             self._follow_current()
             return
         campaign = session.campaign
@@ -722,11 +723,7 @@ class InitiativePane(CampaignView, Widget):
             def build(b: EditBuilder) -> None:
                 b.set(("encounter", "entries", index, "delayed"), True)
                 if enc.round > 0 and index == enc.turn:
-                    following = first_ready(enc.entries, index + 1)
-                    if following is None:
-                        new_round(b, campaign, notices, ticks, self._resort_at)
-                    else:
-                        b.set(("encounter", "turn"), following)
+                    pass_turn(b, campaign, index + 1, notices, ticks, self._resort_at)
 
             label = f"Attend : {clean(entry.name)}"
         if self._change(label, build):
@@ -751,24 +748,29 @@ class InitiativePane(CampaignView, Widget):
         if found is None or not self._writable():
             return
         index, entry = found
-        enc = session.campaign.encounter
+        campaign = session.campaign
+        enc = campaign.encounter
+        notices: list[str] = []
 
         def build(b: EditBuilder) -> None:
             for j in range(len(enc.declared) - 1, -1, -1):
                 if enc.declared[j].entry == entry.id:
                     b.delete(("encounter", "declared"), j)
+            current = index == enc.turn
             b.delete(("encounter", "entries"), index)
-            turn = enc.turn
-            if index < turn:
-                turn -= 1
-            elif index == turn:     # it was their turn: the next one ready plays (not one who waits)
-                turn = next((i for i in range(turn, len(enc.entries)) if not enc.entries[i].delayed
-                             and not enc.entries[i].acted), turn)
+            if current and enc.round > 0 and enc.entries:
+                # It was their turn: the next one ready plays (not one who waits or has
+                # acted), or the round ends if they were the last to play.
+                pass_turn(b, campaign, index, notices, None, self._resort_at)
+                return
+            turn = enc.turn - 1 if index < enc.turn else enc.turn
             turn = min(turn, max(len(enc.entries) - 1, 0))
             if turn != enc.turn:
                 b.set(("encounter", "turn"), turn)
 
-        self._change(f"Retirer {clean(entry.name)} de l'initiative", build)
+        if self._change(f"Retirer {clean(entry.name)} de l'initiative", build):
+            for notice in notices:
+                self._warn(notice, "information")
 
     def action_adjust(self, delta: int) -> None:
         session = self.session

@@ -27,6 +27,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from gmscreen.campaign.rolllog import masked
+
 from ..host import CampaignView
 from ..logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
 from ..sanitize import clean
@@ -475,7 +477,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
 
     def _fold(self, index: int) -> str:
         record = self._records[index]
-        if self.players_watching and (record.gm_only or record.result.get("hidden")) and not record.revealed:
+        if self.players_watching and masked(record):
             return fold("jet secret mj")
         return search_text(record, self._session.system if self._session is not None else None)
 
@@ -583,5 +585,5 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
     def check_action(self, action: str, parameters: tuple[Any, ...]) -> bool | None:
         if action == "reveal":
             record = self.selected_record
-            return None if record is None or not record.gm_only or record.revealed else True
+            return None if record is None or not masked(record) else True   # GM-only or secret, hidden
         return True

@@ -24,6 +24,7 @@ from gmscreen.campaign.model import Character, Condition, to_data
 from ..encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
 from ..panes import is_wide
+from ..turns import pass_turn
 from ..sanitize import clean, literal_text
 from .sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
 
@@ -157,7 +158,7 @@ class RosterPane(CampaignView, Widget):
         self._columns_for: str | None = None
         self._shown: tuple[int, int] | None = None
         self._filling: tuple[object, str | None] | None = None   # a long roster's pending rest, and its cursor
-        self._pending = False
+        self._drawn = False                      # the first draw is out (later ones come whole)
         self._system: Any = None
         self._ordered: list[Character] = []      # every character, in the table's order
         self._glances: dict[str, Text] = {}      # their stats lines, by id
@@ -214,7 +215,7 @@ class RosterPane(CampaignView, Widget):
                 self._update_rows(ordered)
                 return
         else:
-            self._measure(ordered[:self._first_rows()])
+            self._measure(ordered[:self._first_rows()] if not self._drawn else ordered)
         # The character to keep under the cursor: while the rest of a long roster is pending,
         # the one it was to land on (the cursor cannot be there yet).
         self._redraw(pending[1] if pending else self.current_id() or getattr(self.app, "selected_id", None))
@@ -234,14 +235,18 @@ class RosterPane(CampaignView, Widget):
         table.add_column("États", width=columns.conditions, key="conditions")
         table.add_column(self._header, width=columns.stats, key="stats")
         self._ids = []
-        # A long roster (a campaign's whole cast of NPCs) is drawn a screenful first and the
-        # rest right after that frame is out: a table measures every cell it is given (and the
-        # columns are fitted to the screenful's lines, then again with the rest's).
-        ordered, first = self._ordered, self._first_rows()
+        # At start-up a long roster (a campaign's whole cast of NPCs) is drawn a screenful first
+        # and the rest right after that frame is out: a table measures every cell it is given
+        # (and the columns are fitted to the screenful's lines, then again with the rest's).
+        # Later draws come whole: split, the table would empty below and jump under the GM.
+        ordered = self._ordered
+        first = len(ordered) if self._drawn else self._first_rows()
         self._add_rows(ordered[:first], keep)
         if len(ordered) > first:
             token = self._filling = (object(), keep)
             self.call_after_refresh(self._add_rest, token, ordered[first:], keep)
+        else:
+            self._drawn = True
 
     def _add_rows(self, characters: list[Character], keep: str | None) -> None:
         table = self.table
@@ -254,6 +259,7 @@ class RosterPane(CampaignView, Widget):
     def _add_rest(self, token: tuple[object, str | None], characters: list[Character], keep: str | None) -> None:
         if token is self._filling and self.is_mounted:     # else redrawn since: that draw has them all
             self._filling = None
+            self._drawn = True
             columns = self._columns
             self._measure(characters)
             if self._columns != columns:        # a wider line among the rest: all drawn anew
@@ -524,6 +530,7 @@ class RosterPane(CampaignView, Widget):
         if index is None:
             return
         ch = campaign.characters[index]
+        notices: list[str] = []
 
         def build(b: EditBuilder) -> None:
             enc = campaign.encounter
@@ -540,10 +547,13 @@ class RosterPane(CampaignView, Widget):
                 ids = [e.id for e in enc.entries]
                 if current in ids:
                     turn = ids.index(current)
-                else:       # it was their turn: the next one ready plays (not one who waits)
-                    ready = [i for i in range(start, len(ids)) if not enc.entries[i].delayed
-                             and not enc.entries[i].acted]
-                    turn = ready[0] if ready else min(start, max(len(ids) - 1, 0))
+                elif enc.round > 0 and ids:
+                    # It was their turn: the next one ready plays (not one who waits or has
+                    # acted), or the round ends if they were the last to play.
+                    pass_turn(b, campaign, start, notices)
+                    turn = enc.turn
+                else:
+                    turn = min(start, max(len(ids) - 1, 0))
                 if turn != enc.turn:
                     b.set(("encounter", "turn"), turn)
             for j in range(len(campaign.timers) - 1, -1, -1):
@@ -554,7 +564,9 @@ class RosterPane(CampaignView, Widget):
                     b.set(("timers", j, "opponent"), ch.name)
             b.delete(("characters",), index)
 
-        self._change(f"Retirer {clean(ch.name)}", build)
+        if self._change(f"Retirer {clean(ch.name)}", build):
+            for notice in notices:
+                self.app.warn(notice, "information")  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ resources and conditions
 
