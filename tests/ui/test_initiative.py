@@ -155,7 +155,14 @@ async def test_extended_test_to_its_end_mir(open_sample, pane_host):
         await pilot.press("r")                                     # R20: a 1-day test during a fight
         await pilot.pause()
         assert "R20" in notes[-1] and len(c.timers[0].dice["rolls"]) == 2
-        await pilot.press("r")                                     # the GM insists: rolled
+        await pilot.press("r")                                     # asked again: still refused
+        await pilot.pause()
+        assert "R20" in notes[-1] and len(c.timers[0].dice["rolls"]) == 2
+        await pilot.press("E", "o")                                # the fight ends (confirmed)
+        await pilot.pause()
+        assert c.encounter.round == 0
+        pane._cursor_to("t:guerison-callia")
+        await pilot.press("r")                                     # now the day can pass: rolled
         await pilot.pause()
         timer = c.timers[0]
         assert len(timer.dice["rolls"]) == 3 and len(timer.dice["rolls"][2]) == 5

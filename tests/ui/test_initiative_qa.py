@@ -146,8 +146,10 @@ async def test_finished_extended_test_status_once(open_sample, pane_host) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         pane = app.query_one(InitiativePane)
+        await pilot.press("E", "o")                                # out of the fight (R20)
+        await pilot.pause()
         pane._cursor_to("t:guerison-callia")
-        await pilot.press("r", "r")                                # R20 warning, then rolled: the last test
+        await pilot.press("r")                                     # the last test
         await pilot.pause()
         timer = session.campaign.timers[0]
         word = STATUS_WORDS[timer.status]
@@ -172,8 +174,10 @@ async def test_interval_roll_shown_in_the_dice_tray(campaign_file, monkeypatch) 
         monkeypatch.setattr(app, "warn", lambda message, severity="warning": notes.append(message))
         await pilot.press("2")                                     # the initiative pane
         await pilot.pause()
+        await pilot.press("E", "o")                                # out of the fight (R20)
+        await pilot.pause()
         app.pane("initiative")._cursor_to("t:guerison-callia")
-        await pilot.press("r", "r")                                # R20 asks again during a fight
+        await pilot.press("r")
         await pilot.pause()
         record = app.session.rolls[-1]
         assert record.line.endswith("· test 3")

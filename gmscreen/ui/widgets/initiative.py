@@ -95,7 +95,6 @@ class InitiativePane(CampaignView, Widget):
         self._widths: tuple[int, ...] | None = None   # fixed column widths; None: fit content
         self._space = 0                                # the table's width, once laid out
         self._compact = False                          # short state words: the pane is narrow
-        self._r20_override: str | None = None
         # Memory of this session's turns (not saved: after a restart `p` only moves the order).
         self._memory_of: CampaignSession | None = None
         self._ticks: list[TurnTicks] = []
@@ -150,7 +149,6 @@ class InitiativePane(CampaignView, Widget):
     def show_campaign(self, session: CampaignSession) -> None:
         if not self.is_mounted:
             return
-        self._r20_override = None
         if session is not self._memory_of:
             self._memory_of = session
             self._ticks.clear()
@@ -870,11 +868,11 @@ class InitiativePane(CampaignView, Widget):
             return
         campaign = session.campaign
         interval = timer.request.get("interval", "")
-        if (timer.kind == "extended" and campaign.encounter.round > 0 and interval not in ("", "tour")
-                and self._r20_override != timer.id):
-            self._r20_override = timer.id
+        if timer.kind == "extended" and campaign.encounter.round > 0 and interval not in ("", "tour"):
+            # MIR R20: during a fight, only a Simple extended test (1 tour) is rolled.
             self._warn(f"R20 : pendant un combat, seul un test étendu Simple (1 tour) se fait ; "
-                       f"celui-ci prend {INTERVAL_WORDS.get(interval, interval)}. r encore pour lancer quand même")
+                       f"celui-ci prend {INTERVAL_WORDS.get(interval, interval)} : "
+                       "il se lance une fois le combat fini (E)")
             return
         self._roll_interval(session, index, timer)
 
