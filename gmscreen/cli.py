@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -61,10 +60,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "export": _cmd_export,
         "new": _cmd_new,
     }
+    if args and args[0] in commands:
+        # Every line a subcommand prints, on stdout or stderr, whoever prints it, passes one
+        # gate: a control character from a file or an argument shows as `\x1b`, never acts.
+        with _safe_output():
+            return _run(lambda: commands[args[0]](args[1:]))
+    return _run(lambda: _cmd_screen(args))
+
+
+def _run(call: Callable[[], int]) -> int:
     try:
-        if args and args[0] in commands:
-            return commands[args[0]](args[1:])
-        return _cmd_screen(args)
+        return call()
     except CliError as err:
         _error_line(str(err))
         return EXIT_USAGE
@@ -77,15 +83,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+class _safe_output:
+    """sys.stdout and sys.stderr behind `SafeWriter` for the time of one subcommand."""
+
+    def __enter__(self) -> None:
+        from gmscreen.campaign.textsafe import SafeWriter
+
+        self._saved = sys.stdout, sys.stderr
+        # A closed stream (None) stays None: print() then writes nothing, as without the gate.
+        sys.stdout = SafeWriter(sys.stdout) if sys.stdout is not None else None
+        sys.stderr = SafeWriter(sys.stderr) if sys.stderr is not None else None
+
+    def __exit__(self, *exc: object) -> None:
+        sys.stdout, sys.stderr = self._saved
+
+
 def _error_line(text: str) -> None:
-    """Errors are exactly one line, whatever the message carried."""
-    print(" ".join(text.split("\n")), file=sys.stderr)
+    """Errors are exactly one line, whatever the message carried; controls shown escaped."""
+    from gmscreen.campaign.textsafe import escape_controls
+
+    print(escape_controls(" ".join(text.split("\n"))), file=sys.stderr)
+
+
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 def _dump(data: Any) -> str:
+    """One JSON line. json escapes C0 controls itself; DEL, C1 and bidi controls are escaped
+    here the JSON way (\\u009b), so the output stays valid JSON and harmless to a terminal."""
     import json
 
-    return json.dumps(data, ensure_ascii=False)
+    text = json.dumps(data, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 # ---------------------------------------------------------------- systems
@@ -112,43 +141,98 @@ def _cmd_systems(argv: list[str]) -> int:
 def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
     """The request held by a TOML file, a .json file, or JSON on stdin (`-`).
 
-    Returns (request, name shown in errors, text).
+    Returns (request, name shown in errors, text). Too big (over MAX_REQUEST_BYTES), nested
+    too deeply, not UTF-8 or not valid: one CliError naming the file, the line or key, and
+    what was expected.
     """
+    from gmscreen.campaign import safeload
+
+    limit = safeload.MAX_REQUEST_BYTES
     if source == "-":
         name = "<stdin>"
-        text = sys.stdin.read()
+        text = _read_stdin(name, prog, limit)
         return _parse_json(text, name, prog), name, text
     path = Path(source)
     name = source
     try:
-        text = path.read_text(encoding="utf-8")
+        data = safeload.read_limited(path, limit)
+    except safeload.LoadError as err:
+        raise CliError(f"{prog}: {name}: {err.message}; expected a request of a few lines") from None
     except FileNotFoundError:
         raise CliError(f"{prog}: {name}: no such file") from None
     except IsADirectoryError:
         raise CliError(f"{prog}: {name}: is a directory, expected a TOML file") from None
     except PermissionError:
         raise CliError(f"{prog}: {name}: permission denied") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{prog}: {name}: not UTF-8 text, expected a TOML file") from None
     except OSError as err:
         raise CliError(f"{prog}: {name}: cannot read: {err.strerror or err}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise CliError(f"{prog}: {name}:{line}: not UTF-8 text, expected a TOML file") from None
     if path.suffix.lower() == ".json":
         return _parse_json(text, name, prog), name, text
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise CliError(f"{prog}: {name}: invalid TOML: {err}") from None
+        data = safeload.loads_toml(text, max_depth=safeload.MAX_REQUEST_DEPTH)
+    except safeload.DeepValue as err:
+        line = _key_line(text, str(err.path[0])) if err.path else None
+        where = f"{name}:{line}" if line else name
+        raise CliError(f"{prog}: {where}: {safeload.dotted(err.path)}: {err.message}; {_REQUEST_SHAPE}") from None
+    except safeload.LoadError as err:
+        where = f"{name}:{err.line}" if err.line else name
+        if err.syntax:
+            raise CliError(f"{prog}: {where}: invalid TOML: {err.syntax}") from None
+        raise CliError(f"{prog}: {where}: {err.message}; {_REQUEST_SHAPE}") from None
     return data, name, text
 
 
+_REQUEST_SHAPE = "expected a request table (system, kind and its fields: numbers, text, lists of dice)"
+
+
+def _read_stdin(name: str, prog: str, limit: int) -> str:
+    """Standard input as UTF-8 text, at most `limit` bytes."""
+    from gmscreen.campaign import safeload
+
+    if sys.stdin is None:
+        raise CliError(f"{prog}: {name}: standard input is closed; expected a JSON object")
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        if stream is not None:
+            raw = stream.read(limit + 1)
+        else:
+            text = sys.stdin.read(limit + 1)
+            raw = None
+    except MemoryError:
+        raise CliError(f"{prog}: {name}: too big to read (out of memory); expected a JSON object") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{prog}: {name}: not UTF-8 text, expected a JSON object") from None
+    if raw is not None:
+        if len(raw) > limit:
+            raise CliError(f"{prog}: {name}: larger than {safeload.size_text(limit)}; expected a JSON object "
+                           "of request fields") from None
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = raw.count(b"\n", 0, err.start) + 1
+            raise CliError(f"{prog}: {name}:{line}: not UTF-8 text, expected a JSON object") from None
+    if len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise CliError(f"{prog}: {name}: larger than {safeload.size_text(limit)}; expected a JSON object "
+                       "of request fields") from None
+    return text
+
+
 def _parse_json(text: str, name: str, prog: str) -> dict:
-    import json
+    from gmscreen.campaign import safeload
 
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CliError(f"{prog}: {name}:{err.lineno}: invalid JSON: {err.msg} (line {err.lineno}, "
-                       f"column {err.colno})") from None
+        data = safeload.loads_json(text, max_depth=safeload.MAX_REQUEST_DEPTH)
+    except safeload.DeepValue as err:
+        raise CliError(f"{prog}: {name}: {safeload.dotted(err.path)}: {err.message}; {_REQUEST_SHAPE}") from None
+    except safeload.LoadError as err:
+        where = f"{name}:{err.line}" if err.line else name
+        tail = "" if err.syntax else f"; {_REQUEST_SHAPE}"
+        raise CliError(f"{prog}: {where}: {err.message}{tail}") from None
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
         raise CliError(f"{prog}: {name}: expected a JSON object of request fields, got {kind}")
@@ -444,7 +528,8 @@ class _CampaignErrors:
             problems = err.problems
             more = (f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})"
                     if len(problems) > 1 else "")
-            first = str(problems[0]) if problems else str(err)
+            errors = [p for p in problems if not p.warning] or problems
+            first = str(errors[0]) if errors else str(err)
             raise CliError(f"{self.prog}: --campaign: {first}{more}") from None
         if isinstance(err, CampaignLocked):
             raise CliError(f"{self.prog}: --campaign: {err}") from None

@@ -7,8 +7,9 @@ already written is ever rewritten, so recording costs the same with 10 or 100,00
 
 Reading: the whole file but the last entry is parsed by one `tomllib.loads` (as fast as
 TOML gets), and the last entry alone. A crash can only tear that last entry; it is then
-reported and ignored, and the next writer cuts it off before appending. Damage anywhere
-else (a hand edit) falls back to parsing entry by entry so one bad entry costs only itself.
+reported and ignored, and the next writer cuts it off when it appends (never on open).
+Damage anywhere else (a hand edit) falls back to parsing entry by entry so one bad entry
+costs only itself.
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .errors import Problem
+from .errors import CampaignError, Problem
+from .safeload import parse_problem
+
+# A chunk that does not parse: bad bytes, bad TOML, or nesting deeper than the parser can
+# follow (RecursionError), which is damage to report, never a traceback.
+_UNPARSABLE = (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError)
 
 
 class EntryError(ValueError):
@@ -72,9 +78,7 @@ def _entry_regex(names: tuple[str, ...]) -> re.Pattern:
 
 
 def _toml_message(exc: Exception) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return "invalid UTF-8"
-    return f"not valid TOML ({exc})"
+    return parse_problem(exc)
 
 
 class _Reporter:
@@ -133,7 +137,7 @@ def scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, *, wh
     body, tail = (data, b"") if split is None else (data[:split], data[split:])
     try:
         doc = tomllib.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except _UNPARSABLE:
         return _slow_scan(data, file, names, convert, what, base_line, first_index)
     for key, value in doc.items():
         if key in names:
@@ -162,6 +166,11 @@ def _scan_tail(out: Scan, tail: bytes, split: int, data: bytes, names: tuple[str
     line = rep.base_line + data.count(b"\n", 0, split) + 1
     try:
         tdoc = tomllib.loads(tail.decode("utf-8"))
+    except RecursionError as exc:       # not a torn write: a damaged entry, reported and kept
+        name = next((n for n in names if tail.lstrip().startswith(f"[[{n}]".encode())), names[0])
+        index = len(body_doc.get(name, ()))
+        out.problems.append(rep.problem(name, index, f"{_toml_message(exc)}: {what} ignored", line))
+        return
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         reason = "invalid UTF-8" if isinstance(exc, UnicodeDecodeError) else "it does not parse as TOML"
         _mark_torn(out, split, tail, names, what, rep, line, reason, body_doc)
@@ -203,7 +212,11 @@ def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert,
     if data[:head_end].strip():
         try:
             out.header = tomllib.loads(data[:head_end].decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        except _UNPARSABLE as exc:
+            if not starts and isinstance(exc, RecursionError):
+                # No entry at all, only a header nested too deeply: not a log this version can use.
+                raise CampaignError([Problem(file, "", f"{_toml_message(exc)}: expected a format line then "
+                                                       f"[[{names[0]}]] entries", base_line + 1)]) from None
             if not starts:
                 # Nothing but a header cut short while the file was being created.
                 out.torn = True
@@ -230,8 +243,9 @@ def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert,
             if set(doc) != {name} or not isinstance(items, list) or len(items) != 1:
                 raise EntryError("not one whole entry", incomplete=True)
             out.entries[name].append(convert(name, items[0]))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError, EntryError) as exc:
-            incomplete = not isinstance(exc, EntryError) or exc.incomplete
+        except (*_UNPARSABLE, EntryError) as exc:
+            incomplete = (not isinstance(exc, (EntryError, RecursionError))
+                          or (isinstance(exc, EntryError) and exc.incomplete))
             reason = str(exc) if isinstance(exc, EntryError) else _toml_message(exc)
             if last and incomplete:
                 out.torn = True
@@ -272,7 +286,7 @@ class AppendFile:
     """The writing end of an append-only file, shared safely between processes.
 
     `end` is the offset up to which the owner has read and accounted for the file; `sync()`
-    (under `locked()`) scans whatever other writers appended since, and cuts off a torn
+    (under `locked()`) scans whatever other writers appended since; `write` cuts off a torn
     tail left by a writer that died, so every new entry starts on a clean boundary.
     """
 
@@ -335,9 +349,7 @@ class AppendFile:
         data = os.pread(self.fd, size - self.end, self.end)
         found = scan(data, str(self.path), self.names, self.convert, what=self.what,
                      base_line=self.lines, first_index=self.counts)
-        if found.torn:
-            os.ftruncate(self.fd, self.end + found.good_end)
-            os.fsync(self.fd)
+        # A torn tail is left in place here (opening writes nothing): `write` cuts it.
         self.end += found.good_end
         self.lines += found.lines
         for name, items in found.entries.items():
@@ -346,7 +358,10 @@ class AppendFile:
 
     def write(self, text: str, name: str) -> None:
         """Append one entry chunk (with the file header first when the file is empty).
-        Call under locked(), after sync()."""
+        Call under locked(), after sync(): past `end` there is then only a torn tail, cut
+        off here, just before the entry that follows it."""
+        if os.fstat(self.fd).st_size > self.end:
+            os.ftruncate(self.fd, self.end)
         if self.end == 0:
             text = self.header + text
         data = text.encode("utf-8")

@@ -2,7 +2,8 @@
 
 Meant to be shared with the table, so GM-only rolls (and secret difficulties) stay masked
 unless they were revealed. Everything typed by people (names, notes, command lines) is
-escaped: it shows literally, it never becomes Markdown formatting or HTML.
+escaped: it shows literally, it never becomes Markdown formatting or HTML, and a control
+character (ESC, BEL, C1...) shows as `\x1b`, never reaching the terminal that prints it.
 """
 
 from __future__ import annotations
@@ -13,19 +14,26 @@ from typing import Any, Iterable, Mapping
 
 from .model import Campaign, RollRecord
 from .rolllog import masked
+from .textsafe import escape_controls
 
 LEGEND = ("Dés : **7** compté, **12!** critique, _1_ maladresse, ~~3~~ relancé, 10↑ explosé (relancé et ajouté), "
           "[5] gardé.")
 
 _INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
 _LINE_START = re.compile(r"^([#+=-]|\d+[.)])")
+_CLOSING_HASHES = re.compile(r"(^|\s)(#+)\s*$")
 
 
 def escape_inline(text: str) -> str:
     """Literal text inside a line or a table cell: no emphasis, links, HTML, cell breaks."""
-    text = " ".join(str(text).split("\n"))
-    text = text.replace("\r", " ")
-    return _INLINE.sub(r"\\\1", text)
+    text = " ".join(str(text).replace("\r\n", "\n").split("\n"))      # a lone CR shows as \r
+    return escape_controls(_INLINE.sub(r"\\\1", text), newlines=False)
+
+
+def escape_heading(text: str) -> str:
+    """Literal text of a heading: inline escapes, and a trailing `#` run kept as text (it
+    would otherwise close the heading and vanish)."""
+    return _CLOSING_HASHES.sub(r"\1\\\2", escape_inline(text))
 
 
 def escape_block(text: str) -> str:
@@ -38,7 +46,7 @@ def escape_block(text: str) -> str:
             continue
         stripped = line.lstrip(" \t")
         indent = "\u00a0" * (len(line) - len(stripped))      # no accidental code block
-        body = _INLINE.sub(r"\\\1", stripped)
+        body = escape_controls(_INLINE.sub(r"\\\1", stripped), newlines=False)
         m = _LINE_START.match(body)
         if m:
             marker = m.group(1)
@@ -69,7 +77,7 @@ _FACE = {
 
 
 def _faces(dice: Iterable[Any]) -> str:
-    return " ".join(_FACE.get(d.status, "{}").format(d.face) for d in dice)
+    return " ".join(_FACE.get(d.status, "{}").format(escape_inline(str(d.face))) for d in dice)
 
 
 def _system(system_id: str) -> Any:
@@ -103,7 +111,7 @@ def _describe(system: Any, result: Mapping[str, Any]) -> tuple[str, str, str, bo
         if key.endswith(("dice", "rolls")) and isinstance(value, list) and value:
             flat = value if all(isinstance(v, int) for v in value) else [f for sub in value if isinstance(sub, list)
                                                                            for f in sub]
-            dice_parts.append(f"{escape_inline(key)} : " + " ".join(str(f) for f in flat))
+            dice_parts.append(f"{escape_inline(key)} : " + " ".join(escape_inline(str(f)) for f in flat))
     return headline, "", " · ".join(dice_parts), False
 
 
@@ -149,20 +157,21 @@ def export_markdown(campaign: Campaign, rolls: list[RollRecord], *, reveal_all: 
     """The whole document. `reveal_all` shows GM-only rolls too (a copy for the GM)."""
     system = _system(campaign.system)
     game = system.game if system is not None else campaign.system
-    out = [f"# {escape_inline(campaign.name)}", ""]
+    out = [f"# {escape_heading(campaign.name)}", ""]
     counted = f"{len(rolls)} jet{'s' if len(rolls) != 1 else ''}"
-    out += [f"{escape_inline(game)} (`{campaign.system}`) · session en cours : {campaign.session} · {counted}", ""]
+    out += [f"{escape_inline(game)} (`{escape_inline(campaign.system)}`) · session en cours : {campaign.session} · "
+            f"{counted}", ""]
     with_notes = [ch for ch in campaign.characters if ch.notes.strip()]
     if campaign.notes.strip() or with_notes:
         out += ["## Notes", ""]
         if campaign.notes.strip():
             out += [escape_block(campaign.notes), ""]
         for ch in with_notes:
-            out += [f"### {escape_inline(ch.name)}", "", escape_block(ch.notes), ""]
+            out += [f"### {escape_heading(ch.name)}", "", escape_block(ch.notes), ""]
     out += ["## Journal des jets", ""]
     if not rolls:
         out += ["Aucun jet enregistré.", ""]
-        return "\n".join(out)
+        return _document(out)
     out += [LEGEND, ""]
     sessions: dict[int, list[RollRecord]] = {}
     for rec in rolls:
@@ -174,4 +183,10 @@ def export_markdown(campaign: Campaign, rolls: list[RollRecord], *, reveal_all: 
         out += [title, "", "| # | Heure | Qui | Jet | Dés | Résultat |", "|---:|---|---|---|---|---|"]
         out += [_row(rec, system, reveal_all) for rec in recs]
         out.append("")
-    return "\n".join(out)
+    return _document(out)
+
+
+def _document(lines: list[str]) -> str:
+    """The lines joined; any control character that slipped past the escapes above (a
+    system's own words, a describe() fed a hand-edited result) still shows escaped."""
+    return escape_controls("\n".join(lines))

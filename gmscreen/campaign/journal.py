@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import _toml
+from . import _toml, safeload
 from ._appendlog import AppendFile, EntryError, format_line, real_path, scan
 from .changes import OPS, Change, Op
 from .errors import CampaignError, Problem
@@ -60,11 +60,15 @@ class JournalEntry:
 
 
 _REQUIRED = ("revision", "action", "time", "label", "ops")
+_OP_DEPTH = 16            # an op table, its path, and a value of the campaign (8 levels at most)
 
 
 def _op(o: Any) -> Op:
     if not isinstance(o, dict):
         raise EntryError("ops: expected inline tables")
+    if safeload.too_deep(o, _OP_DEPTH) is not None:
+        # Deeper than any campaign value: replaying it would only fail later, in a save.
+        raise EntryError(f"ops: nested more than {_OP_DEPTH} levels deep, deeper than a campaign holds")
     kind = o.get("op")
     path = o.get("path")
     if kind not in OPS:
@@ -128,12 +132,16 @@ class Journal:
         """
         j = cls(Path(path))
         try:
-            data = j.path.read_bytes()
+            data = safeload.read_limited(j.path, safeload.MAX_LOG_BYTES)
+            found = scan(data, str(j.path), NAMES, _convert, what="journal entry")
         except FileNotFoundError:
             return j
         except OSError as exc:
             raise CampaignError([Problem(str(j.path), "", f"cannot read the journal: {exc.strerror or exc}")])
-        found = scan(data, str(j.path), NAMES, _convert, what="journal entry")
+        except (safeload.LoadError, MemoryError) as exc:
+            why = exc.message if isinstance(exc, safeload.LoadError) else safeload.parse_problem(exc)
+            raise CampaignError([Problem(str(j.path), "", f"{why}: expected the changes since the last save "
+                                                          "(remove the journal if they do not matter)")]) from None
         fmt = found.header.get("format", JOURNAL_FORMAT)
         if type(fmt) is not int or fmt > JOURNAL_FORMAT or fmt < 1:
             raise CampaignError([Problem(
@@ -154,8 +162,8 @@ class Journal:
         return len(self.warnings) > (1 if self.torn else 0)
 
     def open_append(self) -> None:
-        """Start appending; a torn last entry is cut off first. A journal that does not
-        exist yet is created with the first change."""
+        """Start appending; a torn last entry is cut off by the next change, not now. A
+        journal that does not exist yet is created with the first change."""
         self._writable = True
         if self.path.exists():
             self._open_file()

@@ -2,12 +2,15 @@
 
 `fcntl.flock` is released by the kernel when the holder dies (even by SIGKILL), so a stale
 lock file never blocks anyone; the "pid@host" inside only tells the second gmscreen who
-holds the campaign. The lock file is never deleted: unlinking it would let two processes
-lock two different files of the same name.
+holds the campaign. The holder deletes the file when it lets go (so a closed campaign, or
+one that failed to load, leaves no file behind); it unlinks it while still holding the
+lock, and whoever locks checks afterwards that the file it locked is still the one the
+path names, so two processes never hold two different files of the same name.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import socket
@@ -20,6 +23,16 @@ from .errors import CampaignLocked
 def lock_path(campaign_path: str | Path) -> Path:
     p = real_path(campaign_path)
     return p.with_name(p.name + ".lock")
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """The open file `fd` is the one `path` names now (not deleted or replaced)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino)
 
 
 def holder_text() -> str:
@@ -49,15 +62,19 @@ class CampaignLock:
     def acquire(self) -> None:
         if self.fd >= 0:
             return
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise CampaignLocked(str(self.campaign_path), read_holder(self.campaign_path)) from None
-        except BaseException:
-            os.close(fd)
-            raise
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if _same_file(fd, self.path):
+                    break
+            except BlockingIOError:
+                os.close(fd)
+                raise CampaignLocked(str(self.campaign_path), read_holder(self.campaign_path)) from None
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)        # locked a file its holder had just deleted: lock the new one
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, (holder_text() + "\n").encode(), 0)
@@ -66,13 +83,16 @@ class CampaignLock:
         self.fd = fd
 
     def release(self) -> None:
+        """Delete the lock file (still holding it), then let go."""
         if self.fd < 0:
             return
         fd, self.fd = self.fd, -1
         try:
-            os.ftruncate(fd, 0)
+            if _same_file(fd, self.path):
+                os.unlink(self.path)
         except OSError:
-            pass
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)     # cannot delete it: at least it names nobody
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)

@@ -99,6 +99,7 @@ class RollRecord:
     gm_only: bool = False
     revealed: bool = False
     seed: int | None = None
+    pending: str | None = None     # id of the pending roll (X.pending.toml) this settles
 
 
 @dataclass

@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import _toml
+from . import _toml, safeload
 from ._appendlog import AppendFile, EntryError, Scan, format_line, real_path, scan
 from .errors import CampaignError, Problem
 from .model import RollRecord
@@ -90,7 +90,10 @@ def _convert(name: str, d: Any) -> Any:
         raise EntryError("gm_only, revealed: expected true or false")
     if seed is not None and type(seed) is not int:
         raise EntryError(f"seed: expected an integer, got {seed!r}")
-    return RollRecord(seq, time, session, who, line, request, result, gm_only, revealed, seed)
+    pending = d.get("pending")           # optional: logs written before it read the same
+    if pending is not None and type(pending) is not str:
+        raise EntryError(f"pending: expected a string, got {pending!r}")
+    return RollRecord(seq, time, session, who, line, request, result, gm_only, revealed, seed, pending)
 
 
 def format_roll(rec: RollRecord) -> str:
@@ -102,6 +105,8 @@ def format_roll(rec: RollRecord) -> str:
         lines.append("gm_only = true")
     if rec.seed is not None:
         lines.append(f"seed = {rec.seed}")
+    if rec.pending is not None:
+        lines.append(f"pending = {s(rec.pending)}")
     lines.append(f"request = {_toml.value(rec.request)}")
     lines.append(f"result = {_toml.value(rec.result)}")
     return "\n".join(lines) + "\n"
@@ -143,12 +148,16 @@ class RollLog:
         """
         log = cls(Path(path))
         try:
-            data = log.path.read_bytes()
+            data = safeload.read_limited(log.path, safeload.MAX_LOG_BYTES)
+            found = scan(data, str(log.path), NAMES, _convert, what="roll log entry")
         except FileNotFoundError:
             return log
         except OSError as exc:
             raise CampaignError([Problem(str(log.path), "", f"cannot read the roll log: {exc.strerror or exc}")])
-        found = scan(data, str(log.path), NAMES, _convert, what="roll log entry")
+        except (safeload.LoadError, MemoryError) as exc:
+            why = exc.message if isinstance(exc, safeload.LoadError) else safeload.parse_problem(exc)
+            raise CampaignError([Problem(str(log.path), "", f"{why}: expected a roll log gmscreen can read")]) \
+                from None
         log._check_header(found, format_line(data))
         log._integrate(found)
         log._size = found.good_end
@@ -196,8 +205,8 @@ class RollLog:
         return self._writable
 
     def open_append(self) -> None:
-        """Start appending; cuts off a torn last entry (already reported on load). A log
-        that does not exist yet is created with the first roll, not before."""
+        """Start appending; a torn last entry (already reported on load) is cut off by the
+        next roll, not now. A log that does not exist yet is created with the first roll."""
         self._writable = True
         if self.path.exists():
             self._open_file()
@@ -220,14 +229,22 @@ class RollLog:
             self._check_header(found)
         self._integrate(found)
 
+    def catch_up(self) -> None:
+        """Take in what was appended since this log was read (a roll recorded meanwhile)."""
+        file = self._open_file()
+        with file.locked():
+            self._sync()
+
     def record(self, *, session: int, who: str, line: str, request: Mapping[str, Any],
                result: Mapping[str, Any], gm_only: bool = False, seed: int | None = None,
-               time: str | None = None) -> RollRecord:
-        """Append one roll (flushed and fsynced before returning); None values are dropped."""
+               time: str | None = None, pending: str | None = None) -> RollRecord:
+        """Append one roll (flushed and fsynced before returning); None values are dropped.
+        `pending`: the id of the pending roll (X.pending.toml) this roll settles."""
         if not self._writable:
             raise RuntimeError("roll log not open for appending")
         rec = RollRecord(0, time or now_iso(), session, str(who), str(line),
-                         _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only), False, seed)
+                         _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only), False, seed,
+                         pending)
         file = self._open_file()
         with file.locked():
             self._sync()
@@ -239,10 +256,12 @@ class RollLog:
         return rec
 
     def add_unsaved(self, *, session: int, who: str, line: str, request: Mapping[str, Any],
-                    result: Mapping[str, Any], gm_only: bool = False, seed: int | None = None) -> RollRecord:
+                    result: Mapping[str, Any], gm_only: bool = False, seed: int | None = None,
+                    pending: str | None = None) -> RollRecord:
         """A roll kept in memory only (read-only sessions)."""
         rec = RollRecord(self.last_seq + 1, now_iso(), session, str(who), str(line),
-                         _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only), False, seed)
+                         _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only), False, seed,
+                         pending)
         self.records.append(rec)
         self.by_seq[rec.seq] = rec
         self.last_seq = rec.seq
@@ -302,8 +321,10 @@ class RollLog:
 
 def append_one(path: str | Path, *, campaign_name: str, session: int, who: str, line: str,
                request: Mapping[str, Any], result: Mapping[str, Any], gm_only: bool = False,
-               seed: int | None = None) -> tuple[RollRecord, list[Problem]]:
-    """Record one roll without loading the log (`gmscreen roll --campaign`).
+               seed: int | None = None, time: str | None = None,
+               pending: str | None = None) -> tuple[RollRecord, list[Problem]]:
+    """Record one roll without loading the log (`gmscreen roll --campaign`, a pending roll
+    recovered while the screen's log is still unread).
 
     The cost does not grow with the log: only the last entries are read, backwards from
     the end, to number the new roll. Returns the record and any warnings (a torn last
@@ -317,9 +338,9 @@ def append_one(path: str | Path, *, campaign_name: str, session: int, who: str, 
     try:
         with log._file.locked():
             log._number_from_tail()
-            rec = RollRecord(log.last_seq + 1, now_iso(), session, str(who), str(line),
+            rec = RollRecord(log.last_seq + 1, time or now_iso(), session, str(who), str(line),
                              _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only),
-                             False, seed)
+                             False, seed, pending)
             log._file.write(format_roll(rec), "roll")
     finally:
         log.close()

@@ -23,8 +23,10 @@ from .errors import CampaignError, CampaignLocked, Problem
 from .journal import Journal, JournalEntry, journal_path
 from .lock import CampaignLock
 from .model import Campaign, RollRecord
-from .rolllog import RollLog, rolls_path
-from .store import load_campaign_with_warnings, read_text, remove_stale_temps, save_campaign
+from .rolllog import RollLog, append_one, rolls_path
+from .outside import DiskEvent, OutsideVersion, keep_aside, look, read_version
+from .store import (FileState, Stamp, current_signature, load_file_state, read_text, remove_stale_temps,
+                    render_campaign, save_campaign)
 
 UNDO_DEPTH = 10_000          # steps kept on each stack
 AUTOSAVE_EVERY = 200         # journalled changes before a full save is made anyway
@@ -32,6 +34,10 @@ AUTOSAVE_EVERY = 200         # journalled changes before a full save is made any
 
 class ReadOnlyError(RuntimeError):
     """A change asked of a session opened read-only; the message says why it is read-only."""
+
+
+class _ChangedMeanwhile(Exception):
+    """X.toml changed between the look before a save and its replacement: not replaced."""
 
 
 def _apply_all(campaign: Campaign, ops: list[Op]) -> None:
@@ -134,7 +140,7 @@ class CampaignSession:
                  lock: CampaignLock | None, lock_holder: str | None, read_only_reason: str,
                  warnings: list[Problem], journal: Journal, rolls: RollLog | None, undo: list[Change],
                  redo: list[Change], history: list[JournalEntry], dirty: bool,
-                 autosave_every: int = AUTOSAVE_EVERY) -> None:
+                 autosave_every: int = AUTOSAVE_EVERY, disk: FileState | None = None) -> None:
         self.path = path
         self.campaign = campaign
         self.system = system
@@ -149,12 +155,23 @@ class CampaignSession:
         self._journal = journal
         self._rolls = rolls             # None until `load_rolls` (open_session(defer_rolls=True))
         self._rolls_mutex = threading.Lock()
+        self._early_lock = threading.Lock()     # a roll appended while the log is being read
+        self._early_rolls = 0
         self._undo = undo
         self._redo = redo
         self._mutex = threading.RLock()
         self._busy = 0
         self._save_pending = False
         self._closed = False
+        # What X.toml held when this session last read or wrote it: `_base` is the text saves
+        # patch, `_stamp` the version on disk already accounted for (theirs, once the GM chose
+        # to keep mine over it). `disk_conflict`: another version found while changes were
+        # unsaved; saves wait until `resolve_conflict`.
+        self._base = disk
+        self._stamp = disk.stamp if disk is not None else Stamp(None, "")
+        self.disk_conflict: OutsideVersion | None = None
+        self._seen: OutsideVersion | None = None        # the last outside version parsed
+        self._reported: str | None = None               # digest of one already reported
 
     # -- state
 
@@ -192,7 +209,10 @@ class CampaignSession:
                 if not self.read_only and not self._closed:
                     rolls.open_append()
                 found = list(rolls.warnings)
-            self._rolls = rolls
+            with self._early_lock:
+                if self._early_rolls and rolls.writable:
+                    rolls.catch_up()        # rolls appended meanwhile by `_record_while_loading`
+                self._rolls = rolls
             self.warnings += [p for p in found if p not in self.warnings]
             return found
 
@@ -328,20 +348,39 @@ class CampaignSession:
     # -- the roll log
 
     def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
-                    gm_only: bool = False, seed: int | None = None) -> RollRecord:
-        """Append a roll to the log (durably). Read-only sessions keep it in memory only."""
+                    gm_only: bool = False, seed: int | None = None, pending: str | None = None) -> RollRecord:
+        """Append a roll to the log (durably). Read-only sessions keep it in memory only.
+        `pending`: the id of the pending roll (`write_pending`) this roll settles."""
         with self._guard():
             if self._closed:
                 raise ReadOnlyError(f"{self.path.name} is closed: the roll is not recorded")
             if self.read_only:
                 return self._log().add_unsaved(session=self.campaign.session, who=who, line=line,
-                                               request=request, result=result, gm_only=gm_only, seed=seed)
+                                               request=request, result=result, gm_only=gm_only, seed=seed,
+                                               pending=pending)
             try:
+                early = self._record_while_loading(who=who, line=line, request=request, result=result,
+                                                   gm_only=gm_only, seed=seed, pending=pending)
+                if early is not None:
+                    return early
                 return self._log().record(session=self.campaign.session, who=who, line=line, request=request,
-                                          result=result, gm_only=gm_only, seed=seed)
+                                          result=result, gm_only=gm_only, seed=seed, pending=pending)
             except OSError as exc:
                 raise CampaignError([Problem(str(rolls_path(self.path)), "",
                                              f"cannot record the roll: {exc.strerror or exc}")]) from None
+
+    def _record_while_loading(self, **roll: Any) -> RollRecord | None:
+        """A roll made while a thread still reads a long log is appended at once, numbered from
+        the file's tail, instead of waiting for the whole log (seconds at 100,000 rolls). The
+        reader's own sync (`load_rolls`) then finds it in the file, once."""
+        with self._early_lock:
+            if self._rolls is not None:
+                return None
+            rec, problems = append_one(rolls_path(self.path), campaign_name=self.path.name,
+                                       session=self.campaign.session, **roll)
+            self._early_rolls += 1
+            self.warnings += [p for p in problems if p not in self.warnings]
+            return rec
 
     def reveal_roll(self, seq: int) -> None:
         """Show a GM-only roll to the players from now on (a [[reveal]] entry is appended)."""
@@ -358,40 +397,188 @@ class CampaignSession:
                 raise CampaignError([Problem(str(rolls_path(self.path)), "",
                                              f"cannot record the reveal: {exc.strerror or exc}")]) from None
 
+    # -- the pending roll: dice shown to the table, a choice still open (see pending.py)
+
+    def write_pending(self, pending: Any) -> None:
+        """Make a roll the table is about to see durable (`X.pending.toml`, atomic and fsynced)
+        before its dice are shown. Read-only or closed sessions write nothing. CampaignError
+        when the file cannot be written."""
+        from .pending import pending_path, write_pending
+
+        if self.read_only or self._closed:
+            return
+        file = pending_path(self.path)
+        try:
+            write_pending(file, pending)
+        except OSError as exc:
+            raise CampaignError([Problem(str(file), "", f"cannot keep the roll shown: {exc.strerror or exc}")]) \
+                from None
+        except (TypeError, ValueError) as exc:          # a value TOML cannot hold
+            raise CampaignError([Problem(str(file), "", f"cannot keep the roll shown: {exc}")]) from None
+
+    def clear_pending(self) -> None:
+        """The pending roll is in the log: its file goes. Call it once the roll is recorded."""
+        from .pending import pending_path, remove_pending
+
+        if self.read_only or self._closed:
+            return
+        file = pending_path(self.path)
+        try:
+            remove_pending(file)
+        except OSError as exc:
+            # The roll carries the pending id: the next opening sees it logged and only removes it.
+            self.warnings.append(Problem(str(file), "", f"cannot remove the settled roll: {exc.strerror or exc}",
+                                         None, True))
+
+    def recover_pending(self) -> RollRecord | None:
+        """A roll whose dice the table saw before gmscreen stopped short (SIGKILL, power cut):
+        logged as it stood — each open choice at its default — with its spending as one undoable
+        change, then its file removed. Returns the roll logged, or None (no pending roll, or it
+        was logged already). Read-only sessions leave the file alone; a damaged one is renamed
+        aside with one warning; nothing here raises for a bad or unwritable file."""
+        from .pending import pending_path, read_pending, remove_pending, remove_stale_temps, set_aside
+
+        if self.read_only or self._closed:
+            return None
+        file = pending_path(self.path)
+        remove_stale_temps(file)
+        try:
+            pending = read_pending(file)
+        except CampaignError as exc:
+            try:
+                aside = set_aside(file)
+            except OSError as err:
+                kept = f"left in place ({err.strerror or err})"
+            else:
+                kept = f"kept as {aside.name}"
+            first = exc.problems[0] if exc.problems else Problem(str(file), "", str(exc))
+            self.warnings.append(Problem(first.file, first.path, f"{first.message}; the roll shown before the last "
+                                         f"stop is not logged, the file is {kept}", first.line, True))
+            return None
+        if pending is None:
+            return None
+        try:
+            record = self._log_pending(pending)
+        except (CampaignError, OSError) as exc:
+            reason = "; ".join(p.message for p in exc.problems) if isinstance(exc, CampaignError) \
+                else (exc.strerror or str(exc))
+            self.warnings.append(Problem(str(file), "", f"the roll shown before the last stop could not be logged "
+                                                        f"({reason}): kept for the next opening", None, True))
+            return None
+        self._spend_pending(pending, file)
+        try:
+            remove_pending(file)
+        except OSError:
+            pass        # the roll carries its id: the next opening only removes the file
+        return record
+
+    def _log_pending(self, pending: Any) -> RollRecord | None:
+        """Append the pending roll unless the log already holds it; None when it does."""
+        from .pending import logged_in, logged_in_tail
+        from .rolllog import append_one
+
+        fields = dict(session=pending.session, who=pending.who, line=pending.line, request=pending.request,
+                      result=pending.result, gm_only=pending.gm_only, seed=pending.seed, time=pending.time,
+                      pending=pending.id)
+        with self._guard(), self._rolls_mutex:
+            if self._rolls is None:
+                # The screen reads its log after the first frame: only the tail is needed here.
+                log = rolls_path(self.path)
+                if logged_in_tail(log, pending.id):
+                    return None
+                record, found = append_one(log, campaign_name=self.path.name, **fields)
+                self.warnings += [p for p in found if p not in self.warnings]
+                return record
+            if logged_in(self._rolls.records, pending.id):
+                return None
+            if not self._rolls.writable:
+                self._rolls.open_append()
+            return self._rolls.record(**fields)
+
+    def _spend_pending(self, pending: Any, file: Path) -> None:
+        """Its spending as one undoable change. Each spend is an absolute value: one already on
+        the sheet (logged and spent, then stopped before the file went) is not spent twice."""
+        from .model import to_data
+
+        todo = []
+        for spend in pending.spends:
+            try:
+                if to_data(get(self.campaign, spend.path)) == spend.after:
+                    continue
+            except (ChangeError, KeyError, IndexError, TypeError, AttributeError):
+                pass
+            todo.append(spend)
+        if not todo:
+            return
+        label = " · ".join(spend.text for spend in pending.spends)
+        try:
+            with self.edit(label) as b:
+                for spend in todo:
+                    b.set(spend.path, spend.after)
+        except (ChangeError, CampaignError, ReadOnlyError, ValueError, KeyError, IndexError, TypeError) as exc:
+            reason = "; ".join(p.message for p in exc.problems) if isinstance(exc, CampaignError) else str(exc)
+            self.warnings.append(Problem(str(file), "spend", f"the roll is logged, but its spending ({label}) "
+                                                             f"could not be applied: {reason}", None, True))
+
     # -- saving
 
     def save_now(self) -> None:
         """Full atomic save, then the journal is emptied. Thread-safe. Called again while an
-        operation is under way on this thread (a signal handler), it runs when that ends."""
+        operation is under way on this thread (a signal handler), it runs when that ends.
+
+        The file is first compared with what this session last read or wrote: a version
+        written by someone else is never saved over. `disk_conflict` is set instead, and saves
+        wait for the GM's choice (`resolve_conflict`); the changes stay in the journal."""
         with self._mutex:
             if self.read_only or self._closed:
                 return
             if self._busy:
                 self._save_pending = True
                 return
-            if not self.dirty:
+            if not self.dirty or self.disk_conflict is not None:
                 return
             self._busy += 1
             try:
-                save_campaign(self.campaign, self.path)
+                if self._outside_before_save():
+                    return
+                expected = self._stamp.signature
+
+                def still_ours() -> None:       # the instant before X.toml is replaced
+                    if current_signature(self.path) != expected:
+                        raise _ChangedMeanwhile
+
                 try:
-                    self._journal.truncate()
-                except OSError as exc:
-                    # The state is saved; the journal's entries are all at or below its revision
-                    # and will be skipped by a replay. Say so, do not fail the save.
-                    self.warnings.append(Problem(str(self._journal.path), "", f"saved, but the journal could "
-                                                 f"not be emptied: {exc.strerror or exc}", None, True))
+                    self._base = save_campaign(self.campaign, self.path, base=self._base, before_replace=still_ours)
+                except _ChangedMeanwhile:
+                    self._outside_before_save()
+                    return
+                self._stamp = self._base.stamp
+                self._reported = None
+                self._empty_journal()
                 self.history = []
                 self.dirty = False
             finally:
                 self._busy -= 1
 
+    def _empty_journal(self) -> None:
+        try:
+            self._journal.truncate()
+        except OSError as exc:
+            # The state is saved; the journal's entries are all at or below its revision
+            # and will be skipped by a replay. Say so, do not fail the save.
+            self.warnings.append(Problem(str(self._journal.path), "", f"saved, but the journal could "
+                                         f"not be emptied: {exc.strerror or exc}", None, True))
+
     def close(self) -> None:
-        """Save, then release the files and the lock. Idempotent."""
+        """Save, then release the files and the lock. Idempotent. A conflict with a version
+        written on disk by someone else that the GM has not settled keeps both: theirs stays
+        in X.toml, the session's is written beside it (`X.mine-<time>.toml`)."""
         with self._mutex:
             if self._closed:
                 return
             try:
+                if self.disk_conflict is not None and not self.read_only:
+                    self._keep_both_at_close()
                 self.save_now()
             finally:
                 self._closed = True
@@ -404,6 +591,153 @@ class CampaignSession:
                         with contextlib.suppress(FileNotFoundError):
                             os.unlink(self._journal.path)
                     self._lock_file.release()
+
+    # -- changes made on disk by someone else (see outside.py)
+
+    def check_disk(self) -> DiskEvent | None:
+        """Notice a change made to X.toml by someone else (a hand edit, git, a sync tool) and
+        act on it: with nothing unsaved, their version is taken in (or, when it does not load,
+        reported and left alone); with unsaved changes, `disk_conflict` is set for the GM to
+        choose. Cheap when nothing changed (one stat). Returns what happened, once per version.
+        Call it on the thread that shows the campaign, or split it: `look_at_disk` in a
+        thread, then `take_in` on that thread."""
+        found = self.look_at_disk()
+        return self.take_in(found) if found is not None else None
+
+    def look_at_disk(self, thorough: bool = False) -> OutsideVersion | None:
+        """The version of X.toml written by someone else, read and parsed; None when the file
+        is still the one this session knows. Changes nothing of the campaign (thread-safe)."""
+        if self._closed or self.read_only or self._base is None:
+            return None                         # (no base: a session not built by open_session)
+        known = self._stamp
+        seen = look(self.path, known, thorough=thorough)
+        if seen is None:
+            return None
+        stamp, raw = seen
+        if raw is not None and stamp.digest == known.digest:
+            with self._mutex:
+                if self._stamp is known:
+                    self._stamp = stamp         # touched, or copied back: the same bytes
+            return None
+        cached = self._seen
+        if cached is not None and cached.stamp == stamp:
+            return cached
+        version = read_version(self.path, stamp, raw)
+        self._seen = version
+        return version
+
+    def take_in(self, version: OutsideVersion) -> DiskEvent | None:
+        """Act on a version found by `look_at_disk` (see `check_disk`)."""
+        with self._mutex:
+            if self._closed or self.read_only or version.stamp.digest == self._stamp.digest:
+                return None
+            if self.disk_conflict is not None:
+                self.disk_conflict = version    # changed again: the choice is about the newest
+                return None
+            if version.missing:
+                self._stamp = version.stamp     # nothing of theirs to keep: the next save writes it
+                return DiskEvent("missing", self.path)
+            if self.dirty or self.history:
+                self.disk_conflict = version
+                return DiskEvent("conflict", self.path, list(version.problems))
+            if not version.loads:
+                if self._reported == version.stamp.digest:
+                    return None
+                self._reported = version.stamp.digest
+                return DiskEvent("invalid", self.path, list(version.problems))
+            self._adopt(version)
+            return DiskEvent("taken", self.path, list(version.warnings))
+
+    def resolve_conflict(self, choice: str) -> Path | None:
+        """The GM's answer to `disk_conflict`; returns the side file written, if any.
+
+        "theirs": their version is taken in; the session's unsaved changes go to
+        `X.toml.mine-<time>`. "mine": theirs is kept as `X.toml.theirs-<time>`, then the
+        session's version is saved over it. "both": the session's version is saved as
+        `X.mine-<time>.toml` beside theirs, which is taken in. CampaignError when it cannot
+        be done (theirs does not load, a side file cannot be written): nothing changes then.
+        """
+        if choice not in ("theirs", "mine", "both"):
+            raise ValueError("choice: expected 'theirs', 'mine' or 'both'")
+        with self._mutex:
+            if self.disk_conflict is None or self.read_only or self._closed:
+                return None
+            theirs = self.look_at_disk(thorough=True)     # what is on disk now is what is chosen
+            if theirs is None:                              # back to what this session knew
+                self.disk_conflict = None
+                self.save_now()
+                return None
+            self.disk_conflict = theirs
+            if choice == "mine":
+                side = None
+                if not theirs.missing:
+                    side = self._aside(theirs.raw or b"", "theirs")
+                self._stamp = theirs.stamp      # accounted for: the save goes over it
+                self.disk_conflict = None
+                self.save_now()
+                return side
+            if not theirs.loads:
+                what = "; ".join(str(p) for p in theirs.problems) or "the file is gone"
+                raise CampaignError([Problem(str(self.path), "", f"their version cannot be taken in ({what}): "
+                                                                 "keep yours, or fix their file first")])
+            try:
+                text, _ = render_campaign(self.campaign, self.path, base=self._base)
+                raw = text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise CampaignError([Problem(str(self.path), "", f"text that is not valid Unicode "
+                                                                 f"({exc.reason}): not kept aside")]) from None
+            side = self._aside(raw, "mine-aside" if choice == "theirs" else "mine")
+            self._adopt(theirs)
+            return side
+
+    def _aside(self, raw: bytes, kind: str) -> Path:
+        try:
+            return keep_aside(self.path, raw, kind)
+        except OSError as exc:
+            raise CampaignError([Problem(str(self.path), "", f"cannot keep a copy beside it: "
+                                                             f"{exc.strerror or exc}")]) from None
+
+    def _adopt(self, version: OutsideVersion) -> None:
+        """Their version becomes the session's: the undo history (about the old state) goes,
+        and so does the journal (nothing in it is unsaved: it was kept aside or there was none)."""
+        assert version.campaign is not None
+        self.campaign = version.campaign
+        self.system = get_system(version.campaign.system)
+        self._undo.clear()
+        self._redo.clear()
+        self._empty_journal()
+        self.history = []
+        self.dirty = False
+        self._base = FileState(version.stamp, version.text, version.data)
+        self._stamp = version.stamp
+        self._reported = None
+        self.disk_conflict = None
+        self.warnings += [w for w in version.warnings if w not in self.warnings]
+
+    def _outside_before_save(self) -> bool:
+        """Look (hashing the bytes) for a version written by someone else; True when the save
+        must not go on (a conflict is now waiting for the GM)."""
+        found = self.look_at_disk(thorough=True)
+        if found is not None:
+            self.take_in(found)
+        return self.disk_conflict is not None
+
+    def _keep_both_at_close(self) -> None:
+        try:
+            text, _ = render_campaign(self.campaign, self.path, base=self._base)
+            side = keep_aside(self.path, text.encode("utf-8"), "mine")
+        except (CampaignError, OSError, UnicodeEncodeError) as exc:
+            self.warnings.append(Problem(str(self.path), "", f"changed on disk by someone else; your unsaved "
+                                         f"changes could not be kept aside ({exc}): they stay in the journal",
+                                         None, True))
+            return
+        self._empty_journal()
+        self.history = []
+        self.dirty = False
+        self.disk_conflict = None
+        self.warnings.append(Problem(str(self.path), "", f"changed on disk by someone else while changes were "
+                                     f"unsaved: yours are kept in {side.name}, theirs stay in {self.path.name}",
+                                     None, True))
 
     def __enter__(self) -> "CampaignSession":
         return self
@@ -455,7 +789,7 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
     journal: Journal | None = None
     rolls: RollLog | None = None
     try:
-        campaign, found = load_campaign_with_warnings(path)
+        campaign, found, disk = load_file_state(path)
         warnings += found
         migrated = any(p.path == "format" and "migrated to format" in p.message for p in found)
         try:
@@ -496,4 +830,4 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
     return CampaignSession(path, campaign, system, read_only=read_only, lock=lock, lock_holder=holder,
                            read_only_reason=reason, warnings=warnings, journal=journal, rolls=rolls,
                            undo=undo, redo=redo, history=list(applied), dirty=bool(applied) or migrated,
-                           autosave_every=autosave_every)
+                           autosave_every=autosave_every, disk=disk)

@@ -5,15 +5,21 @@ is flushed and fsynced, the previous file is kept as `X.toml.bak` (a hard link, 
 bytes are never copied or rewritten), `os.replace` swaps the new file in, and the folder is
 fsynced so the rename itself survives a power cut. At every instant `X.toml` is either the
 old or the new version.
+
+A save keeps the file as the GM wrote it: the text it held (`FileState`) is patched where
+values changed (`tomledit`), so comments, order and layout stay. Its `Stamp` lets the
+session notice a change made on disk by someone else (see `outside`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import re
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,6 +27,7 @@ import tomli_w
 
 from ._appendlog import fsync_dir, real_path
 from .errors import CampaignError, Problem
+from .safeload import MAX_CAMPAIGN_BYTES, LoadError, read_limited
 from .model import FORMAT, Campaign, to_data
 
 # format n -> function turning the plain data of format n into format n + 1.
@@ -38,14 +45,24 @@ def backup_path(path: str | Path) -> Path:
 
 def read_text(path: str | Path) -> str:
     """The file as text, strictly UTF-8; CampaignError naming the file otherwise."""
+    return decode_text(read_bytes(path), str(path))
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a campaign file; CampaignError naming the file when it cannot be read."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        return read_limited(path, MAX_CAMPAIGN_BYTES)
+    except LoadError as exc:
+        raise CampaignError([Problem(name, "", f"{exc.message}: not a campaign")]) from None
     except FileNotFoundError:
         raise CampaignError([Problem(name, "", "no such file: expected a campaign (create one with "
                                                "`gmscreen new FILE --system ID`)")]) from None
     except OSError as exc:
         raise CampaignError([Problem(name, "", f"cannot read the file: {exc.strerror or exc}")]) from None
+
+
+def decode_text(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -65,7 +82,7 @@ def _peek_format(text: str) -> int | None:
 def _raw_format(text: str) -> Any:
     try:
         return tomllib.loads(text).get("format")
-    except (tomllib.TOMLDecodeError, RecursionError):
+    except (tomllib.TOMLDecodeError, RecursionError, MemoryError):
         return None
 
 
@@ -152,24 +169,32 @@ def _has_cr(value: Any) -> bool:
     return False
 
 
+def campaign_data(campaign: Campaign) -> dict[str, Any]:
+    """The plain data a campaign file holds, `format` first (a fresh copy)."""
+    data = to_data(campaign)
+    return {"format": data.pop("format", FORMAT), **data}
+
+
 def dump_campaign(campaign: Campaign) -> str:
     """The file text of a campaign: the same campaign always gives the same bytes.
 
     `format` comes first; notes keep their line breaks as TOML multi-line strings, except
     when some text holds a carriage return, which multi-line strings cannot keep exactly.
     """
-    data = to_data(campaign)
-    data = {"format": data.pop("format", FORMAT), **data}
+    data = campaign_data(campaign)
     try:
         return tomli_w.dumps(data, multiline_strings=not _has_cr(data))
     except (TypeError, ValueError) as exc:
         raise CampaignError([Problem(campaign.name or "campaign", "", f"cannot be written as TOML: {exc}")]) from None
 
 
-def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusive: bool = False) -> None:
+def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusive: bool = False,
+                 before_replace: Callable[[], None] | None = None) -> os.stat_result:
     """Replace `path` by `data` so that a crash leaves either the old or the new file.
 
     `exclusive`: create only; FileExistsError when `path` exists (checked atomically).
+    `before_replace` runs the instant before the old file is replaced (it may raise to stop
+    the save: nothing is replaced then). Returns the stat of the file written.
     """
     path = real_path(path)
     folder = path.parent
@@ -189,6 +214,7 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
             while view:
                 view = view[os.write(fd, view):]
             os.fsync(fd)
+            written = os.fstat(fd)          # rename and links keep its inode, size and mtime
         finally:
             os.close(fd)
         if exclusive:
@@ -204,6 +230,8 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
             else:
                 os.unlink(tmp)
         else:
+            if before_replace is not None:
+                before_replace()
             if exists and backup:
                 _keep_backup(path)
             os.replace(tmp, path)
@@ -212,6 +240,7 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
             os.unlink(tmp)
         raise
     fsync_dir(folder)
+    return written
 
 
 def _keep_backup(path: Path) -> None:
@@ -237,21 +266,134 @@ def _keep_backup(path: Path) -> None:
         raise
 
 
-def save_campaign(campaign: Campaign, path: str | Path) -> None:
+# ---------------------------------------------------------------- what the file held, saves that keep it
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """One version of a file: its stat signature (cheap to compare, every few seconds) and
+    the hash of its bytes (compared only when the signature changed)."""
+
+    signature: tuple[int, int, int, int] | None     # device, inode, size, mtime in ns; None: no file
+    digest: str
+
+
+def signature_of(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def current_signature(path: str | Path) -> tuple[int, int, int, int] | None:
+    """The signature of the file at `path` now; None when there is none."""
+    try:
+        return signature_of(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+def digest_of(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+@dataclass
+class FileState:
+    """The campaign file as this process last read or wrote it: its stamp, its text and the
+    plain data that text holds, from which the next save patches only what changed (data
+    None: an older format, saved whole)."""
+
+    stamp: Stamp
+    text: str
+    data: dict[str, Any] | None
+    # tomlkit's parse of `text`, kept from one save to the next (see tomledit.patch_text).
+    cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+def _migrated(warnings: list[Problem]) -> bool:
+    return any(p.path == "format" and "migrated to format" in p.message for p in warnings)
+
+
+def load_file_state(path: str | Path) -> tuple[Campaign, list[Problem], FileState]:
+    """`load_campaign_with_warnings`, plus what the file held (for saves and outside edits).
+    Never writes."""
+    name = str(path)
+    signature = current_signature(path)     # before the bytes: a change after it is seen later
+    raw = read_bytes(path)
+    text = decode_text(raw, name)
+    campaign, warnings = parse_text(text, name)
+    data = None if _migrated(warnings) else campaign_data(campaign)
+    return campaign, warnings, FileState(Stamp(signature, digest_of(raw)), text, data)
+
+
+def _patched(data: dict[str, Any], path: str | Path, base: FileState | None) -> str | None:
+    """The base text with only the changed values rewritten, checked to load as `data`;
+    None when it cannot be done faithfully (then the file is written whole)."""
+    if base is None:
+        try:
+            text = read_text(path)
+            campaign, warnings = parse_text(text, str(path))
+        except (CampaignError, OSError):
+            return None
+        if _migrated(warnings):
+            return None
+        base = FileState(Stamp(None, ""), text, campaign_data(campaign))
+    if base.data is None:
+        return None
+    from .tomledit import PatchError, patch_text, same   # tomlkit: imported by the first save only
+
+    try:
+        out = patch_text(base.text, data, base.data, cache=base.cache, check=False)
+    except (PatchError, RecursionError, MemoryError):
+        return None
+    try:
+        again, _ = parse_text(out, str(path))
+    except CampaignError:
+        # Kept only when it holds the data asked for and the campaign fails validation
+        # written whole as well: the patch is then not at fault, the campaign is.
+        try:
+            if not same(tomllib.loads(out), base.cache.get("mirror")):
+                return None
+            parse_text(tomli_w.dumps(data), str(path))
+        except CampaignError:
+            return out
+        except (TypeError, ValueError, RecursionError, MemoryError, tomllib.TOMLDecodeError):
+            return None
+        return None
+    if same(campaign_data(again), data):
+        return out
+    base.cache.clear()
+    return None
+
+
+def render_campaign(campaign: Campaign, path: str | Path, *, base: FileState | None = None,
+                    preserve: bool = True) -> tuple[str, dict[str, Any]]:
+    """The text a save writes (see `save_campaign`) and the data it holds; writes nothing."""
+    data = campaign_data(campaign)
+    text = _patched(data, path, base) if preserve else None
+    return (text if text is not None else dump_campaign(campaign)), data
+
+
+def save_campaign(campaign: Campaign, path: str | Path, *, base: FileState | None = None, preserve: bool = True,
+                  before_replace: Callable[[], None] | None = None) -> FileState:
     """Atomic save of the state file, the previous version kept as `X.toml.bak`.
 
-    Raises CampaignError when the campaign cannot be written (a value TOML cannot hold,
-    or the folder is not writable).
+    With `preserve`, the file keeps the GM's text (comments, order, layout) and only the
+    values that changed are rewritten: from `base` (what the file held when this process
+    last read or wrote it), else from the file on disk. When that cannot be done faithfully
+    the file is written whole. `before_replace`: see `write_atomic`. Returns what the file
+    now holds. Raises CampaignError when the campaign cannot be written (a value TOML
+    cannot hold, or the folder is not writable).
     """
+    text, data = render_campaign(campaign, path, base=base, preserve=preserve)
     try:
-        data = dump_campaign(campaign).encode("utf-8")
+        raw = text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise CampaignError([Problem(str(path), "", f"text that is not valid Unicode ({exc.reason}): "
                                                     "not saved")]) from None
     try:
-        write_atomic(path, data)
+        written = write_atomic(path, raw, before_replace=before_replace)
     except OSError as exc:
         raise CampaignError([Problem(str(path), "", f"cannot save: {exc.strerror or exc}")]) from None
+    return FileState(Stamp(signature_of(written), digest_of(raw)), text, data,
+                     base.cache if base is not None else {})
 
 
 def remove_stale_temps(path: str | Path) -> list[Path]:

@@ -21,6 +21,8 @@ from gmscreen.rules import SYSTEMS
 
 from .errors import CampaignError, Problem
 from .model import FORMAT, SIDES, Campaign, from_data
+from .safeload import MAX_CAMPAIGN_BYTES
+from .textsafe import CONTROL as _CONTROL
 
 SYSTEM_IDS = tuple(SYSTEMS)     # ids only: no system module is imported here
 
@@ -28,13 +30,11 @@ MAX_STRING = 100_000        # characters in any one string
 MAX_ITEMS = 10_000          # entries in any one list or table (characters, entries, skills...)
 MAX_DEPTH = 8               # nested tables/lists: the schema needs 6 (timers[i].dice.rolls[j][k])
 MAX_NAME = 64               # ids and free stat names
-MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_FILE_BYTES = MAX_CAMPAIGN_BYTES
 MAX_COUNT = 1_000_000       # round, session, countdown rounds: anything above is a typo
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
-# C0 controls except tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 # Initiative has no rule in any of the five seeds: it is the GM's setting. These defaults
 # only roll the system's own die once.
@@ -375,6 +375,8 @@ def _nesting_line(text: str, limit: int) -> int | None:
     return None
 
 
+_KNOWN_SHOWN = 12          # ids listed in a dangling-reference message, at most
+
 _SYNTAX_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$|\s*\(at end of document\)\s*$")
 
 
@@ -391,6 +393,9 @@ class _Checker:
         self.poisoned: set[tuple] = set()   # paths with size/depth errors: not handed to the rules
         self._lines: dict[tuple, int] | None = None
         self.system: str | None = None
+        self.entry_ids: set[str] = set()           # encounter entries, for the timers' opponents
+        self.entry_names: set[str] = set()
+        self.character_names: set[str] = set()
 
     # -- reporting
 
@@ -444,6 +449,9 @@ class _Checker:
         except RecursionError:
             self.at_line(_nesting_line(text, MAX_DEPTH),
                          f"nesting deeper than the schema allows (at most {MAX_DEPTH} levels)")
+            return None
+        except MemoryError:
+            self.at_line(None, "too big to read (out of memory): not a campaign")
             return None
         self._limits(data)
         fmt = data.get("format")
@@ -666,7 +674,8 @@ class _Checker:
                 else:
                     seen[ch["id"]] = path[1]
         if self.required(path, ch, "name", "the character's name"):
-            self.check_str(path + ("name",), ch["name"], nonempty=True, what="the character's name")
+            if self.check_str(path + ("name",), ch["name"], nonempty=True, what="the character's name"):
+                self.character_names.add(ch["name"].casefold())
         if "side" in ch:
             self.check_choice(path + ("side",), ch["side"], SIDES)
         if "notes" in ch:
@@ -778,6 +787,9 @@ class _Checker:
             count = len(enc["entries"])
             for i, entry in enumerate(enc["entries"]):
                 self._entry(path + ("entries", i), entry, characters, ids)
+                if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                    self.entry_names.add(entry["name"].casefold())
+        self.entry_ids = set(ids)
         if "turn" in enc:
             hi = max(count - 1, 0)
             what = "whose turn it is, an index into the entries" if count else "0 (no entries)"
@@ -813,10 +825,19 @@ class _Checker:
         if not self.check_str(path, value, what="a character id"):
             return False
         if value not in characters:
-            known = ", ".join(characters) or "none"
-            self.error(path, f"no character with id {_show(value)}; expected one of: {known}")
+            self.dangling(path, "character", value, characters)
             return False
         return True
+
+    def dangling(self, path: tuple, what: str, value: Any, known: Iterable[str], *, warning: bool = False,
+                 more: str = "") -> None:
+        """Every reference to an id that does not exist is reported in these words."""
+        ids = list(known)
+        shown = ", ".join(ids[:_KNOWN_SHOWN]) or "none"
+        if len(ids) > _KNOWN_SHOWN:
+            shown += f", … ({len(ids)} in all)"
+        message = f"no {what} with id {_show(value)}; expected one of: {shown}{more}"
+        (self.warn if warning else self.error)(path, message)
 
     def _declaration(self, path: tuple, decl: Any, entries: dict[str, int], declared: dict[str, int]) -> None:
         if not self.check_table(path, decl, "a declaration table"):
@@ -826,8 +847,7 @@ class _Checker:
             entry = decl["entry"]
             if self.check_str(path + ("entry",), entry, what="an entry id"):
                 if entry not in entries:
-                    known = ", ".join(entries) or "none"
-                    self.error(path + ("entry",), f"no encounter entry with id {_show(entry)}; expected one of: {known}")
+                    self.dangling(path + ("entry",), "encounter entry", entry, entries)
                 elif entry in declared:
                     self.error(path + ("entry",), f"{entry!r} already declared (encounter.declared[{declared[entry]}]);"
                                                   " expected one declaration per entry")
@@ -861,7 +881,7 @@ class _Checker:
         elif kind != "countdown":
             self.error(path + ("who",), "missing: the id of the character who rolls")
         if "opponent" in timer:
-            self.check_str(path + ("opponent",), timer["opponent"], nonempty=True, what="a character id or a name")
+            self._opponent(path + ("opponent",), timer["opponent"], characters)
         if kind == "countdown":
             for key in ("request", "dice"):     # the model writes them empty
                 if timer.get(key, {}) != {}:
@@ -877,6 +897,21 @@ class _Checker:
         dice_ok = self.check_table(path + ("dice",), dice, "a table of the dice rolled so far ([timers.dice])")
         if request_ok and dice_ok:
             self._test_timer(path, kind, timer["request"], dice, timer.get("status", "running"))
+
+    def _opponent(self, path: tuple, value: Any, characters: dict[str, int]) -> None:
+        """A character id, or a free name (someone not in the roster, or a removed character's
+        name, which the screen writes itself). A value shaped like an id that names no
+        character nor encounter entry is a dangling reference, reported as such; a warning, not
+        an error, because the screen may also keep a one-word free name such as "garde"."""
+        if not self.check_str(path, value, nonempty=True, what="a character id or a name"):
+            return
+        if value in characters or value in self.entry_ids or value.casefold() in self.entry_names:
+            return
+        if value.casefold() in self.character_names or not SLUG.match(value):
+            return      # a free name
+        self.dangling(path, "character", value, characters, warning=True,
+                      more=" (kept as a free name; write the name as the table says it, \"Le garde\", "
+                           "for someone who is not in the campaign)")
 
     def _test_timer(self, path: tuple, kind: str, request: dict, dice: dict, status: Any) -> None:
         system, rkind = TEST_TIMERS[kind]

@@ -12,7 +12,6 @@ import contextlib
 import os
 import shutil
 import tempfile
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,24 +66,29 @@ class Config:
     problems: list[str] = field(default_factory=list)
     broken: bool = False           # unreadable: never written over
     extra: dict[str, Any] = field(default_factory=dict)   # unknown keys, kept on save
+    # The settings as the file held them when last read or written: a save rewrites only
+    # what differs from them, in the GM's own text (comments, remapped keys, layout).
+    saved: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def load(cls, path: Path | None = None) -> Config:
         path = path if path is not None else config_dir() / CONFIG_NAME
         config = cls(path=path)
+        from gmscreen.campaign import safeload
+
         try:
-            text = path.read_text(encoding="utf-8")
+            text = safeload.read_limited(path, safeload.MAX_SETTINGS_BYTES).decode("utf-8")
+            data = safeload.loads_toml(text)        # too deep or too big: LoadError, not a traceback
         except FileNotFoundError:
+            return config
+        except safeload.LoadError as exc:
+            config._broken(exc.message + (f" (line {exc.line})" if exc.line else ""))
             return config
         except (OSError, UnicodeDecodeError) as exc:
             config._broken(f"cannot read it: {getattr(exc, 'strerror', None) or exc}")
             return config
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            config._broken(f"not valid TOML: {exc}")
-            return config
         config._read(data)
+        config.saved = config.to_data()
         return config
 
     def _broken(self, why: str) -> None:
@@ -153,14 +157,29 @@ class Config:
         return data
 
     def save(self) -> bool:
-        """Atomic write; False (and nothing written) when the file was unreadable or cannot be written."""
+        """Atomic write of what changed, the rest of the file as the GM wrote it (a change they
+        made meanwhile stays too); False (and nothing written) when the file was unreadable,
+        has become unreadable, or cannot be written. Nothing changed: nothing written."""
         if self.broken:
             return False
-        import tomli_w
-
+        data = self.to_data()
+        try:
+            current: str | None = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            current = None
+        except (OSError, UnicodeDecodeError) as exc:
+            self.problems.append(f"{self.path}: cannot read it before saving the settings: "
+                                 f"{getattr(exc, 'strerror', None) or exc}; left as it is")
+            return False
+        if current is not None and data == self.saved:
+            return True
+        try:
+            text = self._text(current, data)
+        except ValueError as exc:
+            self.problems.append(f"{self.path}: {exc}; settings not saved, the file left as it is")
+            return False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            text = tomli_w.dumps(self.to_data())
             fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=self.path.parent)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -175,5 +194,25 @@ class Config:
         except OSError as exc:
             self.problems.append(f"{self.path}: cannot save the settings: {exc.strerror or exc}")
             return False
+        self.saved = data
         return True
+
+    def _text(self, current: str | None, data: dict[str, Any]) -> str:
+        """The new file text: the current one patched where our settings changed, else whole.
+        ValueError when the current file no longer reads as TOML (a hand edit under way)."""
+        import tomli_w
+
+        if current is None or not current.strip():
+            return tomli_w.dumps(data)
+        from gmscreen.campaign import safeload
+        from gmscreen.campaign.tomledit import PatchError, patch_text   # tomlkit: first save only
+
+        try:
+            safeload.loads_toml(current)
+        except safeload.LoadError as exc:
+            raise ValueError(exc.message) from None
+        try:
+            return patch_text(current, data, self.saved if self.saved is not None else {})
+        except PatchError:
+            return tomli_w.dumps(data)      # cannot be edited in place: written whole, never lost
 

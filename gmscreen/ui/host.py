@@ -203,8 +203,9 @@ class CampaignHost(App[int]):
     # ------------------------------------------------------------ rolls
 
     def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
-                    gm_only: bool = False, seed: int | None = None) -> RollRecord | None:
-        """Log a roll (durable before this returns) and show it in every view.
+                    gm_only: bool = False, seed: int | None = None, pending: str | None = None) -> RollRecord | None:
+        """Log a roll (durable before this returns) and show it in every view (`pending`: the id
+        of the pending roll it settles, see `CampaignSession.write_pending`).
 
         Read-only campaigns cannot log: the result is still shown by the caller,
         and the GM is told the roll was not kept.
@@ -216,7 +217,7 @@ class CampaignHost(App[int]):
             return None
         try:
             record = self.session.record_roll(who=who, line=line, request=request, result=result,
-                                              gm_only=gm_only, seed=seed)
+                                              gm_only=gm_only, seed=seed, pending=pending)
         except ReadOnlyError as exc:
             self.warn(f"roll not logged: {exc}")
             return None

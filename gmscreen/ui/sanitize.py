@@ -14,9 +14,11 @@ import re
 from rich.text import Text
 from textual.content import Content
 
+from gmscreen.campaign.textsafe import CONTROL
+
 # C0 controls but tab/newline, DEL, C1 controls, and the bidi overrides that can
-# make a name display as something else.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# make a name display as something else (one definition for the screen and the commands).
+_CONTROL = CONTROL
 _LINE_BREAKS = re.compile("[\t\n]+")
 REPLACEMENT = "\ufffd"
 # Terminal escape sequences as they come in pasted text: CSI (colours, cursor moves), OSC

@@ -8,14 +8,16 @@ still load.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from gmscreen.campaign import safeload
+
 DEFAULT_THEME = "gmscreen-dark"
+THEME_DEPTH = 2         # the file, then its [variables] table: nothing nests deeper
 ANSI_THEME = "gmscreen-ansi"
 
 # Variables the panes use; a theme may override any of them.
@@ -57,11 +59,16 @@ def user_theme_dir() -> Path:
 def load_theme(path: Path) -> Theme:
     """One theme file -> Theme; ThemeFileError says what is wrong and where."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = safeload.loads_toml(safeload.read_limited(path, safeload.MAX_SETTINGS_BYTES).decode("utf-8"),
+                                   max_depth=THEME_DEPTH)
     except (OSError, UnicodeDecodeError) as exc:
         raise ThemeFileError(f"{path}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ThemeFileError(f"{path}: not valid TOML: {exc}") from None
+    except safeload.DeepValue as exc:
+        raise ThemeFileError(f"{path}: {safeload.dotted(exc.path)}: {exc.message}; expected colours and a "
+                             "[variables] table") from None
+    except safeload.LoadError as exc:
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise ThemeFileError(f"{where}: {exc.message}") from None
     unknown = sorted(set(data) - set(_FIELDS))
     if unknown:
         raise ThemeFileError(f"{path}: unknown keys {', '.join(unknown)}; expected Theme fields "

@@ -61,7 +61,9 @@ path, k = sys.argv[1], int(sys.argv[2])
 print("ready", flush=True)
 while True:
     k += 1
-    save_campaign(build(k), path)
+    # Written whole: patching the text happens in memory before the same atomic write, and
+    # costs ten times more here (every value changes), which would leave few saves to kill.
+    save_campaign(build(k), path, preserve=False)
     print(k, flush=True)
 '''
 

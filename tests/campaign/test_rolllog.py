@@ -164,14 +164,16 @@ def test_a_torn_reveal_is_reported_and_the_rolls_stay(tmp_path):
 def test_the_next_writer_cuts_a_torn_tail_off(tmp_path):
     path, recs = _log_with(tmp_path, 4)
     good = path.read_bytes()
-    path.write_bytes(good + b"\n[[roll]]\nseq = 5\ntime = \"2025-01-01T")
+    torn = good + b"\n[[roll]]\nseq = 5\ntime = \"2025-01-01T"
+    path.write_bytes(torn)
     log = RollLog.load(path)
     assert len(log.warnings) == 1
     log.open_append()
-    assert path.read_bytes() == good                 # the fragment is gone
+    assert path.read_bytes() == torn                 # opening writes nothing: cut by the next roll
     assert len(log.warnings) == 1                    # reported once, not twice
     rec = record(log, 50)
     log.close()
+    assert path.read_bytes().startswith(good + b"\n[[roll]]\nseq = 5\ntime = ")
     assert rec.seq == 5
     loaded = RollLog.load(path)
     assert loaded.warnings == []

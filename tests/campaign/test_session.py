@@ -276,6 +276,7 @@ def test_a_failed_load_releases_the_lock(tmp_path):
     path.write_text('format = 1\nname = "x"\n', "utf-8")
     with pytest.raises(CampaignError):
         open_session(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]      # no lock file left
     path.write_text('format = 1\nname = "x"\nsystem = "mir"\n', "utf-8")
     with open_session(path) as s:
         assert not s.read_only
@@ -404,8 +405,7 @@ def test_a_symlinked_campaign_stays_a_link_and_shares_one_lock(tmp_path):
         other.close()
     assert link.is_symlink() and load_campaign(real).notes == "via le lien"
     assert sorted(p.name for p in link_dir.iterdir()) == ["alias.toml"]
-    assert sorted(p.name for p in real_dir.iterdir()) == ["camp.rolls.toml", "camp.toml", "camp.toml.bak",
-                                                          "camp.toml.lock"]
+    assert sorted(p.name for p in real_dir.iterdir()) == ["camp.rolls.toml", "camp.toml", "camp.toml.bak"]
 
 
 
@@ -433,11 +433,47 @@ def test_deferred_roll_log_loads_later_and_on_first_roll(tmp_path):
         deferred.close()
 
     lazy = open_session(path, defer_rolls=True)
-    try:                                           # a roll before the load reads the log first
+    try:                    # a roll before the load is appended at once; the log brings it later
         rec = lazy.record_roll(who="Loriane", line="x", request=request, result=resolve(request, seed=2))
-        assert rec.seq == 4 and [r.seq for r in lazy.rolls] == [1, 2, 3, 4]
+        assert rec.seq == 4 and not lazy.rolls_loaded
+        lazy.load_rolls()
+        assert [r.seq for r in lazy.rolls] == [1, 2, 3, 4] and lazy.rolls[-1].who == "Loriane"
     finally:
         lazy.close()
+
+
+def test_rolls_made_while_a_thread_reads_the_log_are_kept_once_in_order(tmp_path):
+    """The screen reads a long log in a thread; rolls made meanwhile neither wait for it nor
+    go missing from it, whenever the reader passes them."""
+    import shutil
+    import threading
+
+    from gmscreen.campaign import open_session, sample_path
+    from gmscreen.campaign.rolllog import append_one, rolls_path
+    from gmscreen.rules import resolve
+
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    request = {"system": "mir", "kind": "simple", "pool": 3, "difficulty": 1}
+    result = resolve(request, seed=1)
+    for _ in range(2000):
+        append_one(rolls_path(path), campaign_name="mir.toml", session=1, who="Alexis", line="3d12 sd1",
+                   request=request, result=result)
+    for attempt in range(3):           # the reader is caught at different points each time
+        session = open_session(path, defer_rolls=True)
+        try:
+            reader = threading.Thread(target=session.load_rolls)
+            reader.start()
+            made = [session.record_roll(who="Loriane", line=f"roll {attempt} {i}", request=request,
+                                        result=result).seq for i in range(5)]
+            reader.join()
+            session.record_roll(who="Loriane", line="after", request=request, result=result)
+            seqs = [r.seq for r in session.rolls]
+            assert seqs == list(range(1, len(seqs) + 1))
+            mine = [r.seq for r in session.rolls if r.line.startswith(f"roll {attempt} ")]
+            assert mine == made
+        finally:
+            session.close()
 
 
 def test_deferred_roll_log_of_a_newer_format_makes_the_session_read_only(tmp_path):

@@ -11,11 +11,13 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from gmscreen.campaign.textsafe import CONTROL
+
 _SPLIT_INSIDE = re.compile(r"(?<=[^\W\d_])[-'’](?=[^\W\d_])")
 _EDGE = re.compile(r"^[^\w]+|[^\w]+$")
 # As gmscreen.ui.sanitize.clean: a name read from the file and the same name as shown
 # (control characters as U+FFFD, e.g. put in the line by the palette) fold alike.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = CONTROL
 
 
 def fold(text: str) -> str:

@@ -1,0 +1,245 @@
+"""A roll shown to the table and still waiting for a choice: `X.pending.toml` beside `X.toml`.
+
+The dice of such a roll (an Éclats reroll, a Magisphère Impulsion, an Arpèges parry) are on
+screen before the roll is logged. So that no way out loses them — SIGKILL, a power cut — the
+screen writes this file (atomically, fsynced) before it shows them, holding exactly what the
+roll would log if every open choice took its default (what Enter does), with the resources
+it would spend. Once the roll is in the log the file is removed; a crash before that leaves it
+behind, and the next opening logs it as it stood (`CampaignSession.recover_pending`). The
+logged roll carries the file's `id`, so a crash between logging and removing is recognised
+and the roll is not logged twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import _toml
+from ._appendlog import fsync_dir, real_path, scan
+from .errors import CampaignError, Problem
+from .model import RollRecord
+
+PENDING_FORMAT = 1
+MAX_BYTES = 1 << 20          # a pending roll is a few hundred bytes: anything this big is not one
+_HEADER = (
+    "# gmscreen: a roll shown to the table, waiting for a choice. Removed once the roll is logged;\n"
+    "# if gmscreen stopped before that, the next opening logs it as it stood (each choice at its default).\n"
+)
+
+
+@dataclass(frozen=True)
+class PendingSpend:
+    """One resource the roll uses up: the value at `path` after it (an absolute value, so that
+    applying it twice is applying it once)."""
+
+    path: tuple[str | int, ...]
+    after: Any
+    text: str
+
+
+@dataclass(frozen=True)
+class PendingRoll:
+    """What the roll logs if it is settled with its defaults (see module doc)."""
+
+    id: str
+    time: str
+    session: int
+    who: str
+    line: str
+    request: dict[str, Any]
+    result: dict[str, Any]
+    gm_only: bool = False
+    seed: int | None = None
+    spends: tuple[PendingSpend, ...] = field(default_factory=tuple)
+
+
+def new_pending_id() -> str:
+    return os.urandom(8).hex()
+
+
+def pending_path(campaign_path: str | Path) -> Path:
+    """`X.toml` -> `X.pending.toml` (a name without `.toml` just gains the suffix)."""
+    p = real_path(campaign_path)
+    stem = p.name[:-5] if p.name.endswith(".toml") else p.name
+    return p.with_name(stem + ".pending.toml")
+
+
+# ---------------------------------------------------------------- writing
+
+
+def format_pending(pending: PendingRoll) -> str:
+    s, v = _toml.string, _toml.value
+    lines = [_HEADER + f"format = {PENDING_FORMAT}", f"id = {s(pending.id)}", f"time = {s(pending.time)}",
+             f"session = {int(pending.session)}", f"who = {s(pending.who)}", f"line = {s(pending.line)}",
+             f"gm_only = {v(bool(pending.gm_only))}"]
+    if pending.seed is not None:
+        lines.append(f"seed = {int(pending.seed)}")
+    lines.append(f"request = {v(_toml.drop_none(dict(pending.request)))}")
+    lines.append(f"result = {v(_toml.drop_none(dict(pending.result)))}")
+    spends = [{"path": list(sp.path), "after": _toml.drop_none(sp.after), "text": sp.text}
+              for sp in pending.spends if sp.after is not None]
+    lines.append(f"spend = {v(spends)}")
+    return "\n".join(lines) + "\n"
+
+
+def write_pending(path: str | Path, pending: PendingRoll) -> None:
+    """Replace the pending file atomically (temp file, fsync, rename, folder fsync). OSError on failure."""
+    from .store import write_atomic
+
+    write_atomic(path, format_pending(pending).encode("utf-8"), backup=False)
+
+
+def remove_pending(path: str | Path) -> None:
+    """The roll is logged: the file goes, durably (a power cut must not bring it back)."""
+    path = Path(path)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+    fsync_dir(path.parent)
+
+
+def remove_stale_temps(path: str | Path) -> None:
+    """Temporary files of a pending write that a kill cut short. Call only holding the lock."""
+    path = Path(path)
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.\d+\.[0-9a-f]+\.tmp\Z")
+    with contextlib.suppress(OSError):
+        for name in os.listdir(path.parent):
+            if pattern.match(name):
+                with contextlib.suppress(OSError):
+                    os.unlink(path.parent / name)
+
+
+def set_aside(path: str | Path) -> Path:
+    """Rename a damaged pending file to `X.pending.toml.damaged` (`.damaged-2`…): kept for the
+    GM to read, out of the way of the next roll."""
+    path = Path(path)
+    n = 1
+    while True:
+        target = path.with_name(path.name + (".damaged" if n == 1 else f".damaged-{n}"))
+        if not os.path.lexists(target):
+            break
+        n += 1
+    os.rename(path, target)
+    fsync_dir(path.parent)
+    return target
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_pending(path: str | Path) -> PendingRoll | None:
+    """The pending roll, None when there is none. CampaignError (file, key, what was expected)
+    when the file cannot be used."""
+    path = Path(path)
+    name = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CampaignError([Problem(name, "", f"cannot read the pending roll: {exc.strerror or exc}")]) from None
+    if len(data) > MAX_BYTES:
+        raise CampaignError([Problem(name, "", f"larger than {MAX_BYTES} bytes: expected one pending roll")])
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise CampaignError([Problem(name, "", f"invalid UTF-8 at byte offset {exc.start}: expected UTF-8 text")]) \
+            from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CampaignError([Problem(name, "", f"not valid TOML ({exc}): expected one pending roll")]) from None
+    except RecursionError:
+        raise CampaignError([Problem(name, "", "nested too deeply: expected one pending roll")]) from None
+    return parse_pending(doc, name)
+
+
+def parse_pending(doc: dict[str, Any], name: str = "pending roll") -> PendingRoll:
+    def bad(key: str, expected: str) -> CampaignError:
+        return CampaignError([Problem(name, key, f"expected {expected}, got {_short(doc.get(key))}")])
+
+    fmt = doc.get("format")
+    if type(fmt) is not int or fmt < 1:
+        raise bad("format", f"the pending roll format, an integer ({PENDING_FORMAT})")
+    if fmt > PENDING_FORMAT:
+        raise CampaignError([Problem(name, "format", f"written by a newer gmscreen (pending roll format {fmt}); "
+                                                     f"this version reads format {PENDING_FORMAT}")])
+    for key in ("id", "time", "who", "line"):
+        if type(doc.get(key)) is not str or (key == "id" and not doc[key]):
+            raise bad(key, "a string" if key != "id" else "a non-empty string")
+    if type(doc.get("session")) is not int:
+        raise bad("session", "an integer")
+    for key in ("request", "result"):
+        if type(doc.get(key)) is not dict:
+            raise bad(key, "a table")
+    if type(doc.get("gm_only", False)) is not bool:
+        raise bad("gm_only", "true or false")
+    seed = doc.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise bad("seed", "an integer")
+    spends_data = doc.get("spend", [])
+    if type(spends_data) is not list:
+        raise bad("spend", "an array of tables")
+    spends = []
+    for i, item in enumerate(spends_data):
+        where = f"spend[{i}]"
+        if type(item) is not dict:
+            raise CampaignError([Problem(name, where, "expected a table (path, after, text)")])
+        path = item.get("path")
+        if (type(path) is not list or not path
+                or any(type(step) not in (str, int) for step in path)):
+            raise CampaignError([Problem(name, where + ".path", "expected a non-empty array of keys and indexes")])
+        if "after" not in item:
+            raise CampaignError([Problem(name, where + ".after", "expected the value after the spending")])
+        if type(item.get("text")) is not str:
+            raise CampaignError([Problem(name, where + ".text", "expected a string")])
+        spends.append(PendingSpend(tuple(path), item["after"], item["text"]))
+    return PendingRoll(doc["id"], doc["time"], doc["session"], doc["who"], doc["line"], doc["request"],
+                       doc["result"], doc.get("gm_only", False), seed, tuple(spends))
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if value is not None else "nothing"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# ---------------------------------------------------------------- was it logged already?
+
+
+_TAIL = 64 * 1024
+
+
+def logged_in_tail(rolls_file: str | Path, pending_id: str) -> bool:
+    """Whether one of the last rolls of the log (its last 64 KiB, read without loading the log)
+    carries `pending_id`: the screen logged it, then stopped before removing the pending file."""
+    from .rolllog import NAMES, _convert
+
+    try:
+        with open(rolls_file, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - _TAIL))
+            data = f.read()
+    except FileNotFoundError:
+        return False
+    if size > _TAIL:
+        cut = data.find(b"\n[[roll]]")
+        if cut < 0:
+            return False
+        data = data[cut + 1:]
+    try:
+        found = scan(data, str(rolls_file), NAMES, _convert, what="roll log entry")
+    except RecursionError:
+        return False
+    return any(isinstance(rec, RollRecord) and rec.pending == pending_id for rec in found.entries["roll"])
+
+
+def logged_in(records: list[RollRecord], pending_id: str, last: int = 50) -> bool:
+    """The same question asked of a log already in memory."""
+    return any(rec.pending == pending_id for rec in records[-last:])

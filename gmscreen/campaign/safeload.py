@@ -1,0 +1,196 @@
+"""Reading untrusted TOML and JSON without a traceback: too deep, too big, or not valid.
+
+tomllib and json recurse once per nested `[` or `{`: 100,000 of them end in a
+RecursionError, and a file of several gigabytes in a MemoryError. Every reader of the
+project (request files, the campaign, its journal and roll log, config.toml, themes)
+goes through these helpers, so each of those cases becomes one `LoadError` whose text
+says what went wrong and where (the line of the first bracket nested too deep), for the
+caller to put in its own one-line error. Standard library only: the command line and
+the screen import it at no cost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+MiB = 1024 * 1024
+MAX_REQUEST_BYTES = 4 * MiB          # a resolve request is a few lines
+MAX_SETTINGS_BYTES = 1 * MiB         # config.toml, a theme file
+MAX_CAMPAIGN_BYTES = 32 * MiB        # the state file (thousands of characters still fit)
+MAX_LOG_BYTES = 1024 * MiB           # roll log, journal: they grow all campaign long
+MAX_REQUEST_DEPTH = 8                # nested tables/lists in a request: it needs 3 (dice lists)
+
+# What a parser of untrusted text may raise besides its own syntax error.
+PARSE_ERRORS = (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError, MemoryError)
+
+
+class LoadError(ValueError):
+    """Text that cannot be read: `message` says what was wrong, `line` where (or None).
+
+    `syntax` holds the parser's own words when the text is simply not valid TOML or JSON
+    (callers phrase that case themselves); it is "" for too deep or too big.
+    """
+
+    def __init__(self, message: str, line: int | None = None, syntax: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.syntax = syntax
+
+
+def size_text(limit: int) -> str:
+    return f"{limit // MiB} MiB" if limit >= MiB else f"{limit // 1024} KiB"
+
+
+def read_limited(path: str | Path, limit: int) -> bytes:
+    """The bytes of `path`; LoadError when it is larger than `limit` (nothing more is read).
+
+    OSError (no such file, a folder, permission) is left to the caller, who names it.
+    """
+    with open(path, "rb") as fh:
+        try:
+            size = os.fstat(fh.fileno()).st_size
+        except OSError:
+            size = 0
+        if size > limit:
+            raise LoadError(f"larger than {size_text(limit)} ({size:,} bytes)")
+        try:
+            data = fh.read(limit + 1)
+        except MemoryError:
+            raise LoadError("too big to read (out of memory)") from None
+    if len(data) > limit:
+        raise LoadError(f"larger than {size_text(limit)}")
+    return data
+
+
+def parse_problem(exc: BaseException) -> str:
+    """The words for a failed parse, whatever raised it (syntax, depth, memory, encoding)."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to read (too many [ or { inside each other)"
+    if isinstance(exc, MemoryError):
+        return "too big to read (out of memory)"
+    if isinstance(exc, UnicodeDecodeError):
+        return "invalid UTF-8"
+    return f"not valid TOML ({exc})" if isinstance(exc, tomllib.TOMLDecodeError) else str(exc)
+
+
+def loads_toml(text: str, *, max_depth: int | None = None) -> dict[str, Any]:
+    """tomllib.loads, with every failure a LoadError (syntax errors keep tomllib's words)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LoadError(f"not valid TOML: {exc}", syntax=str(exc)) from None
+    except RecursionError:
+        raise LoadError(deep_message(max_depth), nesting_line(text, max_depth or 64)) from None
+    except MemoryError:
+        raise LoadError("too big to read (out of memory)") from None
+    _check_depth(data, max_depth)
+    return data
+
+
+def loads_json(text: str, *, max_depth: int | None = None) -> Any:
+    """json.loads, with every failure a LoadError (line of the syntax error given)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LoadError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", exc.lineno,
+                        syntax=str(exc)) from None
+    except RecursionError:
+        raise LoadError(deep_message(max_depth), nesting_line(text, max_depth or 64)) from None
+    except MemoryError:
+        raise LoadError("too big to read (out of memory)") from None
+    _check_depth(data, max_depth)
+    return data
+
+
+def deep_message(max_depth: int | None) -> str:
+    most = f"more than {max_depth} levels" if max_depth else "too"
+    return f"nested {most} deep (too many [ or {{ inside each other)"
+
+
+class DeepValue(LoadError):
+    """A value nested deeper than allowed; `path` is its key path (keys and indexes)."""
+
+    def __init__(self, path: tuple, max_depth: int) -> None:
+        super().__init__(deep_message(max_depth))
+        self.path = path
+
+
+def _check_depth(data: Any, max_depth: int | None) -> None:
+    if max_depth is not None:
+        path = too_deep(data, max_depth)
+        if path is not None:
+            raise DeepValue(path, max_depth)
+
+
+def too_deep(value: Any, max_depth: int) -> tuple | None:
+    """Key path of the first table or list nested `max_depth` levels inside `value`, else None.
+
+    Iterative, so it is safe on anything a parser returned.
+    """
+    stack: list[tuple[tuple, Any, int]] = [((), value, 0)]
+    while stack:
+        path, item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.items()
+        elif isinstance(item, list):
+            children = enumerate(item)
+        else:
+            continue
+        if depth >= max_depth:
+            return path
+        stack.extend((path + (key,), child, depth + 1) for key, child in children)
+    return None
+
+
+def dotted(path: tuple) -> str:
+    """('dice', 0, 1) -> dice[0][1], for messages."""
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out
+
+
+_TOKEN = re.compile(r'''
+  (?P<nl>\n)
+| (?P<comment>\#[^\n]*)
+| (?P<mlb>"""(?:[^"\\]|\\.|"(?!""))*(?:"""|\Z))
+| (?P<mll>\'\'\'(?:[^']|'(?!''))*(?:\'\'\'|\Z))
+| (?P<bs>"(?:[^"\\\n]|\\.)*(?:"|$))
+| (?P<ls>'[^'\n]*(?:'|$))
+| (?P<open>[\[{])
+| (?P<close>[\]}])
+| (?P<other>[^\n\#"'\[\]{}]+)
+''', re.X | re.S | re.M)
+
+
+def nesting_line(text: str, limit: int) -> int | None:
+    """The line where `[` and `{` first nest deeper than `limit` (strings and comments
+    skipped): where to look in a file that is nested too deeply to parse."""
+    depth = 0
+    line = 1
+    pos = 0
+    end = len(text)
+    while pos < end:
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            pos += 1
+            continue
+        kind = m.lastgroup
+        pos = m.end()
+        if kind == "open":
+            depth += 1
+            if depth > limit:
+                return line
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif kind == "nl":
+            line += 1
+        elif kind in ("mlb", "mll"):
+            line += m.group().count("\n")
+    return None

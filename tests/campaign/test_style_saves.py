@@ -1,0 +1,267 @@
+"""Saves keep the file as the GM wrote it: comments, order, blank lines, inline tables, number
+style; only the values that changed change (campaign files and config.toml)."""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from gmscreen.campaign import load_campaign, open_session, sample_path
+from gmscreen.campaign.model import Condition
+from gmscreen.campaign.store import campaign_data, load_file_state, save_campaign
+from gmscreen.campaign.tomledit import PatchError, patch_text, same
+from gmscreen.ui.config import Config
+
+SYSTEMS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """(lines removed, lines added), line by line."""
+    removed, added = [], []
+    for line in difflib.ndiff(before.splitlines(), after.splitlines()):
+        if line.startswith("- "):
+            removed.append(line[2:])
+        elif line.startswith("+ "):
+            added.append(line[2:])
+    return removed, added
+
+
+def comments(text: str) -> list[str]:
+    """Every comment of the text, in order (whole-line ones and those after a value)."""
+    return [line[line.index("#"):] for line in text.splitlines() if line.lstrip().startswith("#") or " # " in line]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_one_turn_through_a_session_changes_only_its_lines(tmp_path, system):
+    path = tmp_path / f"{system}.toml"
+    shutil.copyfile(sample_path(system), path)
+    before = path.read_text("utf-8")
+    turn_line = next(line for line in before.splitlines() if line.startswith("turn = "))
+    with open_session(path) as s:
+        old_turn = s.campaign.encounter.turn
+        new_turn = (old_turn + 1) % len(s.campaign.encounter.entries)
+        with s.edit("Tour suivant") as b:
+            b.set(("encounter", "turn"), new_turn)
+        s.save_now()
+        revision = s.campaign.revision
+    after = path.read_text("utf-8")
+    removed, added = changed_lines(before, after)
+    # The turn keeps its comment and its column; the revision, absent from the sample, is added.
+    assert removed == [turn_line]
+    assert sorted(added) == sorted([turn_line.replace(f"turn = {old_turn}", f"turn = {new_turn}", 1),
+                                    f"revision = {revision}"])
+    assert comments(after) == comments(before)
+    assert load_campaign(path).encounter.turn == new_turn
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_next_saves_change_one_line_each(tmp_path, system):
+    path = tmp_path / f"{system}.toml"
+    shutil.copyfile(sample_path(system), path)
+    with open_session(path) as s:
+        for session_number in (7, 8):
+            before = path.read_text("utf-8") if s.campaign.revision else None
+            with s.edit("session") as b:
+                b.set(("session",), session_number)
+            s.save_now()
+            if before is not None:
+                removed, added = changed_lines(before, path.read_text("utf-8"))
+                assert removed == ["session = 7", f"revision = {s.campaign.revision - 1}"]
+                assert added == ["session = 8", f"revision = {s.campaign.revision}"]
+    original = sample_path(system).read_text("utf-8")
+    assert comments(path.read_text("utf-8")) == comments(original)
+
+
+def test_conditions_added_and_removed_keep_the_rest_of_the_text(tmp_path):
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    before = path.read_text("utf-8")
+    campaign, _, base = load_file_state(path)
+    callia = campaign.character("callia")
+    callia.conditions.append(Condition("Sonnée", "−1 dé", 2))
+    campaign.character("alexis").conditions.clear()
+    campaign.encounter.entries.sort(key=lambda e: e.initiative)        # the queue sorted (`s`)
+    save_campaign(campaign, path, base=base)
+    after = path.read_text("utf-8")
+    assert load_campaign(path) == campaign
+    assert comments(after) == comments(before)
+    assert "effect = \"−1 dé\"          # jusqu'à la guérison : pas de durée en tours" in after
+    assert 'name = "Chien de garde"   # entrée ad hoc, sans fiche' in after
+    # The section headings stay where they were: after the last character, before the timers.
+    assert after.index("# ---------------------------------------------------------------- la scène") < \
+        after.index("[encounter]")
+    assert after.index("# ---------------------------------------------------------------- minuteurs") > \
+        after.rindex("[[encounter.entries]]")
+
+
+def test_styles_of_values_are_kept(tmp_path):
+    text = (
+        "# en-tête\n"
+        "a = 0x1F          # hexadécimal\n"
+        "b = 1_000\n"
+        "c = +3\n"
+        "s = 'littéral'   # apostrophes simples\n"
+        'm = """\nligne 1\nligne 2"""\n'
+        "inline = { x = 1, y = [1, 2] }   # en ligne\n"
+        "\n"
+        "[t]\n"
+        "k = 1\n"
+    )
+    data = tomllib.loads(text)
+    data.update(a=42, b=2500, c=4, s="autre", m="ligne 1\nligne 3")
+    data["inline"] = {"x": 2, "y": [1, 2, 3], "z": "nouveau"}
+    data["t"]["new"] = True
+    out = patch_text(text, data)
+    assert same(tomllib.loads(out), data)
+    assert out.splitlines() == [
+        "# en-tête",
+        "a = 0x2A          # hexadécimal",
+        "b = 2_500",
+        "c = +4",
+        "s = 'autre'   # apostrophes simples",
+        'm = """',
+        "ligne 1",
+        'ligne 3"""',
+        'inline = { x = 2, y = [1, 2, 3], z = "nouveau"}   # en ligne',      # still inline
+        "",
+        "[t]",
+        "k = 1",
+        "new = true",
+    ]
+
+
+def test_text_that_does_not_parse_is_not_patched():
+    with pytest.raises(PatchError):
+        patch_text("a = [1,\n", {"a": 1})
+
+
+def test_a_patch_that_fails_falls_back_to_the_whole_file(tmp_path, monkeypatch):
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    campaign, _, base = load_file_state(path)
+    campaign.session = 9
+
+    def refuse(*args, **kwargs):
+        raise PatchError("refused for the test")
+
+    monkeypatch.setattr("gmscreen.campaign.tomledit.patch_text", refuse)
+    saved = save_campaign(campaign, path, base=base)
+    assert load_campaign(path) == campaign                  # nothing lost, only the layout
+    assert saved.text == path.read_text("utf-8") and saved.data == campaign_data(campaign)
+
+
+def test_saving_without_a_base_patches_the_file_on_disk(tmp_path):
+    path = tmp_path / "arpeges.toml"
+    shutil.copyfile(sample_path("arpeges"), path)
+    before = path.read_text("utf-8")
+    campaign = load_campaign(path)
+    campaign.session += 1
+    save_campaign(campaign, path)
+    removed, added = changed_lines(before, path.read_text("utf-8"))
+    assert removed == [f"session = {campaign.session - 1}"] and added == [f"session = {campaign.session}"]
+
+
+# ---------------------------------------------------------------- config.toml
+
+CONFIG = """\
+# Mes réglages gmscreen
+theme = "gmscreen-dark"   # le thème sombre
+last_campaign = "/tmp/a.toml"
+
+[keymap]
+# Mes touches à moi
+"app.quick-roll" = "slash, f2"   # deux touches
+"app.next-turn" = ["n", "space"]
+"""
+
+
+def test_config_save_changes_only_what_changed(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG, "utf-8")
+    config = Config.load(path)
+    assert config.keymap["app.quick-roll"] == "slash,f2"
+    assert config.remember_theme("gmscreen-light")
+    removed, added = changed_lines(CONFIG, path.read_text("utf-8"))
+    assert removed == ['theme = "gmscreen-dark"   # le thème sombre']
+    assert added == ['theme = "gmscreen-light"   # le thème sombre']
+    assert Config.load(path).keymap == config.keymap
+
+
+def test_config_keeps_a_hand_edit_made_meanwhile_and_writes_nothing_when_unchanged(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG, "utf-8")
+    config = Config.load(path)
+    edited = CONFIG.replace('"app.next-turn"', '"app.undo" = "u"   # ajouté à la main\n"app.next-turn"')
+    path.write_text(edited, "utf-8")
+    assert config.remember_campaign(Path("/tmp/b.toml"))
+    text = path.read_text("utf-8")
+    assert '"app.undo" = "u"   # ajouté à la main' in text and "# Mes touches à moi" in text
+    assert tomllib.loads(text)["recent"] == ["/tmp/b.toml"]
+    mtime = path.stat().st_mtime_ns
+    assert config.remember_campaign(Path("/tmp/b.toml"))      # the same: nothing to write
+    assert path.stat().st_mtime_ns == mtime and path.read_text("utf-8") == text
+
+
+def test_config_made_unreadable_meanwhile_is_left_alone(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG, "utf-8")
+    config = Config.load(path)
+    path.write_text(CONFIG + "broken = [\n", "utf-8")
+    assert not config.remember_theme("gmscreen-light")
+    assert path.read_text("utf-8") == CONFIG + "broken = [\n"
+    assert "left as it is" in config.problems[-1]
+
+
+def _mutate(data: dict, rnd) -> None:
+    """One random edit somewhere in plain TOML data: a value changed, a key added or removed,
+    a list element added, removed or the list shuffled."""
+    containers: list = []
+
+    def walk(value):
+        if isinstance(value, (dict, list)):
+            containers.append(value)
+            for item in (value.values() if isinstance(value, dict) else value):
+                walk(item)
+
+    walk(data)
+    where = rnd.choice(containers)
+    values = [rnd.randint(-5, 99), "texte", "deux\nlignes", "guillemets ' et \"", True, 1.5, [1, 2], {"x": 1}]
+    r = rnd.random()
+    if isinstance(where, dict):
+        if where and r < 0.5:
+            key = rnd.choice(list(where))
+            if not isinstance(where[key], (dict, list)):
+                where[key] = rnd.choice(values)
+        elif where and r < 0.7:
+            del where[rnd.choice(list(where))]
+        else:
+            where[f"cle{rnd.randint(0, 9)}"] = rnd.choice(values)
+    elif where:
+        if r < 0.3:
+            del where[rnd.randrange(len(where))]
+        elif r < 0.5:
+            rnd.shuffle(where)
+        else:
+            where.append(dict(where[0], id=f"n{rnd.randint(0, 999)}") if isinstance(where[0], dict) and "id" in
+                         where[0] else where[0])
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_random_edits_give_exactly_the_data_asked_for(system):
+    import copy
+    import random
+
+    text = sample_path(system).read_text("utf-8")
+    base = tomllib.loads(text)
+    for seed in range(40):
+        rnd = random.Random(seed)
+        new = copy.deepcopy(base)
+        for _ in range(rnd.randint(1, 5)):
+            _mutate(new, rnd)
+        out = patch_text(text, new)
+        assert same(tomllib.loads(out), new), seed
+        assert text.splitlines()[0] in out          # the heading comment is never touched

@@ -1,0 +1,48 @@
+"""The screen opening a campaign whose journal or roll log is nested too deeply: the load
+error screen or a read-only session with a notice, never a traceback."""
+
+from __future__ import annotations
+
+from gmscreen.campaign.journal import journal_path
+from gmscreen.campaign.rolllog import rolls_path
+from gmscreen.ui import GMScreenApp
+from gmscreen.ui.screens.load_error import LoadErrorScreen
+
+from _pilot import ready
+
+DEEP = "[" * 100_000
+
+
+async def test_a_journal_that_is_only_deep_nesting_shows_the_load_error_screen(campaign_file) -> None:
+    path = campaign_file("mir")
+    journal_path(path).write_text(f"x = {DEEP}\n")
+    before = path.read_bytes()
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(20):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if isinstance(app.screen, LoadErrorScreen):
+                break
+        assert isinstance(app.screen, LoadErrorScreen)
+        assert any("nested too deeply" in p and "journal" in p for p in app.screen.problems)
+        assert app.session is None
+    assert path.read_bytes() == before
+    assert journal_path(path).read_text() == f"x = {DEEP}\n"
+
+
+async def test_a_deep_journal_entry_or_roll_log_opens_read_only(campaign_file) -> None:
+    path = campaign_file("mir")
+    journal_path(path).write_text(f"format = 1\n\n[[change]]\nrevision = 1\nlabel = {DEEP}\n")
+    rolls_path(path).write_text(f"x = {DEEP}\n")
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        for _ in range(20):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if app.session.rolls_loaded:
+                break
+        assert app.session.read_only and app.session.rolls_loaded
+        await pilot.press("q")
+    assert journal_path(path).read_text().endswith(f"label = {DEEP}\n")
