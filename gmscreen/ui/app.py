@@ -12,6 +12,7 @@ import asyncio
 import gc
 import os
 import signal
+import sys
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -25,9 +26,12 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from .config import Config, first_run_campaign
+from .disk_watch import DISK_CHECK_SECONDS, DiskWatch
 from .host import CampaignHost
+from .keygate import KeyGate
 from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pane
 from .sanitize import clean, pasted
+from .screens.steady import SteadyScreen
 from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes
 from .widgets.footer import QuietFooter
@@ -69,6 +73,8 @@ App.-ascii FooterKey.-command-palette { border-left: ascii $foreground 20%; }
 """
 
 
+_LOADING_SWITCH_INTERVAL = 0.0005    # seconds: see `_read_log`
+_LOG_READ_DELAY = 0.25               # seconds after the first frame: see `on_ready`
 _ASCII_KEY_NAMES = {"⏎": "enter", "↑": "up", "↓": "down", "←": "left", "→": "right", "⌫": "backspace"}
 
 
@@ -79,7 +85,7 @@ def _palette_commands() -> type:
     return GMScreenCommands
 
 
-class MainScreen(Screen):
+class MainScreen(SteadyScreen):
     """The screen of the panes: tab moves from pane to pane rather than widget to widget."""
 
     BINDINGS = [
@@ -145,6 +151,8 @@ class GMScreenApp(CampaignHost):
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
         self._keymap_checked = False
+        self.key_gate = KeyGate(self)
+        self.disk_watch = DiskWatch(self)
 
     # ------------------------------------------------------------ themes
 
@@ -190,9 +198,14 @@ class GMScreenApp(CampaignHost):
     # ------------------------------------------------------------ layout
 
     def get_driver_class(self) -> Any:
-        """Textual's driver, or on Linux/macOS terminals one that notices stdin's end."""
+        """Textual's driver, or on Linux/macOS terminals one that notices stdin's end, or under
+        textual-serve a web driver whose session ends with its client (`web_driver.py`)."""
         from textual import constants
 
+        if constants.DRIVER == "textual.drivers.web_driver:WebDriver":
+            from .web_driver import ClientAwareWebDriver
+
+            return ClientAwareWebDriver
         if constants.DRIVER is not None or os.name == "nt":
             return super().get_driver_class()
         from .driver import EOFAwareDriver
@@ -229,6 +242,8 @@ class GMScreenApp(CampaignHost):
         if not found:
             return
         container = found.first()
+        if not container.is_attached:          # already taken down: an exit asked during start-up
+            return
         present = {child.id for child in container.children}
         mounting = []
         for index, pane_id in enumerate(MAIN_PANES):
@@ -288,6 +303,7 @@ class GMScreenApp(CampaignHost):
     def on_mount(self) -> None:
         self._theme_ready = True
         self._install_signal_handlers()
+        self.set_interval(DISK_CHECK_SECONDS, self.disk_watch.look, name="disk-watch")
         self._warn_all(self.startup_problems, "error", None)
         if self._preopened is not None:
             session, self._preopened = self._preopened, None
@@ -299,12 +315,25 @@ class GMScreenApp(CampaignHost):
             self.open_campaign(path)
         else:
             self._settled = True
+            self.key_gate.set_open(True)
 
     async def on_event(self, event: events.Event) -> None:
-        """Pasted text reaches a field only once its escape sequences and controls are gone
-        (every field: quick roll, forms, notes, search)."""
-        if isinstance(event, events.Paste) and not event.is_forwarded:
-            event.text = pasted(event.text)
+        """Keys and pastes go on one at a time, in order (see `keygate`); pasted text reaches a
+        field only once its escape sequences and controls are gone (every field: quick roll,
+        forms, notes, search)."""
+        if KeyGate.gated(event):
+            if not self.key_gate.admit(event):
+                return
+            if not self.screen_stack:          # keys held behind `q`: the screen is gone
+                self.key_gate.dispatched()
+                return
+            if isinstance(event, events.Paste):
+                event.text = pasted(event.text)
+            try:
+                await super().on_event(event)
+            finally:
+                self.key_gate.dispatched()
+            return
         await super().on_event(event)
 
     async def on_ready(self) -> None:
@@ -319,7 +348,9 @@ class GMScreenApp(CampaignHost):
 
         session, self._rolls_to_load = self._rolls_to_load, None
         if session is not None and session is self.session:
-            self._load_rolls(session)
+            # A little later: the keys typed as the screen appeared are answered first, not
+            # behind a thread that shares the interpreter with them.
+            self.set_timer(_LOG_READ_DELAY, lambda: self._load_rolls(session) if session is self.session else None)
 
     def _start_path(self) -> Path | None:
         last = self.config.last_campaign
@@ -341,6 +372,7 @@ class GMScreenApp(CampaignHost):
         path = Path(path)
         self._opening = path
         self._settled = False
+        self.key_gate.set_open(False)          # keys typed while it opens wait for its panes
         self._settle_pending_roll()
         self._drop_session()
         self.status.show_loading(f"loading {clean(path.name)}…")
@@ -403,6 +435,7 @@ class GMScreenApp(CampaignHost):
         self._settled = True
         self.status.show_loading(f"{clean(path.name)}: not loaded")
         self.push_screen(LoadErrorScreen(path, problems, self.config), self._chosen_after_error)
+        self.key_gate.set_open(True)
 
     def _chosen_after_error(self, choice: Path | None) -> None:
         if choice is None:
@@ -417,6 +450,7 @@ class GMScreenApp(CampaignHost):
         self.session = session
         self._settled = True
         self.path = Path(session.path)
+        recovered = session.recover_pending()      # dice shown before a crash: logged as they stood
         if not mounted:
             body = self.screen_stack[0].query_one("#body", Container)
             await body.remove_children()
@@ -434,7 +468,11 @@ class GMScreenApp(CampaignHost):
                       "changes and rolls are not saved", "warning")
         self._warn_all([str(p) for p in session.warnings if "read-only" not in p.message], "warning",
                        f"gmscreen validate {session.path}")
-        self.call_after_refresh(self._focus_pane, self.current_pane)
+        if recovered is not None:
+            secret = recovered.gm_only or bool(recovered.result.get("hidden"))
+            what = "jet secret du MJ" if secret else f"{recovered.who} · {recovered.line}"
+            self.warn(f"jet montré avant l'arrêt, noté tel qu'il était : {what}")
+        self.call_after_refresh(self._show_ready)
         self._check_keymap()
         if not session.rolls_loaded:
             # The roll log grows all campaign long: read it once the first frame is out (a
@@ -444,9 +482,33 @@ class GMScreenApp(CampaignHost):
             else:
                 self._rolls_to_load = session
 
+    def _show_ready(self) -> None:
+        """The campaign is on screen: focus its pane, then let the keys typed meanwhile in."""
+        self._focus_pane(self.current_pane)
+        self.call_later(self.key_gate.set_open, True)
+
     def _load_rolls(self, session: Any) -> None:
-        self.run_worker(lambda: (session, session.load_rolls()), thread=True, group="open",
+        self.run_worker(lambda: (session, self._read_log(session)), thread=True, group="open",
                         name="load-rolls", exit_on_error=False)
+
+    @staticmethod
+    def _read_log(session: Any) -> list[Any]:
+        """In a thread. A long log is a million objects kept all session: left to the collector,
+        each full pass over them would stop the screen (and every key) for half a second, so it
+        is paused while they are made, then they are moved out of its sight (gc.freeze)."""
+        paused = gc.isenabled()
+        gc.disable()
+        # The reader holds the interpreter lock for a whole switch interval each time the
+        # screen's loop lets it go (at every select), so each key waited several of them.
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(interval, _LOADING_SWITCH_INTERVAL))
+        try:
+            return session.load_rolls()
+        finally:
+            sys.setswitchinterval(interval)
+            gc.freeze()
+            if paused:
+                gc.enable()
 
     def _rolls_loaded(self, session: Any, problems: list[Any]) -> None:
         if session is not self.session:
@@ -505,12 +567,15 @@ class GMScreenApp(CampaignHost):
         if self.is_headless or not hasattr(signal, "SIGHUP"):
             return
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGHUP, signal.SIGTERM):
+        for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):   # SIGINT: `kill -INT`, a wrapper's ctrl+c
             try:
                 loop.add_signal_handler(sig, self._on_signal, sig)
             except (ValueError, RuntimeError):
                 continue
             self._signals.append(sig)
+        from . import exitguard
+
+        exitguard.watch_signals(self._signals, self.save_now)   # saved and gone in 5 s even if the loop is stuck
 
     def _remove_signal_handlers(self) -> None:
         if not self._signals:
@@ -538,9 +603,9 @@ class GMScreenApp(CampaignHost):
         self.exit_reason = signal.Signals(sig).name
         self._save_and_exit(128 + sig)
 
-    def on_input_eof(self) -> None:
-        """Called by the driver when standard input ends: nobody can type any more."""
-        self.exit_reason = "standard input closed"
+    def on_input_eof(self, reason: str = "standard input closed") -> None:
+        """Called by the driver when standard input ends or the browser leaves: nobody can type any more."""
+        self.exit_reason = reason
         self._save_and_exit(0)
 
     def _save_and_exit(self, code: int) -> None:
@@ -588,8 +653,8 @@ class GMScreenApp(CampaignHost):
     def _save_in_thread(self) -> None:
         super()._save_in_thread()
         session = self.session
-        if session is not None and session.dirty and not session.closed:
-            self.call_from_thread(self._show_save_state, "save failed")
+        if session is not None and session.dirty and not session.closed and session.disk_conflict is None:
+            self.call_from_thread(self._show_save_state, "save failed")     # (a conflict: the GM is asked)
 
     # ------------------------------------------------------------ panes
 

@@ -3,31 +3,83 @@
 Textual's input thread loops forever on a stdin at EOF (a dropped SSH link without
 SIGHUP, `nohup`, `< /dev/null`), at 100% CPU. This driver's input thread stops at the
 first empty read (or EIO from a hung-up terminal) and tells the app, which saves and
-exits. Everything else is Textual's `LinuxDriver`.
+exits. Everything else is Textual's `LinuxDriver`. `input_ended` is shared with the web
+driver (`web_driver.py`): whoever can no longer type, the session ends the same way.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import errno
 import os
 import selectors
 from codecs import getincrementaldecoder
-from typing import Callable
+from typing import Any, Callable
 
+from textual import events
 from textual._loop import loop_last
 from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
+from textual.message import Message
+
+from . import exitguard
 
 
-class EOFAwareDriver(LinuxDriver):
+KEYS_GRACE = 3.0            # s: keys read before the input ended get this long to be handled
+
+
+class NoticesKeys:
+    """Driver mixin: `typed` once a key or a paste has been read."""
+
+    typed = False
+
+    def process_message(self, message: Message) -> None:
+        if isinstance(message, (events.Key, events.Paste)):
+            self.typed = True
+        super().process_message(message)  # type: ignore[misc]
+
+
+def input_ended(driver: Any, reason: str) -> None:
+    """Nobody can type any more (called from the input thread): arm the exit guard, then ask
+    the app to save and exit (`app.on_input_eof(reason)`). Keys read before (a roll typed as
+    the tab closed) are handled first: they travel the same two loop hops
+    (`Driver.send_message`) and the app's key gate lets them through one by one."""
+    app, loop = driver._app, driver._loop
+    exitguard.arm(getattr(app, "save_now", lambda: None), 0, reason, exitguard.CLIENT_GRACE)
+
+    async def ask() -> None:
+        if driver.typed:
+            await _keys_handled(app, loop)
+        handler: Callable[..., object] | None = getattr(app, "on_input_eof", None)
+        if handler is None:
+            app.exit()
+        else:
+            app.call_later(handler, reason)     # in the app's queue: after its own start-up
+
+    try:
+        asyncio.run_coroutine_threadsafe(ask(), loop)
+    except RuntimeError:            # the loop is already closed: the app is gone
+        pass
+
+
+async def _keys_handled(app: Any, loop: asyncio.AbstractEventLoop) -> None:
+    deadline = loop.time() + KEYS_GRACE
+    reached = asyncio.Event()
+    if app.call_later(reached.set):         # behind the keys in the app's queue: they reach the gate
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(reached.wait(), KEYS_GRACE)
+    gate = getattr(app, "key_gate", None)
+    while gate is not None and not gate.idle and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+
+
+class EOFAwareDriver(NoticesKeys, LinuxDriver):
     """`LinuxDriver` whose input thread ends on EOF and calls `app.on_input_eof()`."""
 
     def _input_ended(self) -> None:
-        handler: Callable[[], object] | None = getattr(self._app, "on_input_eof", None)
-        if handler is None:
-            handler = self._app.exit
-        self._loop.call_soon_threadsafe(handler)
+        input_ended(self, "standard input closed")
 
     def run_input_thread(self) -> None:
         selector = selectors.SelectSelector()

@@ -9,10 +9,34 @@ from gmscreen.ui.panes import PANES
 
 async def ready(app: Any, pilot: Any) -> None:
     """Wait until the campaign is open, every pane is built (those hidden at start are built
-    after the first frame) and one of them has the focus."""
+    after the first frame), one of them has the focus and the roll log (read a moment after the
+    first frame) is in."""
     for _ in range(100):
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if app.session is not None and app.focused is not None and all(app.pane(p) is not None for p in PANES):
+        if (app.session is not None and app.focused is not None and all(app.pane(p) is not None for p in PANES)
+                and app.session.rolls_loaded and not app.workers):
             return
     raise AssertionError("the campaign never opened")
+
+
+def burst(app: Any, *keys: str) -> None:
+    """Send keys the way a laggy SSH link does: all at once, with no pause between them
+    (Pilot's `press` waits for the screen to settle after every key). Keys are named as for
+    `press`."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        original = REPLACED_KEYS.get(key, key)
+        try:
+            char: str | None = unicodedata.lookup(_get_unicode_name_from_key(original))
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)

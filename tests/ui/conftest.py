@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -10,7 +14,7 @@ import pytest
 from textual.app import ComposeResult
 from textual.widget import Widget
 
-from gmscreen.campaign import open_session, sample_path
+from gmscreen.campaign import load_campaign, open_session, sample_path
 from gmscreen.campaign.session import CampaignSession
 from gmscreen.ui.host import CampaignHost
 
@@ -71,3 +75,26 @@ class PaneHost(CampaignHost):
 def pane_host() -> type[PaneHost]:
     """`pane_host(session, lambda: RosterPane(id="roster"))` -> an app showing just those widgets."""
     return PaneHost
+
+
+@pytest.fixture
+def unsaved_change() -> Callable[[Path, str], None]:
+    """`unsaved_change(path, name)`: the first character renamed in the journal only (the state
+    file still has the old name), as a crash leaves it; the next gmscreen replays it on open,
+    so finding the name in the state file after it ends proves that it saved."""
+
+    def make(path: Path, name: str) -> None:
+        code = textwrap.dedent(f"""
+            import os
+            from gmscreen.campaign import open_session
+            session = open_session({str(path)!r})
+            with session.edit("rename") as b:
+                b.set(("characters", 0, "name"), {name!r})
+            os._exit(0)
+        """)
+        repo = Path(__file__).resolve().parents[2]
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=repo, timeout=30,
+                       env={**os.environ, "PYTHONPATH": str(repo)})
+        assert load_campaign(path).characters[0].name != name
+
+    return make

@@ -9,6 +9,7 @@ an Arpèges parry is decided once the action has succeeded (R10).
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,6 +136,24 @@ class RollFlow:
             self.request["parry"] = False
             self.result = resolve(self.request)
         return True
+
+    def settle(self) -> "RollFlow":
+        """Every open choice takes its default, as Enter would (the campaign is closing, or the
+        roll is kept in case it closes); returns self. RequestError as `choose`."""
+        for _ in range(50):
+            if self.prompt is None or not self.choose("enter"):
+                break
+        return self
+
+    def settled(self) -> "RollFlow":
+        """What `settle()` ends with, worked out on a copy: this flow stays as it is, its dice
+        generator too, so that Enter pressed later draws the very dice worked out here."""
+        twin = copy.copy(self)
+        twin.rng = copy.deepcopy(self.rng)
+        twin.request = copy.deepcopy(self.request)
+        twin.result = copy.deepcopy(self.result)
+        twin.declined = set(self.declined)
+        return twin.settle()
 
     # ---------------------------------------------------------------- steps
 

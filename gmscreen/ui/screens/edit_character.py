@@ -14,7 +14,6 @@ from typing import Any, Mapping
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select, Static, TextArea
 
 from gmscreen.campaign.model import Character
@@ -22,6 +21,7 @@ from gmscreen.rules import Stat, StatGroup, System
 
 from ..sanitize import clean, literal
 from .roster_dialogs import parse_int
+from .steady import SteadyModalScreen
 
 MAX_NAME = 64          # free stat names (campaign.validate)
 MAX_TEXT = 10_000
@@ -53,7 +53,7 @@ def free_lines(group: StatGroup, values: Any) -> str:
     return "\n".join(lines)
 
 
-class EditCharacterScreen(ModalScreen[dict | None]):
+class EditCharacterScreen(SteadyModalScreen[dict | None]):
     """Dismisses with {"name", "side", "notes", "sheet"} when saved, None when cancelled."""
 
     DEFAULT_CSS = """

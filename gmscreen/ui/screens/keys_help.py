@@ -8,11 +8,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 from ..config import CONFIG_NAME, config_dir
 from ..sanitize import literal_text
+from .steady import SteadyModalScreen
 
 
 def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
@@ -45,7 +45,7 @@ def key_rows(app: Any) -> Iterator[tuple[str, str, str, str]]:
         yield group, " ".join(keys), binding.description or binding.action, binding.id or ""
 
 
-class KeysHelpScreen(ModalScreen[None]):
+class KeysHelpScreen(SteadyModalScreen[None]):
     """`?`: all keys; escape or `?` closes it."""
 
     DEFAULT_CSS = """

@@ -8,12 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from ..config import Config, data_dir
 from ..sanitize import literal
+from .steady import SteadyModalScreen
 
 
 def sample_copy(system_id: str) -> Path:
@@ -27,7 +27,7 @@ def sample_copy(system_id: str) -> Path:
     return target
 
 
-class OpenCampaignScreen(ModalScreen[Path | None]):
+class OpenCampaignScreen(SteadyModalScreen[Path | None]):
     """Dismissed with the chosen path, or None (escape)."""
 
     DEFAULT_CSS = """

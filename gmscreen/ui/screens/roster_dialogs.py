@@ -13,11 +13,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from ..sanitize import clean, literal
+from .steady import SteadyModalScreen
 
 DIALOG_CSS = """
 {name} {{
@@ -106,7 +106,7 @@ def nonempty(what: str, max_len: int = 200) -> Callable[[str], str | None]:
     return check
 
 
-class PromptScreen(ModalScreen[dict[str, str] | None]):
+class PromptScreen(SteadyModalScreen[dict[str, str] | None]):
     """Ask for a few values; dismisses with {name: text} once every check passes, or None."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="PromptScreen") + """
@@ -184,7 +184,7 @@ class PromptScreen(ModalScreen[dict[str, str] | None]):
             self.action_cancel()
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(SteadyModalScreen[bool]):
     """A yes/no question: y/o or enter confirm, n or escape refuse."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
@@ -219,7 +219,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class ChoiceScreen(ModalScreen[str | None]):
+class ChoiceScreen(SteadyModalScreen[str | None]):
     """Pick one item of a list (enter), or escape. Options are (id, label) pairs."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ChoiceScreen") + """

@@ -5,16 +5,16 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from gmscreen.campaign.model import Character
 from gmscreen.rules import System
 
 from ..widgets.sheet import SheetView
+from .steady import SteadyModalScreen
 
 
-class SheetScreen(ModalScreen[str | None]):
+class SheetScreen(SteadyModalScreen[str | None]):
     """Dismisses with "edit" when the GM asks to edit, else None."""
 
     DEFAULT_CSS = """

@@ -10,6 +10,7 @@ Its parts live next door: `roll_result` draws a result, `roll_odds` the odds row
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
@@ -21,6 +22,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input, Static
+from textual.worker import Worker, WorkerState
 
 from gmscreen.rules import RequestError, get_system
 
@@ -37,12 +39,14 @@ from .roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
 if TYPE_CHECKING:
     from ..quickroll import Draft, QuickRollError, RollFlow
     from gmscreen.campaign.model import RollRecord
+    from gmscreen.campaign.pending import PendingRoll
     from gmscreen.campaign.session import CampaignSession
 
 # Names other modules (and tests) import from here, now defined next door.
 __all__ = ["DIE_STYLES", "ChoicePrompt", "DiceTray", "GrammarHelp", "LineSuggester"]
 
 _HISTORY = 100
+_HISTORY_SCAN = 500          # the newest rolls the history is rebuilt from
 
 
 def _qr() -> Any:
@@ -96,6 +100,7 @@ class DiceTray(CampaignView, Widget):
         self._shown_rows = 0                      # rows the result shown takes at the tray's width
         self._info_empty = True                   # the odds row has nothing to say
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
+        self._pending: PendingRoll | None = None  # the roll shown and waiting, as kept on disk
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="/ jet rapide — ? pour la grammaire", id="quick-roll", compact=True,
@@ -183,11 +188,27 @@ class DiceTray(CampaignView, Widget):
             self._reparse(self.line.value)
 
     def _load_history(self, session: CampaignSession) -> None:
-        """After a restart, ↑ and `.` still know the lines of the roll log; lines typed before the
-        log was read (it is read after the first frame) stay the newest."""
-        from ..quickroll.history import history_from_log
+        """After a restart, ↑ and `.` still know the lines of the roll log. Read in a thread from
+        the newest rolls only: re-reading every logged line on the UI thread stopped the screen
+        (and every key) for seconds on a long log."""
+        recent, campaign = session.rolls[-_HISTORY_SCAN:], session.campaign
 
-        lines = history_from_log(session.rolls, session.campaign, _HISTORY)
+        def read() -> tuple[CampaignSession, list[str]]:
+            from ..quickroll.history import history_from_log
+
+            return session, history_from_log(recent, campaign, _HISTORY)
+
+        self.run_worker(read, thread=True, name="quick-roll-history", group="quick-roll-history",
+                        exclusive=True, exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.name == "quick-roll-history" and event.state == WorkerState.SUCCESS:
+            session, lines = event.worker.result
+            if session is self.session:
+                self._take_history(lines)
+
+    def _take_history(self, lines: list[str]) -> None:
+        """Lines typed before the log was read (it is read after the first frame) stay the newest."""
         logged = set(lines)
         self.history = (lines + [line for line in self.history if line not in logged])[-_HISTORY:]
         self._history_pos = None
@@ -434,6 +455,7 @@ class DiceTray(CampaignView, Widget):
         flow = self.flow
         assert flow is not None and flow.prompt is not None
         if flow.result is not None:
+            self._keep_pending(flow)            # on disk before the table sees the dice
             self._show_result(flow.draft, flow.result, pending=True)
         view = self.choice_view
         view.update(prompt_content(flow.prompt))
@@ -461,13 +483,20 @@ class DiceTray(CampaignView, Widget):
             self._finish()
 
     def cancel_flow(self) -> None:
-        """Abandon a roll waiting for a choice: nothing is logged or spent."""
+        """Abandon a roll waiting for a choice asked before any die (Te Deum's Providence):
+        nothing is logged or spent. Dice the table saw are never dropped: when a choice fails
+        after them (a rules error), the roll is logged as it stood, each choice at its default."""
+        pending, self._pending = self._pending, None
         self.flow = None
         view = self.choice_view
         view.remove_class("-active")
         view.update("")
         self.remove_class("-choosing")
-        self._set_info(literal("jet abandonné : rien n'est noté", "$warning"))
+        if pending is not None:
+            self._log_pending(pending)
+            self._set_info(literal("choix impossible : le jet est noté tel qu'il était", "$warning"))
+        else:
+            self._set_info(literal("jet abandonné : rien n'est noté", "$warning"))
         self.line.focus()
         self.app.refresh_bindings()
 
@@ -479,10 +508,9 @@ class DiceTray(CampaignView, Widget):
         if flow is None or flow.prompt is None or flow.result is None or self.session is None:
             return
         try:
-            for _ in range(50):
-                if flow.prompt is None or not flow.choose("enter"):
-                    break
+            flow.settle()
         except RequestError:
+            self.cancel_flow()                  # logs the roll as kept when its dice were shown
             return
         if flow.prompt is None and flow.result is not None:
             self._finish()
@@ -498,9 +526,19 @@ class DiceTray(CampaignView, Widget):
         draft, result = flow.draft, flow.result
         host: Any = self.app
         gm_only = self.gm_only or draft.gm_only
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            # The file holds what is logged now (a choice other than the default changes it), so
+            # a crash between logging and spending is repaired exactly on the next opening.
+            final = self._pending_of(flow, pending)
+            if final != pending:
+                self._write_pending(final)
+            pending = final
         record = host.record_roll(who=draft.who, line=draft.line, request=flow.request, result=result,
-                                  gm_only=gm_only, seed=flow.seed)
+                                  gm_only=gm_only, seed=flow.seed, pending=pending.id if pending else None)
         self._apply_spending(draft, result)
+        if pending is not None and record is not None and self.session is not None:
+            self.session.clear_pending()
         if draft.timer is not None:
             self._start_timer(draft, flow.request, result)
         self._show_result(draft, result, record=record)
@@ -521,6 +559,67 @@ class DiceTray(CampaignView, Widget):
                 b.set(spend.path, spend.after)
 
         self.app.change(label, build)  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------ the roll shown, kept on disk
+
+    def _keep_pending(self, flow: RollFlow) -> None:
+        """Before dice are shown: the roll they belong to, settled with its defaults (what Enter,
+        `q` or a signal would log), is written to `X.pending.toml`; a SIGKILL or a power cut
+        then loses nothing, the next opening logs it (`CampaignSession.recover_pending`)."""
+        if self.session is None or flow.result is None:
+            return
+        try:
+            settled = flow.settled()
+        except RequestError:
+            settled = flow                       # the next choice fails: the roll as it stands
+        if settled.result is None:
+            settled = flow
+        pending = self._pending_of(settled, self._pending)
+        if pending != self._pending:
+            self._write_pending(pending)
+
+    def _pending_of(self, flow: RollFlow, old: PendingRoll | None) -> PendingRoll:
+        """The record of `flow` as logged now, under the id (and time shown) of `old`."""
+        from gmscreen.campaign.pending import PendingRoll, PendingSpend, new_pending_id
+        from gmscreen.campaign.rolllog import now_iso
+
+        assert self.session is not None and flow.result is not None
+        draft = flow.draft
+        spends = tuple(PendingSpend(tuple(s.path), s.after, s.text)
+                       for s in _qr().spending(draft, flow.result, self.session.campaign))
+        return PendingRoll(old.id if old else new_pending_id(), old.time if old else now_iso(),
+                           self.session.campaign.session, draft.who, draft.line, copy.deepcopy(flow.request),
+                           copy.deepcopy(flow.result), self.gm_only or draft.gm_only, flow.seed, spends)
+
+    def _write_pending(self, pending: PendingRoll) -> None:
+        from gmscreen.campaign.errors import CampaignError
+
+        self._pending = pending
+        if self.session is None:
+            return
+        try:
+            self.session.write_pending(pending)
+        except CampaignError as exc:
+            self.app.warn("jet montré mais pas mis à l'abri : "  # type: ignore[attr-defined]
+                          + "; ".join(str(p) for p in exc.problems), severity="error")
+
+    def _log_pending(self, pending: PendingRoll) -> None:
+        """Log a kept roll as it stood, with its spending as one undoable change."""
+        host: Any = self.app
+        record = host.record_roll(who=pending.who, line=pending.line, request=pending.request,
+                                  result=pending.result, gm_only=pending.gm_only, seed=pending.seed,
+                                  pending=pending.id)
+        if pending.spends:
+            label = " · ".join(s.text for s in pending.spends)
+
+            def build(b: Any) -> None:
+                for spend in pending.spends:
+                    b.set(spend.path, spend.after)
+
+            host.change(label, build)
+        if record is not None and self.session is not None:
+            self.session.clear_pending()
+            self.show_record(record)
 
     def _start_timer(self, draft: Draft, request: dict[str, Any], result: dict[str, Any]) -> None:
         """An extended test starts a timer holding its request and the dice of its first interval."""

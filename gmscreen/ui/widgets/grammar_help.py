@@ -8,13 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..sanitize import clean
+from ..screens.steady import SteadyModalScreen
 
 
-class GrammarHelp(ModalScreen[None]):
+class GrammarHelp(SteadyModalScreen[None]):
     """The quick-roll grammar of the campaign's system (`?` in an empty line), laid out again
     for the width it has: at 80×24 long examples put their meaning below, aligned."""
 

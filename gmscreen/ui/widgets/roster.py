@@ -193,8 +193,9 @@ class RosterPane(CampaignView, Widget):
         if not self.is_mounted:
             return
         # Every change bumps the campaign's revision: an unchanged one needs no redraw
-        # (the host refreshes all views at start-up and after each change).
-        shown = (id(session), session.campaign.revision)
+        # (the host refreshes all views at start-up and after each change). A version taken
+        # in from disk is a new campaign object, whatever its revision.
+        shown = (id(session), id(session.campaign), session.campaign.revision)
         if shown == self._shown:
             return
         self._shown = shown

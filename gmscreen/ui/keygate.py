@@ -1,0 +1,139 @@
+"""Keys handled in the order typed, each where the one before it left the focus.
+
+Textual hands a key to the focused widget's queue and reads the next one at once; the key's
+binding (say `/`, which focuses the quick-roll line, or `e`, which opens a form) runs only
+once the key has bubbled back up, so the keys of one burst (an SSH packet, a paste, fast
+typing) all land on the widget the first one leaves: `/nn` turned two turns. The gate lets
+one key (or paste) through at a time and holds the next ones until the screen has settled —
+every queue of the screen drained, the focus and the screen unchanged over a round — so a
+burst behaves exactly as the same keys typed slowly. Keys typed while a campaign opens wait
+for it, so none is dropped during start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+from textual import events
+
+# A settle gives up after this long: a gate stuck shut would lose every later key.
+_SETTLE_LIMIT = 2.0
+_ROUNDS = 40
+_BUSY_ROUNDS = 6
+
+
+class KeyGate:
+    """Owned by the app: `admit` in `on_event`, `dispatched` after the key went on."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.held: deque[events.Event] = deque()
+        self.open = False          # shut until the campaign is on screen with a focus
+        self._busy = False
+        self._released: set[int] = set()
+        self._task: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def gated(event: events.Event) -> bool:
+        return isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
+
+    def admit(self, event: events.Event) -> bool:
+        """True when `event` goes on now; otherwise it is held, in order."""
+        if id(event) in self._released:
+            self._released.discard(id(event))
+            return True
+        if self._busy or self.held or not self.open:
+            self.held.append(event)
+            return False
+        self._busy = True
+        return True
+
+    def dispatched(self) -> None:
+        """The admitted event has been handed on: wait for the screen to settle, then let the
+        next one through."""
+        self._task = asyncio.get_running_loop().create_task(self._settle_then_next())
+
+    @property
+    def idle(self) -> bool:
+        """No key held and none on its way: everything typed so far has been handled."""
+        return not self.held and not self._busy
+
+    def set_open(self, is_open: bool) -> None:
+        self.open = is_open
+        if is_open and not self._busy:
+            self._next()
+
+    def _next(self) -> None:
+        if not self.app.is_running:        # quitting: what was typed after `q` goes nowhere
+            self.held.clear()
+        if not self.held or not self.open:
+            self._busy = False
+            return
+        event = self.held.popleft()
+        self._busy = True
+        self._released.add(id(event))
+        if not self.app.post_message(event):
+            self._released.discard(id(event))
+            self._busy = False
+
+    async def _settle_then_next(self) -> None:
+        try:
+            await self._settle()
+        except Exception:          # noqa: BLE001 - a key must never stay held for a failed wait
+            pass
+        self._next()
+
+    async def _settle(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _SETTLE_LIMIT
+        before = None
+        for round_ in range(_ROUNDS):
+            if not self.app.is_running:
+                return
+            nodes = await self._drain(deadline - loop.time())
+            if nodes is None:
+                return
+            now = (self.app.screen, self.app.focused)
+            if now == before and self._focus_settled():
+                # Quiet: nothing left in any queue that could still move the focus. A screen
+                # that never goes quiet (an animation ticking) is taken as settled a bit later.
+                if round_ >= _BUSY_ROUNDS or all(node._message_queue.empty() for node in nodes):
+                    return
+            before = now
+            if loop.time() >= deadline:
+                return
+
+    def _focus_settled(self) -> bool:
+        """A screen that can take the focus has it (a dialog just pushed focuses its field once
+        its widgets are mounted)."""
+        screen = self.app.screen
+        return screen.focused is not None or not screen.focus_chain
+
+    async def _drain(self, timeout: float) -> list[Any] | None:
+        """Run a callback behind whatever each queue of the screen (and the app) holds now."""
+        app = self.app
+        try:
+            screen = app.screen
+        except Exception:          # noqa: BLE001 - no screen: shutting down
+            return None
+        nodes = [app, *screen.walk_children(with_self=True)]
+        left = 0
+        done = asyncio.Event()
+
+        def one_less() -> None:
+            nonlocal left
+            left -= 1
+            if left == 0:
+                done.set()
+
+        for node in nodes:
+            if node.call_later(one_less):
+                left += 1
+        if left:
+            try:
+                await asyncio.wait_for(done.wait(), timeout=max(timeout, 0.01))
+            except asyncio.TimeoutError:
+                return None
+        return nodes

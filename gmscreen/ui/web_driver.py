@@ -1,0 +1,70 @@
+"""Textual's web driver (textual-serve, `textual serve`), made to end with its client.
+
+- Sizes reach the app in the order they were sent. Textual posts the driver's initial size
+  two loop hops late and the browser's sizes at once, so the browser's first size could be
+  overtaken by the (older) initial one; here every size takes the path of the initial one
+  and of the keys.
+- A "quit" from the server (the tab was closed, or its connection timed out) or the end of
+  standard input (the server itself is gone) saves and ends the session through the app, after
+  the keys already received, with the exit guard armed (`driver.input_ended`).
+
+Loaded only when Textual is asked for its web driver (TEXTUAL_DRIVER, set by textual-serve).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.drivers.web_driver import WebDriver
+from textual.geometry import Size
+
+from .driver import NoticesKeys, input_ended
+
+MAX_CELLS = 10_000          # a size beyond this is not a browser window
+
+
+def _cells(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CELLS:
+        return None
+    return value
+
+
+class ClientAwareWebDriver(NoticesKeys, WebDriver):
+    """`WebDriver` whose sizes keep their order and whose session ends with its client."""
+
+    _gone = False
+
+    def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
+        if packet_type == "resize":
+            width, height = _cells(payload.get("width")), _cells(payload.get("height"))
+            if width is None or height is None:
+                return                          # not a size: the last good one stays
+            self._size = (width, height)
+            size = Size(width, height)
+            self.send_message(events.Resize(size, size))
+        elif packet_type == "quit":
+            self._client_gone("the browser disconnected")
+        else:
+            super().on_meta(packet_type, payload)
+
+    def run_input_thread(self) -> None:
+        try:
+            super().run_input_thread()
+        finally:
+            if not self.exit_event.is_set():    # not stopped by the app: the server went away
+                self._client_gone("the server closed the connection")
+
+    def _client_gone(self, reason: str) -> None:
+        if self._gone:
+            return
+        self._gone = True
+        # Nobody reads the screen any more, and the server may have stopped reading our
+        # output: a write to a full pipe would block the app for good (the exit guard would
+        # end it, 10 s later). Output is dropped from now on.
+        self._write = _discard
+        input_ended(self, reason)
+
+
+def _discard(data: bytes) -> int:
+    return len(data)

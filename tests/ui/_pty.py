@@ -1,0 +1,83 @@
+"""The real program in a pseudo-terminal: start it, read what it draws, type, stop it."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def environment(tmp_path: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(GMSCREEN_CONFIG_DIR=str(tmp_path / "config"), GMSCREEN_DATA_DIR=str(tmp_path / "data"),
+               TERM="xterm-256color", COLUMNS="80", LINES="24", PYTHONPATH=str(REPO))
+    for name in ("TEXTUAL_THEME", "TEXTUAL_DRIVER", "TEXTUAL", "NO_COLOR"):
+        env.pop(name, None)
+    return env
+
+
+def start(path: Path, tmp_path: Path, *, stdin: int | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """`gmscreen PATH` on an 80×24 pty; `stdin`: another standard input (a pipe) than the pty."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    process = subprocess.Popen([sys.executable, "-m", "gmscreen", str(path)], cwd=REPO, env=environment(tmp_path),
+                               stdin=slave if stdin is None else stdin, stdout=slave, stderr=slave,
+                               start_new_session=True)
+    os.close(slave)
+    return process, master
+
+
+def read_until(fd: int, needle: bytes, timeout: float) -> bytes:
+    seen = b""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+            if needle in seen:
+                return seen
+    raise AssertionError(f"{needle!r} never appeared on the terminal; last output: {seen[-400:]!r}")
+
+
+def drain(fd: int, seconds: float) -> bytes:
+    seen = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            seen += chunk
+    return seen
+
+
+def wait(process: subprocess.Popen[bytes], master: int, timeout: float) -> int:
+    """The exit status, reading the terminal meanwhile so that the program never blocks on it."""
+    end = time.monotonic() + timeout
+    while process.poll() is None and time.monotonic() < end:
+        drain(master, 0.05)
+    return process.wait(max(0.1, end - time.monotonic()))
+
+
+def stop(process: subprocess.Popen[bytes], master: int) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait(10)
+    os.close(master)

@@ -1,0 +1,199 @@
+"""Keys that arrive in one burst (an SSH packet, a paste, fast typing) are handled in order, each
+where the one before left the focus: exactly as the same keys typed slowly."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input
+
+from gmscreen.campaign import sample_path
+from gmscreen.ui import GMScreenApp
+
+from _pilot import burst, ready
+
+
+async def settle(app: Any, pilot: Any) -> None:
+    """Wait until every held key has gone through."""
+    for _ in range(200):
+        await pilot.pause()
+        if not app.key_gate.held and not app.key_gate._busy:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            return
+    raise AssertionError("keys still held")
+
+
+def state(app: Any) -> dict[str, Any]:
+    """What the GM can see of the screen and of the campaign."""
+    focused = app.focused
+    session = app.session
+    campaign = session.campaign
+    return {
+        "screen": type(app.screen).__name__,
+        "focused": (type(focused).__name__, focused.id) if focused is not None else None,
+        "value": focused.value if isinstance(focused, Input) else None,
+        "line": app.pane("dice-tray").line.value,
+        "characters": [c.name for c in campaign.characters],
+        "turn": (campaign.encounter.round, campaign.encounter.turn) if campaign.encounter else None,
+        "rolls": [(r.line, r.request.get("dice"), r.result.get("outcome")) for r in session.rolls],
+        "undo": session.last_label,
+    }
+
+
+async def test_what_follows_slash_goes_into_the_line(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        before = state(app)
+        burst(app, "/", "n", "n")
+        await settle(app, pilot)
+        after = state(app)
+        assert after["line"] == "nn"
+        assert after["turn"] == before["turn"] and after["undo"] == before["undo"]
+
+
+async def test_a_line_typed_as_the_screen_appears_is_not_taken_as_pane_keys(campaign_file) -> None:
+    """`/6d12 sd2` right after start used to duplicate a character (`d` in the roster)."""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        burst(app, "/", *"6d12 sd2")           # before the campaign is even on screen
+        await ready(app, pilot)
+        await settle(app, pilot)
+        names = [c.name for c in app.session.campaign.characters]
+        assert app.pane("dice-tray").line.value == "6d12 sd2"
+        assert len(names) == len(set(names)) and app.session.last_label is None
+        burst(app, "enter")
+        await settle(app, pilot)
+        assert [r.line for r in app.session.rolls] == ["6d12 sd2"]
+
+
+async def test_a_name_typed_fast_opens_no_dialog(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        burst(app, "1", "/", *"callia eloquence sd3 gm")
+        await settle(app, pilot)
+        assert type(app.screen).__name__ == "MainScreen"
+        assert app.pane("dice-tray").line.value == "callia eloquence sd3 gm"
+        assert app.session.last_label is None
+
+
+SEQUENCES = {
+    # a pane key, then the line
+    "slash after a pane": ("mir", ["2", "/", *"loriane eloquence sd3"]),
+    # the edit form takes what is typed after `e`
+    "edit form": ("mir", ["1", "e", *"Zed", "escape", "n"]),
+    # the log's search takes what is typed after `f`
+    "log search": ("mir", ["4", "f", *"tir", "escape", "escape", "/", "x"]),
+    # the open-campaign dialog takes the path typed after ctrl+o
+    "open dialog": ("mir", ["ctrl+o", *"nowhere.toml", "escape", "/", "q"]),
+    # the choice prompt takes the key after Enter, and the line the keys after the choice
+    "choice prompt": ("eclats", ["/", *"ysaure emp calmer 9", "enter", "r", "g", "/", *"sd"]),
+    # the keys screen opened by `?` and closed by escape, then a turn
+    "keys screen": ("mir", ["question_mark", "escape", "n", "/", "x"]),
+}
+
+
+@pytest.mark.parametrize("name", list(SEQUENCES))
+async def test_a_burst_does_what_the_same_keys_typed_slowly_do(tmp_path: Path, name: str) -> None:
+    system, keys = SEQUENCES[name]
+    results = []
+    for fast in (False, True):
+        folder = tmp_path / ("fast" if fast else "slow")
+        folder.mkdir()
+        path = Path(shutil.copy(sample_path(system), folder / f"{system}.toml"))
+        app = GMScreenApp(path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(app, pilot)
+            app.pane("dice-tray").rng = random.Random(4)
+            if fast:
+                burst(app, *keys)
+                await settle(app, pilot)
+            else:
+                await pilot.press(*keys)
+                await pilot.pause()
+            results.append(state(app))
+            await app.workers.wait_for_complete()
+    slow, fast_state = results
+    assert fast_state == slow
+
+
+async def test_keys_typed_while_a_long_log_loads_are_all_taken_and_the_roll_logged_once(campaign_file) -> None:
+    path = campaign_file("mir")
+    entry = ('\n[[roll]]\nseq = {seq}\ntime = "2025-03-01T21:04:11+01:00"\nsession = 1\nwho = "Alexis"\n'
+             'line = "alexis tir sd2"\nrequest = {{ system = "mir", kind = "simple", pool = 5, difficulty = 2 }}\n'
+             'result = {{ outcome = "success", successes = 2, dice = [1, 2, 3, 4, 5] }}\n')
+    count = 20_000
+    text = "format = 1\n" + "".join(entry.format(seq=seq) for seq in range(1, count + 1))
+    path.with_name(path.stem + ".rolls.toml").write_text(text, encoding="utf-8")
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        burst(app, "/", *"6d12 sd2", "enter", *"2d12")
+        await settle(app, pilot)
+        await ready(app, pilot)
+        await settle(app, pilot)
+        rolls = app.session.rolls
+        assert len(rolls) == count + 1
+        assert [r.seq for r in rolls[-2:]] == [count, count + 1] and rolls[-1].line == "6d12 sd2"
+        assert app.pane("dice-tray").line.value == "2d12"
+
+
+def test_a_burst_through_a_real_terminal(campaign_file, tmp_path: Path) -> None:
+    """The real program on a pty: a whole quick roll and `/nn` written in one go as the screen
+    appears; ctrl+q then saves. The roll is logged, no turn moved, no character duplicated."""
+    from gmscreen.campaign import load_campaign, open_session
+
+    import _pty
+
+    path = campaign_file("mir")
+    before = load_campaign(path)
+    process, master = _pty.start(path, tmp_path)
+    try:
+        import os
+
+        _pty.read_until(master, b"Vaskov", 30)
+        os.write(master, b"/6d12 sd2\r/nn")
+        _pty.read_until(master, b"nn", 10)
+        os.write(master, b"\x11")               # ctrl+q
+        assert _pty.wait(process, master, 20) == 0
+    finally:
+        _pty.stop(process, master)
+    after = load_campaign(path)
+    assert [c.name for c in after.characters] == [c.name for c in before.characters]
+    assert (after.encounter.round, after.encounter.turn) == (before.encounter.round, before.encounter.turn)
+    with open_session(path, read_only=True) as session:
+        assert [r.line for r in session.rolls] == ["6d12 sd2"]
+
+
+async def test_a_paste_right_after_slash_lands_in_the_line_in_order(campaign_file) -> None:
+    from textual import events
+
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        burst(app, "2", "/")
+        paste = events.Paste("loriane eloquence\x1b[31m")
+        paste.set_sender(app)
+        app._driver.send_message(paste)
+        burst(app, "space", "s", "d", "3")
+        await settle(app, pilot)
+        assert app.pane("dice-tray").line.value == "loriane eloquence sd3"
+        assert app.session.last_label is None
+
+
+async def test_keys_typed_after_q_are_dropped_quietly(campaign_file) -> None:
+    path = campaign_file("mir")
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        burst(app, "q", *"nnnnnnnn")
+        for _ in range(20):
+            await pilot.pause()
+            if not app.is_running:
+                break
+    assert app.return_code == 0 and not app.is_running
