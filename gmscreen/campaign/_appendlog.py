@@ -56,6 +56,45 @@ def _header_lines(names: tuple[str, ...]) -> tuple[bytes, ...]:
     return tuple(f"[[{n}]]".encode() for n in names)
 
 
+_CHUNK = 1 << 20             # bytes of a long log parsed at a time
+
+
+def _loads_in_chunks(body: bytes, names: tuple[str, ...]) -> dict[str, Any]:
+    """`tomllib.loads(body)`, a megabyte of entries at a time, cut only where an entry starts.
+
+    The screen reads its log in a thread: one decode and one parse of a 40 MB log hold the
+    interpreter lock for tens of milliseconds at a stretch, and every key waits for them.
+    The entries are arrays of tables, so parsing them piece by piece gives the same document;
+    a cut that lands inside a multi-line string does not parse, and the whole is parsed then.
+    """
+    if len(body) <= _CHUNK:
+        return tomllib.loads(body.decode("utf-8"))
+    starts = tuple(b"\n" + h for h in _header_lines(names))
+    doc: dict[str, Any] = {}
+    begin = 0
+    try:
+        while begin < len(body):
+            end = len(body) if len(body) - begin <= _CHUNK else _next_entry(body, begin + _CHUNK, starts)
+            part = tomllib.loads(body[begin:end].decode("utf-8"))
+            for key, value in part.items():
+                if key in names and isinstance(value, list) and isinstance(doc.setdefault(key, []), list):
+                    doc[key].extend(value)
+                elif begin == 0 and key not in names:
+                    doc[key] = value                # the header
+                else:                               # anything else: the whole file decides
+                    raise tomllib.TOMLDecodeError(f"{key!r} is not an entry")
+            begin = end
+    except _UNPARSABLE:
+        return tomllib.loads(body.decode("utf-8"))
+    return doc
+
+
+def _next_entry(body: bytes, at: int, starts: tuple[bytes, ...]) -> int:
+    """Offset of the first entry line at or after `at` (the end when there is none)."""
+    found = [i for i in (body.find(s, at) for s in starts) if i >= 0]
+    return min(found) + 1 if found else len(body)
+
+
 def _tail_start(data: bytes, headers: tuple[bytes, ...]) -> int | None:
     """Offset of the line that starts the last entry (or a torn fragment of its header)."""
     nl = data.rfind(b"\n")
@@ -136,7 +175,7 @@ def scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, *, wh
     split = _tail_start(data, _header_lines(names))
     body, tail = (data, b"") if split is None else (data[:split], data[split:])
     try:
-        doc = tomllib.loads(body.decode("utf-8"))
+        doc = _loads_in_chunks(body, names)
     except _UNPARSABLE:
         return _slow_scan(data, file, names, convert, what, base_line, first_index)
     for key, value in doc.items():

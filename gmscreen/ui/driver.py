@@ -71,8 +71,9 @@ async def _keys_handled(app: Any, loop: asyncio.AbstractEventLoop) -> None:
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(reached.wait(), KEYS_GRACE)
     gate = getattr(app, "key_gate", None)
-    while gate is not None and not gate.idle and loop.time() < deadline:
-        await asyncio.sleep(0.05)
+    if gate is not None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(gate.settled(), max(0.0, deadline - loop.time()))
 
 
 class EOFAwareDriver(NoticesKeys, LinuxDriver):

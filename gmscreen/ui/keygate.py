@@ -22,18 +22,25 @@ from textual import events
 _SETTLE_LIMIT = 2.0
 _ROUNDS = 40
 _BUSY_ROUNDS = 6
+_IDLE_SETTLE_DELAY = 0.02   # s after a key with none behind it: its frame is drawn first
 
 
 class KeyGate:
-    """Owned by the app: `admit` in `on_event`, `dispatched` after the key went on."""
+    """Owned by the app: `admit` in `on_event`, `dispatched` after the key went on.
+
+    The settling is lazy: a key typed alone costs nothing; only a key that arrives while the
+    one before may still be moving the focus waits, for as long as that takes.
+    """
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.held: deque[events.Event] = deque()
-        self.open = False          # shut until the campaign is on screen with a focus
-        self._busy = False
+        self.open = False           # shut until the campaign is on screen with a focus
+        self._unsettled = False     # a key went on: what it does may still be under way
+        self._in_flight = False     # a held key let through, on its way back to the app
         self._released: set[int] = set()
         self._task: asyncio.Task[None] | None = None
+        self._later: asyncio.TimerHandle | None = None
 
     @staticmethod
     def gated(event: events.Event) -> bool:
@@ -43,46 +50,83 @@ class KeyGate:
         """True when `event` goes on now; otherwise it is held, in order."""
         if id(event) in self._released:
             self._released.discard(id(event))
+            self._in_flight = False
+            self._unsettled = True
             return True
-        if self._busy or self.held or not self.open:
-            self.held.append(event)
-            return False
-        self._busy = True
-        return True
+        if self.open and not (self.held or self._in_flight or self._task or self._unsettled):
+            self._unsettled = True
+            return True
+        self.held.append(event)
+        self._settle_soon()
+        return False
 
     def dispatched(self) -> None:
-        """The admitted event has been handed on: wait for the screen to settle, then let the
-        next one through."""
-        self._task = asyncio.get_running_loop().create_task(self._settle_then_next())
+        """The admitted event has been handed on; keys that came meanwhile wait for the screen
+        to settle. With none waiting, it settles a moment later anyway (after the key's own
+        frame is out), so that the next key typed goes straight through."""
+        self._settle_soon()
+        if self._unsettled and self._task is None and self._later is None:
+            self._later = asyncio.get_running_loop().call_later(_IDLE_SETTLE_DELAY, self._settle_idle)
 
-    @property
-    def idle(self) -> bool:
-        """No key held and none on its way: everything typed so far has been handled."""
-        return not self.held and not self._busy
+    def _settle_idle(self) -> None:
+        self._later = None
+        if self._unsettled and self._task is None:
+            self._start()
 
     def set_open(self, is_open: bool) -> None:
         self.open = is_open
-        if is_open and not self._busy:
-            self._next()
+        self._settle_soon()
+
+    @property
+    def idle(self) -> bool:
+        """No key held and none on its way (what the last one does may still be under way:
+        `settled` waits for that too)."""
+        return not self.held and not self._in_flight and self._task is None
+
+    async def settled(self) -> None:
+        """Every key typed so far handled, and what it did done (the input ends: exit after)."""
+        while not self.idle:
+            if self._task is not None:
+                await asyncio.shield(self._task)
+            else:
+                await asyncio.sleep(0.01)
+        if self._unsettled:
+            self._start()
+            if self._task is not None:
+                await asyncio.shield(self._task)
+
+    def _settle_soon(self) -> None:
+        if self.held and self.open and self._task is None and not self._in_flight:
+            if self._unsettled:
+                self._start()
+            else:
+                self._next()
+
+    def _start(self) -> None:
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
+        self._task = asyncio.get_running_loop().create_task(self._settle_then_next())
 
     def _next(self) -> None:
         if not self.app.is_running:        # quitting: what was typed after `q` goes nowhere
             self.held.clear()
         if not self.held or not self.open:
-            self._busy = False
             return
         event = self.held.popleft()
-        self._busy = True
+        self._in_flight = True
         self._released.add(id(event))
         if not self.app.post_message(event):
             self._released.discard(id(event))
-            self._busy = False
+            self._in_flight = False
 
     async def _settle_then_next(self) -> None:
         try:
             await self._settle()
         except Exception:          # noqa: BLE001 - a key must never stay held for a failed wait
             pass
+        self._task = None
+        self._unsettled = False
         self._next()
 
     async def _settle(self) -> None:

@@ -345,3 +345,31 @@ def test_any_values_round_trip(tmp_path, who, line, result):
     log.close()
     loaded = RollLog.load(path)
     assert loaded.warnings == [] and loaded.records == [rec]
+
+
+def test_a_long_log_is_parsed_a_piece_at_a_time_to_the_same_entries(tmp_path, monkeypatch):
+    """The log is parsed in pieces cut where an entry starts (so that a thread reading it never
+    holds the interpreter for long); a cut inside a multi-line string falls back to the whole."""
+    import tomllib
+
+    from gmscreen.campaign import _appendlog
+    from gmscreen.campaign.rolllog import RollLog
+
+    entries = []
+    for seq in range(1, 41):
+        who = '"""Alexis\n[[roll]]\nseq = 999"""' if seq == 20 else '"Alexis"'
+        entries.append(f'\n[[roll]]\nseq = {seq}\ntime = "2025-03-01T21:04:11+01:00"\nsession = 1\nwho = {who}\n'
+                       f'line = "3d12 sd1"\nrequest = {{ system = "mir", kind = "simple", pool = 3 }}\n'
+                       f'result = {{ outcome = "success" }}\n')
+        if seq == 30:
+            entries.append("\n[[reveal]]\nseq = 3\ntime = \"2025-03-01T21:05:00+01:00\"\n")
+    text = "format = 1\n" + "".join(entries)
+    path = tmp_path / "c.rolls.toml"
+    path.write_text(text, encoding="utf-8")
+    whole = tomllib.loads(text)
+    for chunk in (64, 300, 1 << 20):
+        monkeypatch.setattr(_appendlog, "_CHUNK", chunk)
+        assert _appendlog._loads_in_chunks(text.encode(), ("roll", "reveal")) == whole
+        log = RollLog.load(path)
+        assert [r.seq for r in log.records] == list(range(1, 41)) and log.records[19].who.startswith("Alexis\n")
+        assert log.by_seq[3].revealed and not log.warnings

@@ -21,7 +21,8 @@ async def settle(app: Any, pilot: Any) -> None:
     """Wait until every held key has gone through."""
     for _ in range(200):
         await pilot.pause()
-        if not app.key_gate.held and not app.key_gate._busy:
+        if app.key_gate.idle:
+            await app.key_gate.settled()
             await app.workers.wait_for_complete()
             await pilot.pause()
             return
