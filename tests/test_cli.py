@@ -22,24 +22,11 @@ from gmscreen import cli
 from gmscreen.campaign.errors import CampaignError, Problem
 from gmscreen.rules import odds, resolve
 
+from _cli_helpers import assert_one_line_error, run
+
 REPO = Path(__file__).resolve().parents[1]
 VECTORS = REPO / "tests" / "data" / "vectors"
 SYSTEM_IDS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    status = cli.main(list(args))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_line_error(status: int, out: str, err: str, *words: str) -> None:
-    assert status == 2
-    assert out == ""
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert "Traceback" not in err
-    for word in words:
-        assert word in err, (word, err)
 
 
 def vector_file(system_id: str) -> dict:

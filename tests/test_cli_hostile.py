@@ -26,26 +26,13 @@ from gmscreen.campaign.journal import journal_path
 from gmscreen.campaign.rolllog import rolls_path
 from gmscreen.campaign.samples import sample_path
 
+from _cli_helpers import assert_one_line_error, run
+
 REPO = Path(__file__).resolve().parents[1]
 DEEP = "[" * 100_000
 RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 HOSTILE = "Chien\x1b#8\x07\x9b31m\rZ"
 REQUEST = {"system": "mir", "kind": "simple", "pool": 6, "difficulty": 2}
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    status = cli.main(list(args))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_line_error(status: int, out: str, err: str, *words: str) -> None:
-    assert status == 2
-    assert out == ""
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert "Traceback" not in err
-    for word in words:
-        assert word in err, (word, err)
 
 
 def assert_no_controls(*texts: str) -> None:

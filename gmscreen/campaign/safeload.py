@@ -16,7 +16,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 MiB = 1024 * 1024
 MAX_REQUEST_BYTES = 4 * MiB          # a resolve request is a few lines
@@ -24,6 +24,7 @@ MAX_SETTINGS_BYTES = 1 * MiB         # config.toml, a theme file
 MAX_CAMPAIGN_BYTES = 32 * MiB        # the state file (thousands of characters still fit)
 MAX_LOG_BYTES = 1024 * MiB           # roll log, journal: they grow all campaign long
 MAX_REQUEST_DEPTH = 8                # nested tables/lists in a request: it needs 3 (dice lists)
+OUT_OF_MEMORY = "too big to read (out of memory)"
 
 # What a parser of untrusted text may raise besides its own syntax error.
 PARSE_ERRORS = (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError, MemoryError)
@@ -62,7 +63,7 @@ def read_limited(path: str | Path, limit: int) -> bytes:
         try:
             data = fh.read(limit + 1)
         except MemoryError:
-            raise LoadError("too big to read (out of memory)") from None
+            raise LoadError(OUT_OF_MEMORY) from None
     if len(data) > limit:
         raise LoadError(f"larger than {size_text(limit)}")
     return data
@@ -73,7 +74,7 @@ def parse_problem(exc: BaseException) -> str:
     if isinstance(exc, RecursionError):
         return "nested too deeply to read (too many [ or { inside each other)"
     if isinstance(exc, MemoryError):
-        return "too big to read (out of memory)"
+        return OUT_OF_MEMORY
     if isinstance(exc, UnicodeDecodeError):
         return "invalid UTF-8"
     return f"not valid TOML ({exc})" if isinstance(exc, tomllib.TOMLDecodeError) else str(exc)
@@ -82,28 +83,29 @@ def parse_problem(exc: BaseException) -> str:
 def loads_toml(text: str, *, max_depth: int | None = None) -> dict[str, Any]:
     """tomllib.loads, with every failure a LoadError (syntax errors keep tomllib's words)."""
     try:
-        data = tomllib.loads(text)
+        return _parse(tomllib.loads, text, max_depth)
     except tomllib.TOMLDecodeError as exc:
         raise LoadError(f"not valid TOML: {exc}", syntax=str(exc)) from None
-    except RecursionError:
-        raise LoadError(deep_message(max_depth), nesting_line(text, max_depth or 64)) from None
-    except MemoryError:
-        raise LoadError("too big to read (out of memory)") from None
-    _check_depth(data, max_depth)
-    return data
 
 
 def loads_json(text: str, *, max_depth: int | None = None) -> Any:
     """json.loads, with every failure a LoadError (line of the syntax error given)."""
     try:
-        data = json.loads(text)
+        return _parse(json.loads, text, max_depth)
     except json.JSONDecodeError as exc:
         raise LoadError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", exc.lineno,
                         syntax=str(exc)) from None
+
+
+def _parse(parse: Callable[[str], Any], text: str, max_depth: int | None) -> Any:
+    """`parse(text)` with too deep or too big a LoadError, then the depth checked; the parser's
+    own syntax error is left to the caller, who words it for its format."""
+    try:
+        data = parse(text)
     except RecursionError:
         raise LoadError(deep_message(max_depth), nesting_line(text, max_depth or 64)) from None
     except MemoryError:
-        raise LoadError("too big to read (out of memory)") from None
+        raise LoadError(OUT_OF_MEMORY) from None
     _check_depth(data, max_depth)
     return data
 

@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from gmscreen.rules import SYSTEMS
+from gmscreen.rules._base import type_name
 
 from .errors import CampaignError, Problem
 from .model import FORMAT, SIDES, Campaign, from_data
-from .safeload import MAX_CAMPAIGN_BYTES
+from .safeload import MAX_CAMPAIGN_BYTES, OUT_OF_MEMORY, nesting_line
 from .textsafe import CONTROL as _CONTROL
 
 SYSTEM_IDS = tuple(SYSTEMS)     # ids only: no system module is imported here
@@ -156,23 +157,16 @@ def _show(value: Any) -> str:
 
 
 def _type_name(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
+    """The rules' words for a value's type, but TOML's for arrays, dates and times."""
     if isinstance(value, list):
         return "an array"
-    if isinstance(value, dict):
-        return "a table"
     if isinstance(value, datetime.datetime):
         return "a date-time"
     if isinstance(value, datetime.date):
         return "a date"
-    return "a time"
+    if isinstance(value, datetime.time):
+        return "a time"
+    return type_name(value)
 
 
 def _got(value: Any) -> str:
@@ -352,29 +346,6 @@ def line_of(lines: dict[tuple, int], path: tuple) -> int | None:
     return None
 
 
-def _nesting_line(text: str, limit: int) -> int | None:
-    """The line where brackets first nest deeper than `limit` (strings and comments skipped)."""
-    depth = 0
-    line = 1
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            pos += 1
-            continue
-        tok = m.group()
-        pos = m.end()
-        if m.lastgroup == "p":
-            if tok in "[{":
-                depth += 1
-                if depth > limit:
-                    return line
-            elif tok in "]}":
-                depth = max(0, depth - 1)
-        line += tok.count("\n")
-    return None
-
-
 _KNOWN_SHOWN = 12          # ids listed in a dangling-reference message, at most
 
 _SYNTAX_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$|\s*\(at end of document\)\s*$")
@@ -447,11 +418,11 @@ class _Checker:
             self.at_line(line, f"not valid TOML: {message}")
             return None
         except RecursionError:
-            self.at_line(_nesting_line(text, MAX_DEPTH),
+            self.at_line(nesting_line(text, MAX_DEPTH),
                          f"nesting deeper than the schema allows (at most {MAX_DEPTH} levels)")
             return None
         except MemoryError:
-            self.at_line(None, "too big to read (out of memory): not a campaign")
+            self.at_line(None, f"{OUT_OF_MEMORY}: not a campaign")
             return None
         self._limits(data)
         fmt = data.get("format")

@@ -24,7 +24,9 @@ class RequestError(ValueError):
 _REQUIRED = object()
 
 
-def _type_name(value: Any) -> str:
+def type_name(value: Any) -> str:
+    """A value's type as a message names it ("got a string"): for requests here, and under
+    TOML's own words for the campaign file's checks."""
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, int):
@@ -49,7 +51,7 @@ class Reader:
 
     def __init__(self, request: Mapping[str, Any], prefix: str = "", _used: set[str] | None = None):
         if not isinstance(request, Mapping):
-            raise RequestError("request", f"expected a table of fields, got {_type_name(request)}")
+            raise RequestError("request", f"expected a table of fields, got {type_name(request)}")
         self.request = request
         self.prefix = prefix
         self.used: set[str] = _used if _used is not None else set()
@@ -77,7 +79,7 @@ class Reader:
             return default
         value = self.request[key]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RequestError(key, f"expected an integer from {lo} to {hi}, got {_type_name(value)} {value!r}")
+            raise RequestError(key, f"expected an integer from {lo} to {hi}, got {type_name(value)} {value!r}")
         if not lo <= value <= hi:
             raise RequestError(key, f"expected an integer from {lo} to {hi}, got {value}")
         return value
@@ -104,7 +106,7 @@ class Reader:
             return default
         value = self.request[key]
         if not isinstance(value, bool):
-            raise RequestError(key, f"expected true or false, got {_type_name(value)} {value!r}")
+            raise RequestError(key, f"expected true or false, got {type_name(value)} {value!r}")
         return value
 
     def choice(self, name: str, choices: Sequence[str], default: Any = _REQUIRED) -> str:
@@ -130,7 +132,7 @@ class Reader:
             return list(default)
         value = self.request[key]
         if not isinstance(value, (list, tuple)):
-            raise RequestError(key, f"expected a list of integers, got {_type_name(value)}")
+            raise RequestError(key, f"expected a list of integers, got {type_name(value)}")
         if not min_len <= len(value) <= max_len:
             raise RequestError(key, f"expected {min_len} to {max_len} entries, got {len(value)}")
         for item in value:
@@ -146,12 +148,12 @@ class Reader:
             return None
         value = self.request[key]
         if not isinstance(value, (list, tuple)):
-            raise RequestError(key, f"expected a list of die faces, got {_type_name(value)}")
+            raise RequestError(key, f"expected a list of die faces, got {type_name(value)}")
         if len(value) > max_len:
             raise RequestError(key, f"too many dice: at most {max_len}, got {len(value)}")
         for item in value:
             if isinstance(item, bool) or not isinstance(item, int):
-                raise RequestError(key, f"expected integer die faces, got {_type_name(item)} {item!r}")
+                raise RequestError(key, f"expected integer die faces, got {type_name(item)} {item!r}")
         return list(value)
 
     def dice_lists(self, name: str, max_lists: int = 100, max_len: int = 100) -> list[list[int]] | None:

@@ -131,7 +131,10 @@ def run_and_kill(script: str, args: list[str], rng: random.Random, max_delay: fl
         assert first == b"ready\n", first + child.stderr.read()
         time.sleep(rng.uniform(0, max_delay))
         child.send_signal(signal.SIGKILL)
-        out, err = child.communicate(timeout=30)
+        child.wait(timeout=30)
+        # Read through the same buffered pipes as `readline` above: it may already hold the
+        # first numbers printed after "ready" (communicate() would skip them).
+        out, err = child.stdout.read(), child.stderr.read()
     finally:
         if child.poll() is None:
             child.kill()

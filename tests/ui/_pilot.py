@@ -1,10 +1,12 @@
-"""Waiting for the screen in Pilot tests: one definition of "ready" for every test file."""
+"""Waiting for the screen in Pilot tests: one definition of "ready" (and of "refused to open")
+for every test file."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from gmscreen.ui.panes import PANES
+from gmscreen.ui.screens.load_error import LoadErrorScreen
 
 
 async def ready(app: Any, pilot: Any) -> None:
@@ -18,6 +20,16 @@ async def ready(app: Any, pilot: Any) -> None:
                 and app.session.rolls_loaded and not app.workers):
             return
     raise AssertionError("the campaign never opened")
+
+
+async def load_error_shown(app: Any, pilot: Any) -> LoadErrorScreen:
+    """Wait until the campaign has failed to open and the load error screen is up."""
+    for _ in range(20):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if isinstance(app.screen, LoadErrorScreen):
+            return app.screen
+    raise AssertionError(f"no load error screen; the screen shown is {app.screen!r}")
 
 
 def burst(app: Any, *keys: str) -> None:

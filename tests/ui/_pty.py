@@ -26,7 +26,8 @@ def environment(tmp_path: Path) -> dict[str, str]:
 
 
 def start(path: Path, tmp_path: Path, *, stdin: int | None = None) -> tuple[subprocess.Popen[bytes], int]:
-    """`gmscreen PATH` on an 80×24 pty; `stdin`: another standard input (a pipe) than the pty."""
+    """`gmscreen PATH` on an 80×24 pty; `stdin`: another standard input than the pty (a pipe, or
+    `subprocess.DEVNULL` for one at its end from the start)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     process = subprocess.Popen([sys.executable, "-m", "gmscreen", str(path)], cwd=REPO, env=environment(tmp_path),
@@ -36,9 +37,10 @@ def start(path: Path, tmp_path: Path, *, stdin: int | None = None) -> tuple[subp
     return process, master
 
 
-def read_until(fd: int, needle: bytes, timeout: float) -> bytes:
+def _read(fd: int, seconds: float, needle: bytes | None = None) -> bytes:
+    """What the terminal shows for `seconds`, or until `needle` shows or the terminal closes."""
     seen = b""
-    end = time.monotonic() + timeout
+    end = time.monotonic() + seconds
     while time.monotonic() < end:
         ready, _, _ = select.select([fd], [], [], 0.05)
         if ready:
@@ -49,23 +51,20 @@ def read_until(fd: int, needle: bytes, timeout: float) -> bytes:
             if not chunk:
                 break
             seen += chunk
-            if needle in seen:
-                return seen
-    raise AssertionError(f"{needle!r} never appeared on the terminal; last output: {seen[-400:]!r}")
+            if needle is not None and needle in seen:
+                break
+    return seen
+
+
+def read_until(fd: int, needle: bytes, timeout: float) -> bytes:
+    seen = _read(fd, timeout, needle)
+    if needle not in seen:
+        raise AssertionError(f"{needle!r} never appeared on the terminal; last output: {seen[-400:]!r}")
+    return seen
 
 
 def drain(fd: int, seconds: float) -> bytes:
-    seen = b""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        ready, _, _ = select.select([fd], [], [], 0.05)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            seen += chunk
-    return seen
+    return _read(fd, seconds)
 
 
 def wait(process: subprocess.Popen[bytes], master: int, timeout: float) -> int:

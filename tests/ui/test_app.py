@@ -18,7 +18,7 @@ from gmscreen.ui.panes import MAIN_PANES
 from gmscreen.ui.screens.keys_help import KeysHelpScreen, key_rows
 from gmscreen.ui.screens.load_error import LoadErrorScreen
 
-from _pilot import ready
+from _pilot import load_error_shown, ready
 
 
 
@@ -85,12 +85,7 @@ async def test_load_error_screen_shows_every_problem_and_never_touches_the_file(
     good = campaign_file("eclats")
     app = GMScreenApp(bad)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(20):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if isinstance(app.screen, LoadErrorScreen):
-                break
-        screen = app.screen
+        screen = await load_error_shown(app, pilot)
         assert isinstance(screen, LoadErrorScreen)
         assert len(screen.problems) >= 2
         shown = " ".join(str(w.render()) for w in screen.query(".problem"))
@@ -115,11 +110,7 @@ async def test_load_error_offers_the_samples(tmp_path, private_dirs) -> None:
     bad.write_text("this is = = not toml", encoding="utf-8")
     app = GMScreenApp(bad)
     async with app.run_test() as pilot:
-        for _ in range(20):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if isinstance(app.screen, LoadErrorScreen):
-                break
+        await load_error_shown(app, pilot)
         choices = app.screen.query_one(OptionList)
         ids = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
         assert "sample-magisphere" in ids
@@ -137,11 +128,7 @@ async def test_escape_on_the_load_error_screen_quits(tmp_path) -> None:
     bad.write_text("", encoding="utf-8")
     app = GMScreenApp(bad)
     async with app.run_test() as pilot:
-        for _ in range(20):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if isinstance(app.screen, LoadErrorScreen):
-                break
+        await load_error_shown(app, pilot)
         await pilot.press("escape")
         await pilot.pause()
     assert app.return_code == 2

@@ -8,7 +8,7 @@ from gmscreen.campaign.rolllog import rolls_path
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.load_error import LoadErrorScreen
 
-from _pilot import ready
+from _pilot import load_error_shown, ready
 
 DEEP = "[" * 100_000
 
@@ -19,11 +19,7 @@ async def test_a_journal_that_is_only_deep_nesting_shows_the_load_error_screen(c
     before = path.read_bytes()
     app = GMScreenApp(path)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(20):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if isinstance(app.screen, LoadErrorScreen):
-                break
+        await load_error_shown(app, pilot)
         assert isinstance(app.screen, LoadErrorScreen)
         assert any("nested too deeply" in p and "journal" in p for p in app.screen.problems)
         assert app.session is None

@@ -34,23 +34,35 @@ async def settle(app, pilot) -> None:
     await pilot.pause()
 
 
+async def hand_edit_seen(app, pilot, path, old: str, new: str) -> bytes:
+    """Once the screen is up, the file edited by hand and the screen's look at it done."""
+    await ready(app, pilot)
+    theirs = edit_by_hand(path, old, new)
+    await app.disk_watch.look()
+    await settle(app, pilot)
+    return theirs
+
+
+def notified(app, words: str, severity: str | None = None) -> bool:
+    """A notification saying `words` (of that severity, when one is given) was shown."""
+    return any(words in n.message and (severity is None or n.severity == severity) for n in app._notifications)
+
+
 async def test_a_hand_edit_is_taken_in_refreshed_and_said(campaign_file) -> None:
     path = campaign_file("mir")
     app = GMScreenApp(path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await ready(app, pilot)
-        theirs = edit_by_hand(path, 'name = "Loriane"', 'name = "Loriane la Sage"')
-        await app.disk_watch.look()
-        await settle(app, pilot)
+        theirs = await hand_edit_seen(app, pilot, path, 'name = "Loriane"', 'name = "Loriane la Sage"')
         assert app.session.campaign.character("loriane").name == "Loriane la Sage"
         assert "Loriane la Sage" in roster_names(app)
-        assert any("modifié sur le disque" in n.message and n.severity == "information"
-                   for n in app._notifications)
+        assert notified(app, "modifié sur le disque", "information")
         assert path.read_bytes() == theirs
     assert path.read_bytes() == theirs                   # quitting wrote nothing over it
 
 
-async def both_changed(app, pilot, path) -> bytes:
+async def both_changed(app, pilot, path, answer: str) -> tuple[bytes, int]:
+    """Our change and a hand edit, the question asked and kept through an autosave, then
+    `answer` pressed: the bytes the hand wrote, and the turn our change had made."""
     await ready(app, pilot)
     turn = app.session.campaign.encounter.turn
     await pilot.press("n")                               # our change, saved half a second later
@@ -63,31 +75,29 @@ async def both_changed(app, pilot, path) -> bytes:
     await settle(app, pilot)
     assert path.read_bytes() == theirs and app.session.dirty
     assert isinstance(app.screen, DiskConflictScreen)
-    return theirs
+    ours = app.session.campaign.encounter.turn
+    await pilot.press(answer)
+    await settle(app, pilot)
+    return theirs, ours
 
 
 async def test_both_changed_keep_mine(campaign_file) -> None:
     path = campaign_file("mir")
     app = GMScreenApp(path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        theirs = await both_changed(app, pilot, path)
-        turn = app.session.campaign.encounter.turn
-        await pilot.press("m")
-        await settle(app, pilot)
+        theirs, turn = await both_changed(app, pilot, path, "m")
         assert not isinstance(app.screen, DiskConflictScreen)
         (side,) = path.parent.glob("mir.toml.theirs-*")
         assert side.read_bytes() == theirs
         assert load_campaign(path).encounter.turn == turn and not app.session.dirty
-        assert any("celle du disque est gardée" in n.message for n in app._notifications)
+        assert notified(app, "celle du disque est gardée")
 
 
 async def test_both_changed_take_theirs(campaign_file) -> None:
     path = campaign_file("mir")
     app = GMScreenApp(path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        theirs = await both_changed(app, pilot, path)
-        await pilot.press("t")
-        await settle(app, pilot)
+        theirs, _ = await both_changed(app, pilot, path, "t")
         assert not isinstance(app.screen, DiskConflictScreen)
         assert app.session.campaign.character("loriane").name == "Loriane la Sage"
         assert "Loriane la Sage" in roster_names(app)
@@ -100,10 +110,7 @@ async def test_both_changed_keep_both(campaign_file) -> None:
     path = campaign_file("mir")
     app = GMScreenApp(path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        theirs = await both_changed(app, pilot, path)
-        turn = app.session.campaign.encounter.turn
-        await pilot.press("b")
-        await settle(app, pilot)
+        theirs, turn = await both_changed(app, pilot, path, "b")
         (side,) = path.parent.glob("mir.mine-*.toml")
         assert load_campaign(side).encounter.turn == turn
         assert app.session.campaign.character("loriane").name == "Loriane la Sage"
@@ -155,11 +162,8 @@ async def test_a_hand_edit_that_does_not_load_is_said_and_left_alone(campaign_fi
     path = campaign_file("tedeum")
     app = GMScreenApp(path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await ready(app, pilot)
-        broken = edit_by_hand(path, "session = ", "session = [")
-        await app.disk_watch.look()
-        await settle(app, pilot)
-        assert any("ne se charge pas" in n.message and n.severity == "error" for n in app._notifications)
+        broken = await hand_edit_seen(app, pilot, path, "session = ", "session = [")
+        assert notified(app, "ne se charge pas", "error")
         assert not isinstance(app.screen, DiskConflictScreen)
     assert path.read_bytes() == broken
 

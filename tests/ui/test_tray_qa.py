@@ -389,10 +389,8 @@ async def test_a_short_result_takes_its_place_without_moving_the_rest(campaign_f
         await ready(app, pilot)
         tray = app.pane("dice-tray")
         before = tray.result_view.region
-        await pilot.press("slash")
         for line in ("6d12 sd2", "callia infiltration vs garde instinct", "loriane éloquence sd3"):
-            await pilot.press(*line)
-            await pilot.pause()
+            await _type(pilot, line)
             assert tray.result_view.region == before
             await pilot.press("enter")
             await pilot.pause()
