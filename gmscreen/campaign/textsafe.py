@@ -21,6 +21,17 @@ _UNSAFE_LINE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u206
 _UNSAFE_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 _NAMED = {"\r": "\\r", "\n": "\\n"}
+_LINE_BREAKS = re.compile("[\t\n]+")
+REPLACEMENT = "\ufffd"
+
+
+def clean(text: object, *, single_line: bool = True) -> str:
+    """For the screen: control characters neutralised (shown as U+FFFD); one line unless
+    told otherwise."""
+    value = CONTROL.sub(REPLACEMENT, str(text))
+    if single_line:
+        value = _LINE_BREAKS.sub(" ", value)
+    return value
 
 
 def _visible(match: re.Match) -> str:

@@ -344,7 +344,7 @@ class GMScreenApp(CampaignHost):
             gc.freeze()
             gc.enable()
         await self._build_missing_panes()
-        from . import quickroll  # noqa: F401 - the tray's grammar, ready before the first key
+        from gmscreen.play import quickroll  # noqa: F401 - the tray's grammar, ready before the first key
 
         session, self._rolls_to_load = self._rolls_to_load, None
         if session is not None and session is self.session:

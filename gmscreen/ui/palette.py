@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from .quickroll.grammar import Side
-from .quickroll.systems import grammar_for
-from .quickroll.text import words
+from gmscreen.play.quickroll.grammar import Side
+from gmscreen.play.quickroll.systems import grammar_for
+from gmscreen.play.quickroll.text import words
 from .sanitize import clean
 
 if TYPE_CHECKING:

@@ -14,24 +14,13 @@ import re
 from rich.text import Text
 from textual.content import Content
 
-from gmscreen.campaign.textsafe import CONTROL
+from gmscreen.campaign.textsafe import CONTROL, REPLACEMENT, clean
 
-# C0 controls but tab/newline, DEL, C1 controls, and the bidi overrides that can
-# make a name display as something else (one definition for the screen and the commands).
-_CONTROL = CONTROL
-_LINE_BREAKS = re.compile("[\t\n]+")
-REPLACEMENT = "\ufffd"
+__all__ = ["REPLACEMENT", "clean", "literal", "literal_text", "pasted"]
+
 # Terminal escape sequences as they come in pasted text: CSI (colours, cursor moves), OSC
 # (titles, hyperlinks, clipboard writes) up to BEL or ST, and two-character escapes.
 _ESCAPE_SEQUENCE = re.compile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]")
-
-
-def clean(text: object, *, single_line: bool = True) -> str:
-    """Neutralise control characters (shown as U+FFFD); one line unless told otherwise."""
-    value = _CONTROL.sub(REPLACEMENT, str(text))
-    if single_line:
-        value = _LINE_BREAKS.sub(" ", value)
-    return value
 
 
 def literal(text: object, style: str = "", *, single_line: bool = True) -> Content:
@@ -49,4 +38,4 @@ def pasted(text: str) -> str:
     """Text pasted into a field, as the GM meant it: escape sequences (a colour copied from a
     terminal, a hostile clipboard) are dropped whole, other controls removed, tabs made spaces."""
     value = _ESCAPE_SEQUENCE.sub("", text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    return _CONTROL.sub("", value)
+    return CONTROL.sub("", value)

@@ -92,11 +92,13 @@ def test_escape_controls_shows_every_control_visibly(raw, shown):
 
 
 def test_the_screen_uses_the_same_control_characters():
+    from gmscreen.play.quickroll import text
     from gmscreen.ui import sanitize
-    from gmscreen.ui.quickroll import text
 
-    assert sanitize._CONTROL is textsafe.CONTROL
+    assert sanitize.CONTROL is textsafe.CONTROL and sanitize.clean is textsafe.clean
     assert text._CONTROL is textsafe.CONTROL
+    assert sanitize.clean("Chien\x1b#8\nnoir") == "Chien\ufffd#8 noir"
+    assert sanitize.pasted("a\x1b[31mb\x07") == "ab"
 
 
 # ---------------------------------------------------------------- the roll log

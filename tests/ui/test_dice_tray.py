@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from gmscreen.campaign.model import Character
-from gmscreen.ui.quickroll import RollFlow, parse
+from gmscreen.play.quickroll import RollFlow, parse
 from gmscreen.ui.widgets.dice_tray import DiceTray, GrammarHelp
 
 

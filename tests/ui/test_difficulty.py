@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gmscreen.rules import get_system, odds
-from gmscreen.ui import chances
+from gmscreen.play import chances
 from gmscreen.ui.widgets.difficulty import DifficultyPane, chance_text
 
 GM_COLOURS = {"gm-good": "#4EBF71", "gm-bad": "#E05252", "gm-crit": "#FFB454", "gm-fumble": "#FF6E6E",

@@ -130,7 +130,7 @@ async def test_a_rules_error_after_the_dice_logs_the_roll_as_it_stood(campaign_f
 
 def _seed(campaign, line: str, keys: tuple[str, ...]) -> int:
     """A seed for which `line`, after `keys`, still waits for a choice."""
-    from gmscreen.ui.quickroll import RollFlow, parse
+    from gmscreen.play.quickroll import RollFlow, parse
 
     draft = parse(line, campaign)
     for seed in range(500):

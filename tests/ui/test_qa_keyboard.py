@@ -7,7 +7,7 @@ import pytest
 
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.palette import GMScreenCommands
-from gmscreen.ui.quickroll import QuickRollError, parse
+from gmscreen.play.quickroll import QuickRollError, parse
 
 from _pilot import ready
 

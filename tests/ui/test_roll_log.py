@@ -10,7 +10,7 @@ from textual._compositor import CompositorUpdate
 from gmscreen.campaign import open_session
 from gmscreen.campaign.model import RollRecord
 from gmscreen.rules import get_system, resolve
-from gmscreen.ui.logline import compact_dice, fold, hhmm, log_line
+from gmscreen.play.logline import compact_dice, fold, hhmm, log_line
 from gmscreen.ui.widgets.roll_log import RollLog
 
 GM_COLOURS = {"gm-good": "#4EBF71", "gm-bad": "#E05252", "gm-crit": "#FFB454", "gm-fumble": "#FF6E6E",

@@ -9,7 +9,7 @@ import pytest
 
 from gmscreen.rules import RequestError, get_system, resolve
 from gmscreen.ui import GMScreenApp
-from gmscreen.ui.quickroll import RollFlow, parse, rule_message
+from gmscreen.play.quickroll import RollFlow, parse, rule_message
 from gmscreen.ui.widgets.dice_tray import DiceTray, GrammarHelp
 from gmscreen.ui.widgets.roll_log import RollLog
 

@@ -13,7 +13,7 @@ from textual.widgets import Static
 from ..sanitize import literal
 
 if TYPE_CHECKING:
-    from ..quickroll import Prompt
+    from gmscreen.play.quickroll import Prompt
     from .dice_tray import DiceTray
 
 

@@ -1,6 +1,6 @@
 """The dice tray: the quick-roll line, the exact odds of what is typed, the result, the choices.
 
-The grammar lives in `gmscreen.ui.quickroll` (pure Python); this widget types, shows and asks.
+The grammar lives in `gmscreen.play.quickroll` (pure Python); this widget types, shows and asks.
 Enter resolves through `gmscreen.rules`, logs through the host (`record_roll`), and spends
 resources on the sheet as one undoable change (`change`).
 
@@ -26,10 +26,10 @@ from textual.worker import Worker, WorkerState
 
 from gmscreen.rules import RequestError, get_system
 
-from ..encounter import slugify, unique_slug
+from gmscreen.play.encounter import slugify, unique_slug
 from ..host import CampaignView
 from ..sanitize import clean, literal
-from ..timers import status_of
+from gmscreen.play.timers import status_of
 from .choice_prompt import ChoicePrompt, prompt_content
 from .grammar_help import GrammarHelp
 from .line_completion import LineSuggester, common_prefix
@@ -37,7 +37,7 @@ from .roll_odds import error_content, odds_content
 from .roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
 
 if TYPE_CHECKING:
-    from ..quickroll import Draft, QuickRollError, RollFlow
+    from gmscreen.play.quickroll import Draft, QuickRollError, RollFlow
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.pending import PendingRoll
     from gmscreen.campaign.session import CampaignSession
@@ -52,7 +52,7 @@ _HISTORY_SCAN = 500          # the newest rolls the history is rebuilt from
 def _qr() -> Any:
     """The quick-roll grammar: imported once the first frame is out (the app warms it up then),
     or at the first use, whichever comes first."""
-    from .. import quickroll
+    from gmscreen.play import quickroll
 
     return quickroll
 
@@ -194,7 +194,7 @@ class DiceTray(CampaignView, Widget):
         recent, campaign = session.rolls[-_HISTORY_SCAN:], session.campaign
 
         def read() -> tuple[CampaignSession, list[str]]:
-            from ..quickroll.history import history_from_log
+            from gmscreen.play.quickroll.history import history_from_log
 
             return session, history_from_log(recent, campaign, _HISTORY)
 
@@ -228,7 +228,7 @@ class DiceTray(CampaignView, Widget):
     def show_record(self, record: RollRecord) -> None:
         """Show a logged roll as if it had just been rolled here (an interval of a timer rolled
         from the initiative pane): every die and the outcome, masked while players watch."""
-        from ..logline import describe_result, name_sides
+        from gmscreen.play.logline import describe_result, name_sides
 
         system_id = record.result.get("system") or record.request.get("system")
         system = None

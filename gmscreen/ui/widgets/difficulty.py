@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from gmscreen.rules import RequestError, System
 
-from .. import chances
+from gmscreen.play import chances
 from ..host import CampaignView
 from ..sanitize import clean, literal
 

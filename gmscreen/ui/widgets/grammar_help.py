@@ -35,14 +35,14 @@ class GrammarHelp(SteadyModalScreen[None]):
         self._width = 0
 
     def compose(self) -> ComposeResult:
-        from ..quickroll.help import DEFAULT_WIDTH
+        from gmscreen.play.quickroll.help import DEFAULT_WIDTH
 
         with VerticalScroll() as scroll:
             scroll.border_title = "Jets rapides"
             yield Static(self._text(DEFAULT_WIDTH), id="grammar-text", markup=False)
 
     def _text(self, width: int) -> Content:
-        from ..quickroll import grammar_help
+        from gmscreen.play.quickroll import grammar_help
 
         self._width = width
         return Content(clean(grammar_help(self.system_id, width), single_line=False))

@@ -25,12 +25,12 @@ from textual.widgets import DataTable, Static
 
 from gmscreen import rules
 from gmscreen.campaign.model import Declaration, Entry, Timer
-from ..declarations import ARPEGES_STEP, declared_actions, simultaneous_actions, simultaneous_malus
-from ..encounter import add_to_encounter, roll_initiative, slugify, unique_slug
+from gmscreen.play.declarations import ARPEGES_STEP, declared_actions, simultaneous_actions, simultaneous_malus
+from gmscreen.play.encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
 from ..sanitize import clean, literal, literal_text
-from ..timers import INTERVAL_WORDS, STATUS_WORDS, name_of, next_interval_dice, status_of, timer_progress, timer_result
-from ..turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, end_turn, give_back, pass_turn,
+from gmscreen.play.timers import INTERVAL_WORDS, STATUS_WORDS, name_of, next_interval_dice, status_of, timer_progress, timer_result
+from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, end_turn, give_back, pass_turn,
                      remember, sort_fairly, start_fight, ticks_before)
 from .sheet import condition_line, conditions_text
 

@@ -30,7 +30,7 @@ from textual.strip import Strip
 from gmscreen.campaign.rolllog import masked
 
 from ..host import CampaignView
-from ..logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
+from gmscreen.play.logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
 from ..sanitize import clean
 
 if TYPE_CHECKING:

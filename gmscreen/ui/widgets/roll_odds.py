@@ -9,11 +9,11 @@ from textual.content import Content
 
 from gmscreen.rules import RequestError, get_system
 
-from .. import chances
+from gmscreen.play import chances
 from ..sanitize import literal
 
 if TYPE_CHECKING:
-    from ..quickroll import Draft, QuickRollError
+    from gmscreen.play.quickroll import Draft, QuickRollError
 
 
 def error_content(error: QuickRollError, *, ascii: bool) -> Content:
@@ -32,7 +32,7 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:
     try:
         chance = chances.chance(draft.odds_request)
     except RequestError as exc:
-        from ..quickroll import rule_message
+        from gmscreen.play.quickroll import rule_message
 
         return literal(rule_message(exc))
     contest = get_system(draft.system).kinds[draft.kind].contest

@@ -15,7 +15,7 @@ from textual.content import Content
 from ..sanitize import literal
 
 if TYPE_CHECKING:
-    from ..quickroll import Draft
+    from gmscreen.play.quickroll import Draft
     from gmscreen.campaign.model import RollRecord
     from gmscreen.rules._base import DiceGroup
 

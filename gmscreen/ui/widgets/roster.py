@@ -21,10 +21,10 @@ from textual.widgets import DataTable
 
 from gmscreen.campaign.model import Character, Condition, to_data
 
-from ..encounter import add_to_encounter, roll_initiative, slugify, unique_slug
+from gmscreen.play.encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
 from ..panes import is_wide
-from ..turns import pass_turn
+from gmscreen.play.turns import pass_turn
 from ..sanitize import clean, literal_text
 from .sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
 

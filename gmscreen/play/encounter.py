@@ -13,7 +13,7 @@ from gmscreen import rules
 from gmscreen.campaign.model import Entry
 from gmscreen.rules.expr import parse_expression
 
-from .sanitize import clean
+from gmscreen.campaign.textsafe import clean
 
 if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession, EditBuilder

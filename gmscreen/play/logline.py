@@ -18,7 +18,7 @@ from gmscreen.campaign.rolllog import masked
 from gmscreen.rules import System
 from gmscreen.rules._base import Description, DiceGroup, Die
 
-from .sanitize import clean
+from gmscreen.campaign.textsafe import clean
 
 # Tones, from the actor's point of view: the widget maps each to a style.
 GOOD, BAD, CRIT, FUMBLE, PLAIN = "good", "bad", "crit", "fumble", "plain"

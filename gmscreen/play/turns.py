@@ -13,7 +13,7 @@ from dataclasses import dataclass, field as data_field
 from typing import TYPE_CHECKING
 
 from gmscreen.campaign.model import Condition, Declaration, Entry
-from .sanitize import clean
+from gmscreen.campaign.textsafe import clean
 from .timers import timer_progress
 
 if TYPE_CHECKING:

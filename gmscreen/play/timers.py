@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from gmscreen import rules
 from gmscreen.campaign.model import Timer
-from .sanitize import clean
+from gmscreen.campaign.textsafe import clean
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign

@@ -9,7 +9,7 @@ import pytest
 from gmscreen.campaign import load_campaign, new_campaign, sample_path
 from gmscreen.campaign.model import Character
 from gmscreen.rules import odds, resolve
-from gmscreen.ui.quickroll import QuickRollError, RollFlow, complete, grammar_help, parse, spending
+from gmscreen.play.quickroll import QuickRollError, RollFlow, complete, grammar_help, parse, spending
 
 SYSTEMS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
 
@@ -234,7 +234,7 @@ def test_grammar_help_lines_fit_the_width_and_examples_are_whole(width):
 
 
 def test_opponent_name_is_the_whole_character_name(camp):
-    from gmscreen.ui.quickroll import opponent_name
+    from gmscreen.play.quickroll import opponent_name
 
     mir = camp("mir")
     assert opponent_name("callia infiltration contre garde instinct", mir) == "Le garde de la porte"

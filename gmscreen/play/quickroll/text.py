@@ -15,7 +15,7 @@ from gmscreen.campaign.textsafe import CONTROL
 
 _SPLIT_INSIDE = re.compile(r"(?<=[^\W\d_])[-'’](?=[^\W\d_])")
 _EDGE = re.compile(r"^[^\w]+|[^\w]+$")
-# As gmscreen.ui.sanitize.clean: a name read from the file and the same name as shown
+# As gmscreen.campaign.textsafe.clean: a name read from the file and the same name as shown
 # (control characters as U+FFFD, e.g. put in the line by the palette) fold alike.
 _CONTROL = CONTROL
 
