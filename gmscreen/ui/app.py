@@ -349,8 +349,15 @@ class GMScreenApp(CampaignHost):
         session, self._rolls_to_load = self._rolls_to_load, None
         if session is not None and session is self.session:
             # A little later: the keys typed as the screen appeared are answered first, not
-            # behind a thread that shares the interpreter with them.
-            self.set_timer(_LOG_READ_DELAY, lambda: self._load_rolls(session) if session is self.session else None)
+            # behind a thread that shares the interpreter with them (no one types headless).
+            def read() -> None:
+                if session is self.session:
+                    self._load_rolls(session)
+
+            if self.is_headless:
+                self.call_later(read)
+            else:
+                self.set_timer(_LOG_READ_DELAY, read)
 
     def _start_path(self) -> Path | None:
         last = self.config.last_campaign
