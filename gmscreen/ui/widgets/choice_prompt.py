@@ -40,6 +40,8 @@ class ChoicePrompt(Static, can_focus=True):
         if action == "pick":
             key = str(parameters[0]) if parameters else ""
             return key == "enter" or flow.prompt.option(key) is not None
+        if action == "cancel" and flow.result is not None:
+            return None         # dice on the table: shown dimmed, escape only says so
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -51,6 +53,10 @@ class ChoicePrompt(Static, can_focus=True):
         for binding in self._bindings.key_to_bindings.get(event.key, ()):
             action = binding.action
             if action == "cancel":
+                if flow.result is not None:         # the binding is dimmed: say why here
+                    event.stop()
+                    event.prevent_default()
+                    self.action_cancel()
                 return
             if action.startswith("pick(") and flow.prompt.option(action[6:-2]) is not None:
                 return
