@@ -9,7 +9,6 @@ literal segments, never as markup.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -17,8 +16,9 @@ from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.campaign.rolllog import masked
 from gmscreen.rules import System
 from gmscreen.rules._base import Description, DiceGroup, Die
-
 from gmscreen.campaign.textsafe import clean
+
+from .quickroll.text import fold
 
 # Tones, from the actor's point of view: the widget maps each to a style.
 GOOD, BAD, CRIT, FUMBLE, PLAIN = "good", "bad", "crit", "fumble", "plain"
@@ -164,24 +164,6 @@ def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
 
 
 # ---------------------------------------------------------------- search
-
-_FOLD: dict[str, str] = {}
-
-
-def fold(text: str) -> str:
-    """Case and accents ignored: a GM types "eloquence" for "Éloquence"."""
-    text = text.casefold()
-    if text.isascii():
-        return text
-    out = []
-    for ch in text:
-        base = _FOLD.get(ch)
-        if base is None:
-            base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
-            _FOLD[ch] = base
-        out.append(base)
-    return "".join(out)
-
 
 def search_text(record: RollRecord, system: System | None) -> str:
     """What a search matches: who, the typed line and the outcome word (cheap: no describe)."""

@@ -314,3 +314,32 @@ def test_arpeges_parry_choice(camp):
     flow = _flow(draft, seed)
     flow.choose("n")
     assert flow.done and flow.result["parry_rolled"] is False and flow.result["outcome"] == "success"
+
+
+@pytest.mark.parametrize("system, line", [("mir", "loriane eloquence sd3"), ("eclats", "ysaure emp calmer 9"),
+                                          ("tedeum", "louvensac charme 13")])
+def test_a_typed_line_is_priced_once_for_the_line_and_the_tray(system: str, line: str) -> None:
+    """Checking a line against the rules goes through the odds memo: the tray's odds of the same
+    request, asked right after, compute nothing more."""
+    from gmscreen.play import chances
+
+    campaign = load_campaign(sample_path(system))
+    chances._memo.clear()
+    before = chances.computed
+    draft = parse(line, campaign)
+    chances.chance(draft.odds_request)
+    parse(line, campaign)                    # the same keystroke state again
+    assert chances.computed - before == 1
+
+
+def test_one_fold_matches_names_alike_everywhere() -> None:
+    """The quick-roll line, the roll log's search and the forms match a name the same way
+    ('manoeuvre' finds 'Manœuvre' in all three)."""
+    from gmscreen.play import logline
+    from gmscreen.play.quickroll.text import fold
+    from gmscreen.ui.screens.edit_character import fold as form_fold
+
+    assert logline.fold is fold
+    for typed, name in (("manoeuvre", "Manœuvre"), ("eloquence", "Éloquence"), ("strasse", "Straße")):
+        assert fold(typed) == fold(name) == form_fold(f"  {name} ")
+    assert fold("Chien\x1b#8") == "chien\ufffd#8"

@@ -401,9 +401,11 @@ def check_request(request: dict[str, Any], ctx: Context, forced: bool) -> None:
         if forced:
             resolve(request)
         else:
-            from gmscreen.rules import odds
+            # Through the odds memo: the tray and the difficulty table ask for the same odds
+            # right after, and a keystroke that does not change the request computes nothing.
+            from ..chances import chance
 
-            odds(request)
+            chance(request)
     except RequestError as exc:
         raise QuickRollError(_rule_message(exc), *_error_span(exc.field, ctx, forced)) from None
 

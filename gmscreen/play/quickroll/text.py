@@ -20,11 +20,25 @@ _EDGE = re.compile(r"^[^\w]+|[^\w]+$")
 _CONTROL = CONTROL
 
 
+_FOLDED: dict[str, str] = {}      # character -> its folded form
+
+
 def fold(text: str) -> str:
-    """Lower case without accents: 'Éloquence' -> 'eloquence', 'Manœuvre' -> 'manoeuvre'."""
-    decomposed = unicodedata.normalize("NFKD", _CONTROL.sub("\ufffd", str(text)))
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return plain.casefold().replace("œ", "oe").replace("æ", "ae")
+    """Lower case without accents, the one way every name, skill and search is matched:
+    'Éloquence' -> 'eloquence', 'Manœuvre' -> 'manoeuvre'; controls as U+FFFD (as shown).
+    Character by character, remembered: the roll log folds every line it searches."""
+    text = str(text)
+    if text.isascii():
+        return _CONTROL.sub("\ufffd", text).casefold()
+    out = []
+    for ch in text:
+        folded = _FOLDED.get(ch)
+        if folded is None:
+            decomposed = unicodedata.normalize("NFKD", _CONTROL.sub("\ufffd", ch))
+            plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+            folded = _FOLDED[ch] = plain.casefold().replace("œ", "oe").replace("æ", "ae")
+        out.append(folded)
+    return "".join(out)
 
 
 def words(text: str) -> tuple[str, ...]:

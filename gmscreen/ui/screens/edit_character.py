@@ -8,7 +8,6 @@ the GM fixes them without losing what was typed.
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any, Mapping
 
 from textual.app import ComposeResult
@@ -17,6 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Select, Static, TextArea
 
 from gmscreen.campaign.model import Character
+from gmscreen.play.quickroll.text import fold as fold_text
 from gmscreen.rules import Stat, StatGroup, System
 
 from ..sanitize import clean, literal
@@ -28,9 +28,8 @@ MAX_TEXT = 10_000
 
 
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form for matching names the GM types."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    """Names the GM types, matched as everywhere else (surrounding spaces ignored)."""
+    return fold_text(text.strip())
 
 
 def hint(stat: Stat) -> str:
