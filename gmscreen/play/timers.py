@@ -11,13 +11,15 @@ import random
 from typing import TYPE_CHECKING
 
 from gmscreen import rules
+from gmscreen.rules import mir as mir_rules
 from gmscreen.campaign.model import Timer
 from gmscreen.campaign.textsafe import clean
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
 
-INTERVAL_WORDS = {"tour": "1 tour", "heure": "1 heure", "jour": "1 jour", "semaine": "1 semaine"}
+# The intervals of an extended test, as the rules word them (MIR, "Temporalité"): one table.
+INTERVAL_WORDS = mir_rules.INTERVAL_WORDS
 STATUS_WORDS = {"running": "en cours", "success": "réussi", "failure": "échoué", "done": "terminé",
                 "actor": "gagné", "opponent": "perdu", "tie": "égalité"}
 
