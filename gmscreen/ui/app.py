@@ -145,6 +145,7 @@ class GMScreenApp(CampaignHost):
         for each in themes:
             self.register_theme(each)
         self.startup_problems += problems
+        self._config_changed = False               # --theme chose a theme to remember (saved once running)
         self._pick_theme(theme)
         if ascii:
             self.add_class("-ascii")
@@ -175,8 +176,9 @@ class GMScreenApp(CampaignHost):
             if origin:
                 self.startup_problems.append(f"{origin}: no theme named {name!r}; available: "
                                              f"{', '.join(sorted(self.available_themes))}")
-        if asked and self.theme == asked:
-            self.config.remember_theme(asked)
+        if asked and self.theme == asked and self.config.theme != asked:
+            self.config.remember_theme(asked, save=False)
+            self._config_changed = True         # saved in a thread once the app runs
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         generated = self.current_theme.to_color_system().generate()
@@ -184,8 +186,20 @@ class GMScreenApp(CampaignHost):
                 for name, value in GM_VARIABLES.items()}
 
     def watch_theme(self, name: str) -> None:
-        if self._theme_ready and not self.config.remember_theme(name) and not self.config.broken:
-            self.warn(self.config.problems[-1] if self.config.problems else "theme not remembered")
+        if self._theme_ready and self.config.theme != name:
+            self.config.remember_theme(name, save=False)
+            self.save_config()
+
+    def save_config(self) -> None:
+        """`config.toml` is written in a thread (tomlkit reads it first to keep the GM's text)."""
+        self.run_worker(self._save_config_in_thread, thread=True, group="config", name="config",
+                        exit_on_error=False)
+
+    def _save_config_in_thread(self) -> None:
+        config = self.config
+        if not config.save() and not config.broken:
+            problem = config.problems[-1] if config.problems else "settings not saved"
+            self.call_from_thread(self.warn, problem)
 
     def set_theme(self, name: str) -> bool:
         try:
@@ -302,6 +316,8 @@ class GMScreenApp(CampaignHost):
 
     def on_mount(self) -> None:
         self._theme_ready = True
+        if self._config_changed:
+            self.save_config()
         self._install_signal_handlers()
         self.set_interval(DISK_CHECK_SECONDS, self.disk_watch.look, name="disk-watch")
         self._warn_all(self.startup_problems, "error", None)
@@ -468,8 +484,8 @@ class GMScreenApp(CampaignHost):
         self.refresh_views()
         self.show_status()
         self.refresh_bindings()
-        if not self.config.remember_campaign(self.path) and not self.config.broken and self.config.problems:
-            self.warn(self.config.problems[-1])
+        self.config.remember_campaign(self.path, save=False)
+        self.save_config()
         if session.read_only:
             self.warn(f"{session.path.name} is open read-only ({session.read_only_reason}): "
                       "changes and rolls are not saved", "warning")

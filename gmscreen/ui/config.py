@@ -12,6 +12,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ CONFIG_ENV = "GMSCREEN_CONFIG_DIR"
 DATA_ENV = "GMSCREEN_DATA_DIR"
 CONFIG_NAME = "config.toml"
 RECENT_MAX = 8
+_SAVING = threading.Lock()          # one config save at a time (the screen saves in threads)
 KNOWN_KEYS = ("theme", "last_campaign", "recent", "keymap")
 
 
@@ -131,18 +133,19 @@ class Config:
 
     # ------------------------------------------------------------ changes (saved at once)
 
-    def remember_theme(self, name: str) -> bool:
+    def remember_theme(self, name: str, *, save: bool = True) -> bool:
+        """`save=False`: the caller saves (the screen does it in a thread)."""
         if self.theme == name:
             return True
         self.theme = name
-        return self.save()
+        return self.save() if save else True
 
-    def remember_campaign(self, path: Path) -> bool:
+    def remember_campaign(self, path: Path, *, save: bool = True) -> bool:
         path = Path(path).absolute()
         self.last_campaign = path
         self.recent = [path] + [p for p in self.recent if Path(p).absolute() != path]
         del self.recent[RECENT_MAX:]
-        return self.save()
+        return self.save() if save else True
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = dict(self.extra)
@@ -159,7 +162,12 @@ class Config:
     def save(self) -> bool:
         """Atomic write of what changed, the rest of the file as the GM wrote it (a change they
         made meanwhile stays too); False (and nothing written) when the file was unreadable,
-        has become unreadable, or cannot be written. Nothing changed: nothing written."""
+        has become unreadable, or cannot be written. Nothing changed: nothing written.
+        Thread-safe: saves run one at a time."""
+        with _SAVING:
+            return self._save()
+
+    def _save(self) -> bool:
         if self.broken:
             return False
         data = self.to_data()

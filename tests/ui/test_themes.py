@@ -10,6 +10,8 @@ from textual.theme import Theme
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.themes import GM_VARIABLES, bundled_theme_dir, load_theme, load_themes
 
+from _pilot import ready
+
 
 def test_bundled_themes_load_and_define_every_gm_variable() -> None:
     folder = bundled_theme_dir()
@@ -80,6 +82,8 @@ async def test_theme_switch_is_remembered_and_broken_user_theme_reported(campaig
 async def test_theme_argument_wins_and_is_remembered(campaign_file, private_dirs) -> None:
     app = GMScreenApp(campaign_file("mir"), theme="gmscreen-ansi")
     assert app.theme == "gmscreen-ansi"
+    async with app.run_test() as pilot:         # remembered once running, in a thread
+        await ready(app, pilot)
     saved = tomllib.loads((private_dirs["config"] / "config.toml").read_text(encoding="utf-8"))
     assert saved["theme"] == "gmscreen-ansi"
     unknown = GMScreenApp(campaign_file("eclats"), theme="nope")
