@@ -198,3 +198,15 @@ async def test_keys_typed_after_q_are_dropped_quietly(campaign_file) -> None:
             if not app.is_running:
                 break
     assert app.return_code == 0 and not app.is_running
+
+
+async def test_a_path_typed_at_once_after_ctrl_o_opens_that_campaign(campaign_file) -> None:
+    """The dialog opens on its list; what is typed from there is a path, and goes to its field."""
+    app = GMScreenApp(campaign_file("mir"))
+    other = campaign_file("eclats")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        burst(app, "ctrl+o", *str(other), "enter")
+        await settle(app, pilot)
+        await ready(app, pilot)
+        assert app.session.path == other and app.session.campaign.system == "eclats"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -65,8 +67,9 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
             yield Label(self.title_text, classes="title", markup=False)
             yield from self.compose_problems()
             yield Label("File (enter to open):", markup=False)
+            # Not selected on focus: typing from the list has already put its first key there.
             yield Input(value=str(self.current) if self.current else "", placeholder="path/to/campaign.toml",
-                        id="open-path")
+                        id="open-path", select_on_focus=False)
             yield Label("Recent campaigns and samples:", markup=False)
             yield OptionList(*self._options(), id="open-choices", markup=False)
             yield Label(self.cancel_hint, classes="hint", markup=False)
@@ -94,6 +97,17 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
 
     def on_mount(self) -> None:
         self.query_one("#open-choices", OptionList).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing from the list starts a path: the keys go to the path field (in place of the
+        path shown), so a path typed at once after ctrl+o lands whole where it belongs."""
+        field = self.query_one("#open-path", Input)
+        if event.is_printable and event.character and not field.has_focus:
+            event.stop()
+            event.prevent_default()
+            field.value = event.character
+            field.cursor_position = len(field.value)
+            field.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
