@@ -1,0 +1,99 @@
+"""Never lose a session: how the screen ends, whatever ends it.
+
+`q`, ctrl+q, a signal (SIGHUP from a dropped SSH link, SIGTERM, SIGINT), standard input at
+its end or a browser tab gone: each settles a roll waiting for a choice (logged as it
+stood), saves, and exits. A loop too busy to do so is covered by `exitguard`. Mixed into the
+app, which owns the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from typing import Any
+
+
+class SessionKeeper:
+    """The app's ending: signal handlers, end of input, the last save."""
+
+    session: Any
+    exit_reason: str
+    _signals: list[int]
+    _settled: bool
+    _pending_exit: int | None
+
+    def _settle_pending_roll(self) -> None:
+        """A roll waiting for a choice (Impulsion reroll, parry...) when the campaign closes is
+        settled with its defaults and logged: dice the table saw are never lost."""
+        settle = getattr(self.pane("dice-tray"), "settle_pending", None)
+        if settle is not None and self.session is not None and not self.session.closed:
+            settle()
+
+    def _drop_session(self) -> None:
+        session, self.session = self.session, None
+        if session is not None:
+            try:
+                session.close()
+            except Exception as exc:          # noqa: BLE001 - reported, the next campaign still opens
+                self.warn(f"{session.path.name}: could not close cleanly: {exc}", "error")
+
+    def _install_signal_handlers(self) -> None:
+        if self.is_headless or not hasattr(signal, "SIGHUP"):
+            return
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):   # SIGINT: `kill -INT`, a wrapper's ctrl+c
+            try:
+                loop.add_signal_handler(sig, self._on_signal, sig)
+            except (ValueError, RuntimeError):
+                continue
+            self._signals.append(sig)
+        from . import exitguard
+
+        exitguard.watch_signals(self._signals, self.save_now)   # saved and gone in 5 s even if the loop is stuck
+
+    def _remove_signal_handlers(self) -> None:
+        if not self._signals:
+            return
+        loop = asyncio.get_running_loop()
+        for sig in self._signals:
+            loop.remove_signal_handler(sig)
+        self._signals = []
+
+    def save_now(self) -> bool:
+        """Synchronous full save; False (after telling the GM, if the screen is still there) on failure."""
+        from gmscreen.campaign.errors import CampaignError
+
+        session = self.session
+        if session is None or session.closed:
+            return True
+        try:
+            session.save_now()
+        except (CampaignError, OSError) as exc:
+            self.exit_reason = f"save failed: {exc}"
+            return False
+        return True
+
+    def _on_signal(self, sig: int) -> None:
+        self.exit_reason = signal.Signals(sig).name
+        self._save_and_exit(128 + sig)
+
+    def on_input_eof(self, reason: str = "standard input closed") -> None:
+        """Called by the driver when standard input ends or the browser leaves: nobody can type any more."""
+        self.exit_reason = reason
+        self._save_and_exit(0)
+
+    def _save_and_exit(self, code: int) -> None:
+        if self.session is None and not self._settled:
+            self._pending_exit = code          # the campaign is still opening: save it once open, then exit
+            return
+        self._settle_pending_roll()
+        self.save_now()
+        self.exit(return_code=code)
+
+    @staticmethod
+    def _close_opened(result: Any) -> None:
+        if not isinstance(result, BaseException):
+            try:
+                result.close()
+            except Exception:                  # noqa: BLE001 - exiting anyway; the journal keeps the changes
+                pass
