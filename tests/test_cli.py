@@ -20,13 +20,13 @@ import tomli_w
 
 from gmscreen import cli
 from gmscreen.campaign.errors import CampaignError, Problem
-from gmscreen.rules import odds, resolve
+from gmscreen.rules import SYSTEMS, odds, resolve
 
 from _cli_helpers import assert_one_line_error, run
 
 REPO = Path(__file__).resolve().parents[1]
 VECTORS = REPO / "tests" / "data" / "vectors"
-SYSTEM_IDS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+SYSTEM_IDS = tuple(SYSTEMS)
 
 
 def vector_file(system_id: str) -> dict:

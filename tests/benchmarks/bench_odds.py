@@ -33,6 +33,8 @@ import icepool  # noqa: E402
 
 from gmscreen.rules import mir, odds  # noqa: E402
 
+from _verdict import verdict  # noqa: E402
+
 OURS_REPEATS = 15
 ICEPOOL_REPEATS = 5
 LIMIT_S = 1e-3
@@ -175,10 +177,7 @@ def main() -> int:
         (f"MIR grid: ≥ {MIN_RATIO:g}× faster than icepool ({mir_grid['ratio']:.1f}×)",
          mir_grid["ratio"] >= MIN_RATIO),
     ]
-    print()
-    for label, ok in checks:
-        print(f"{'PASS' if ok else 'FAIL'}  {label}")
-    return 0 if all(ok for _, ok in checks) else 1
+    return verdict(checks)
 
 
 if __name__ == "__main__":

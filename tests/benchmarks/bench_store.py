@@ -39,6 +39,8 @@ from gmscreen.campaign.rolllog import _HEADER, append_one, format_roll, rolls_pa
 from gmscreen.rules import resolve  # noqa: E402
 from gmscreen.rules.mir import SKILLS, VOIES  # noqa: E402
 
+from _verdict import verdict  # noqa: E402
+
 CHARACTERS = 200
 ROLLS = 100_000
 RECORD_ROUNDS = 30
@@ -186,10 +188,7 @@ def main() -> int:
         ratio = report("tomli_w.dumps + write", ta, "save_campaign (atomic, 2 fsyncs, .bak)", tb)
         print("    (no target: the difference is the price of the fsyncs and renames that make a save atomic)")
 
-    print()
-    for label, ok in results:
-        print(f"{'PASS' if ok else 'FAIL'}  {label}")
-    return 0 if all(ok for _, ok in results) else 1
+    return verdict(results)
 
 
 if __name__ == "__main__":

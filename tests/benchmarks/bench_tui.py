@@ -269,8 +269,9 @@ def main() -> int:
         bare = work / "bare.py"
         bare.write_text(BARE_APP, encoding="utf-8")
         from gmscreen.campaign import load_campaign, sample_path
+        from gmscreen.rules import SYSTEMS
 
-        largest = max(("mir", "eclats", "magisphere", "tedeum", "arpeges"),
+        largest = max(tuple(SYSTEMS),
                       key=lambda s: sample_path(s).stat().st_size)
         sample = work / f"{largest}.toml"
         shutil.copyfile(sample_path(largest), sample)

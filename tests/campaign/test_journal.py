@@ -22,6 +22,16 @@ def open_journal(path) -> Journal:
     return j
 
 
+def three_entries(tmp_path):
+    """A journal file holding three "do" entries (revisions 1 to 3); its path."""
+    path = tmp_path / "c.journal.toml"
+    j = open_journal(path)
+    for i, ch in enumerate(sample_changes(mir_campaign(3))[:3]):
+        j.append(i + 1, "do", ch)
+    j.close()
+    return path
+
+
 def sample_changes(campaign):
     return [
         Change("Blessure → Personnage 0", [set_op(campaign, ("characters", 0, "sheet", "voies", "peur"), 6)]),
@@ -64,12 +74,7 @@ def test_an_entry_ends_with_its_ops_array(tmp_path):
 
 
 def test_torn_last_entry_is_ignored_and_reported(tmp_path):
-    path = tmp_path / "c.journal.toml"
-    campaign = mir_campaign(3)
-    j = open_journal(path)
-    for i, ch in enumerate(sample_changes(campaign)[:3]):
-        j.append(i + 1, "do", ch)
-    j.close()
+    path = three_entries(tmp_path)
     full = path.read_bytes()
     last_len = len(format_entry(Journal.load(path).entries[-1]).encode())
     for cut in range(1, last_len - 2, 7):
@@ -83,12 +88,7 @@ def test_torn_last_entry_is_ignored_and_reported(tmp_path):
 
 
 def test_damage_before_the_last_entry_marks_the_journal_damaged(tmp_path):
-    path = tmp_path / "c.journal.toml"
-    campaign = mir_campaign(3)
-    j = open_journal(path)
-    for i, ch in enumerate(sample_changes(campaign)[:3]):
-        j.append(i + 1, "do", ch)
-    j.close()
+    path = three_entries(tmp_path)
     text = path.read_text("utf-8")
     path.write_text(text.replace('action = "do"', 'action = "maybe"', 1), "utf-8")
     loaded = Journal.load(path)

@@ -44,6 +44,15 @@ def camp(tmp_path):
     return path
 
 
+def crashed_after_two_notes(camp):
+    """Notes set to "un" then "deux", journaled and never saved (a crash); the journal's path."""
+    s = open_session(camp)
+    s.apply(Change("un", [set_op(s.campaign, ("notes",), "un")]))
+    s.apply(Change("deux", [set_op(s.campaign, ("notes",), "deux")]))
+    crash(s)
+    return journal_path(camp)
+
+
 def test_open_apply_close(camp):
     with open_session(camp) as s:
         assert not s.read_only and s.lock_holder is None and s.system.id == "mir"
@@ -180,11 +189,7 @@ def test_crash_between_save_and_journal_truncation_replays_nothing_twice(camp, m
 
 
 def test_a_torn_journal_entry_is_ignored_and_reported(camp):
-    s = open_session(camp)
-    s.apply(Change("un", [set_op(s.campaign, ("notes",), "un")]))
-    s.apply(Change("deux", [set_op(s.campaign, ("notes",), "deux")]))
-    crash(s)
-    jp = journal_path(camp)
+    jp = crashed_after_two_notes(camp)
     data = jp.read_bytes()
     jp.write_bytes(data[:-12])
     r = open_session(camp)
@@ -199,11 +204,7 @@ def test_a_torn_journal_entry_is_ignored_and_reported(camp):
 
 
 def test_a_journal_that_does_not_replay_opens_read_only_and_is_left_alone(camp):
-    s = open_session(camp)
-    s.apply(Change("un", [set_op(s.campaign, ("notes",), "un")]))
-    s.apply(Change("deux", [set_op(s.campaign, ("notes",), "deux")]))
-    crash(s)
-    jp = journal_path(camp)
+    jp = crashed_after_two_notes(camp)
     jp.write_text(jp.read_text("utf-8").replace("revision = 1", "revision = 5"), "utf-8")
     before = snapshot(camp.parent)
     r = open_session(camp)

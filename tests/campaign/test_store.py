@@ -17,6 +17,15 @@ from gmscreen.campaign import store
 from gmscreen.campaign.model import Condition
 
 
+def refused(tmp_path, text: str) -> CampaignError:
+    """The error loading a campaign file holding `text` raises."""
+    path = tmp_path / "c.toml"
+    path.write_text(text, "utf-8")
+    with pytest.raises(CampaignError) as err:
+        load_campaign(path)
+    return err.value
+
+
 def test_load_save_load_gives_an_equal_campaign(tmp_path):
     path = copy_sample(tmp_path)
     first = load_campaign(path)
@@ -179,19 +188,12 @@ def test_newer_format_is_a_clear_error(tmp_path):
 
 def test_newer_format_hidden_behind_a_peek_is_still_refused(tmp_path):
     # A multi-line string before `format` fools the quick look: the full parse decides.
-    path = tmp_path / "c.toml"
-    path.write_text('notes = """\nformat = 1\n"""\nformat = 2\nname = "x"\nsystem = "mir"\n', "utf-8")
-    with pytest.raises(CampaignError) as err:
-        load_campaign(path)
-    assert "newer gmscreen (format 2)" in str(err.value)
+    text = 'notes = """\nformat = 1\n"""\nformat = 2\nname = "x"\nsystem = "mir"\n'
+    assert "newer gmscreen (format 2)" in str(refused(tmp_path, text))
 
 
 def test_unknown_older_format_is_an_error(tmp_path):
-    path = tmp_path / "c.toml"
-    path.write_text('format = 0\nname = "x"\nsystem = "mir"\n', "utf-8")
-    with pytest.raises(CampaignError) as err:
-        load_campaign(path)
-    assert "format" in str(err.value)
+    assert "format" in str(refused(tmp_path, 'format = 0\nname = "x"\nsystem = "mir"\n'))
 
 
 def test_older_format_is_migrated_on_load_and_saved_in_the_current_format(tmp_path, monkeypatch):

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
+import gmscreen.rules
 from gmscreen.campaign import load_campaign, open_session, sample_path
 from gmscreen.campaign.model import Condition
 from gmscreen.campaign.store import campaign_data, load_file_state, save_campaign
 from gmscreen.campaign.tomledit import PatchError, patch_text, same
 from gmscreen.ui.config import Config
 
-SYSTEMS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+SYSTEMS = tuple(gmscreen.rules.SYSTEMS)
 
 
 def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:

@@ -13,6 +13,7 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import gmscreen.rules
 from gmscreen.campaign import validate as v
 from gmscreen.campaign.errors import CampaignError, Problem
 from gmscreen.campaign.model import Campaign, to_data
@@ -28,7 +29,7 @@ from gmscreen.campaign.validate import (
 
 BAD = Path(__file__).resolve().parent.parent / "data" / "bad_campaigns"
 EXPECTED = tomllib.loads((BAD / "EXPECTED.toml").read_text(encoding="utf-8"))
-SYSTEMS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+SYSTEMS = tuple(gmscreen.rules.SYSTEMS)
 
 
 # ---------------------------------------------------------------- files generated at test time

@@ -6,12 +6,13 @@ import random
 
 import pytest
 
+import gmscreen.rules
 from gmscreen.campaign import load_campaign, new_campaign, sample_path
 from gmscreen.campaign.model import Character
 from gmscreen.rules import odds, resolve
 from gmscreen.play.quickroll import QuickRollError, RollFlow, complete, grammar_help, parse, spending
 
-SYSTEMS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+SYSTEMS = tuple(gmscreen.rules.SYSTEMS)
 
 
 @pytest.fixture(scope="module")

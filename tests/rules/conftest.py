@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from gmscreen.rules import SYSTEMS
+
 VECTOR_DIR = Path(__file__).resolve().parents[1] / "data" / "vectors"
-SYSTEM_IDS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+SYSTEM_IDS = tuple(SYSTEMS)
 
 
 def load_vectors(system_id: str) -> dict:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections import defaultdict
 from fractions import Fraction
+from itertools import product
 
 import icepool
 import pytest
@@ -38,11 +40,11 @@ def open_die(depth: int) -> dict[int, Fraction]:
 
 
 def difference(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for x, px in a.items():
-        for y, py in b.items():
-            out[x - y] = out.get(x - y, 0) + px * py
-    return out
+    """The law of x - y, x ~ a and y ~ b independent: every pair's chance added to its value's."""
+    law: defaultdict[int, Fraction] = defaultdict(Fraction)
+    for (x, px), (y, py) in product(a.items(), b.items()):
+        law[x - y] += px * py
+    return dict(law)
 
 
 def at_least(law: dict[int, Fraction], x: int) -> Fraction:

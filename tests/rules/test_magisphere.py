@@ -30,11 +30,8 @@ def req(kind: str, **fields) -> dict:
 
 def ref_outcome(natural: int, score: int, target: int) -> str:
     """R1, R10, R11 written out again, apart from the module."""
-    if natural == 20:
-        return "critical_success"
-    if natural == 1:
-        return "critical_failure"
-    return "success" if score >= target else "failure"
+    naturals = {20: "critical_success", 1: "critical_failure"}
+    return naturals.get(natural, "success" if score >= target else "failure")
 
 
 def ref_winner(a_nat: int, a_score: int, o_nat: int, o_score: int) -> str:

@@ -442,24 +442,23 @@ def test_open_negative_odds_match_brute_force():
 PAIRS = [(ROLLERS[i], ROLLERS[j]) for i, j in ((0, 1), (1, 0), (2, 3), (4, 5), (5, 4), (6, 7), (8, 2), (3, 3))]
 
 
-@pytest.mark.parametrize("a,o", PAIRS)
-def test_opposed_odds_match_brute_force(a, o):
-    exact = opposed_odds_exact(a, o)
+def within_brute_force(exact, brute) -> None:
+    """Exact odds sum to 1 and each lies in the brute-force bracket [lower, lower + missing]."""
     assert sum(exact.values()) == 1
-    lower, missing = brute_opposed(a, o)
+    lower, missing = brute
     assert missing < Fraction(1, 10 ** 13)
     for key in exact:
         assert lower[key] <= exact[key] <= lower[key] + missing
+
+
+@pytest.mark.parametrize("a,o", PAIRS)
+def test_opposed_odds_match_brute_force(a, o):
+    within_brute_force(opposed_odds_exact(a, o), brute_opposed(a, o))
 
 
 @pytest.mark.parametrize("a,o", PAIRS + [(r, None) for r in ROLLERS])
 def test_attack_odds_match_brute_force(a, o):
-    exact = attack_odds_exact(a, o)
-    assert sum(exact.values()) == 1
-    lower, missing = brute_attack(a, o)
-    assert missing < Fraction(1, 10 ** 13)
-    for key in exact:
-        assert lower[key] <= exact[key] <= lower[key] + missing
+    within_brute_force(attack_odds_exact(a, o), brute_attack(a, o))
 
 
 # ---------------------------------------------------------------- odds: icepool

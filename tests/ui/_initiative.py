@@ -5,6 +5,11 @@ from __future__ import annotations
 from gmscreen.ui.widgets.initiative import InitiativePane
 
 
+def initiative_pane() -> InitiativePane:
+    """The initiative pane as the screen names it, for `pane_app`."""
+    return InitiativePane(id="initiative")
+
+
 def make(pane_host, session, *extra):
     """An app showing the initiative pane (and `extra` widgets); its notices go to a list."""
     app = pane_host(session, lambda: InitiativePane(id="initiative"), *extra)

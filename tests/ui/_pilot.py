@@ -22,6 +22,12 @@ async def ready(app: Any, pilot: Any) -> None:
     raise AssertionError("the campaign never opened")
 
 
+async def press(pilot: Any, *keys: str) -> None:
+    """Press `keys` (real key presses), then let the screen answer them."""
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
 async def load_error_shown(app: Any, pilot: Any) -> LoadErrorScreen:
     """Wait until the campaign has failed to open and the load error screen is up."""
     for _ in range(20):

@@ -7,8 +7,9 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, AsyncIterator, Callable, Iterator
 
 import pytest
 from textual.app import ComposeResult
@@ -16,9 +17,10 @@ from textual.widget import Widget
 
 from gmscreen.campaign import load_campaign, open_session, sample_path
 from gmscreen.campaign.session import CampaignSession
+from gmscreen.rules import SYSTEMS
 from gmscreen.ui.host import CampaignHost
 
-SYSTEM_IDS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+SYSTEM_IDS = tuple(SYSTEMS)
 
 
 @pytest.fixture(autouse=True)
@@ -75,6 +77,25 @@ class PaneHost(CampaignHost):
 def pane_host() -> type[PaneHost]:
     """`pane_host(session, lambda: RosterPane(id="roster"))` -> an app showing just those widgets."""
     return PaneHost
+
+
+@pytest.fixture
+def pane_app(open_sample, pane_host):
+    """`async with pane_app("mir", make_pane, size=(80, 24)) as (session, app, pilot, notes)`: a
+    private copy of that sample open in an app showing just the widgets those factories make,
+    its notices gathered in `notes`, running (run_test's keywords) and past its first frame."""
+
+    @asynccontextmanager
+    async def run(system: str, *widgets: Callable[[], Widget], **run_test: Any) -> AsyncIterator[tuple]:
+        session = open_sample(system)
+        app = pane_host(session, *widgets)
+        notes: list[str] = []
+        app.warn = lambda message, severity="warning": notes.append(message)
+        async with app.run_test(**run_test) as pilot:
+            await pilot.pause()
+            yield session, app, pilot, notes
+
+    return run
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from gmscreen.ui.panes import MAIN_PANES
 from gmscreen.ui.screens.keys_help import KeysHelpScreen, key_rows
 from gmscreen.ui.screens.load_error import LoadErrorScreen
 
-from _pilot import load_error_shown, ready
+from _pilot import load_error_shown, press, ready
 
 
 
@@ -129,8 +129,7 @@ async def test_escape_on_the_load_error_screen_quits(tmp_path) -> None:
     app = GMScreenApp(bad)
     async with app.run_test() as pilot:
         await load_error_shown(app, pilot)
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
     assert app.return_code == 2
 
 
@@ -163,15 +162,12 @@ async def test_undo_redo_keys_and_last_change_in_the_status_line(campaign_file) 
         app.set_focus(None)
         await pilot.pause()
         assert "↶ Renommer [b]X[/b]" in str(app.status.render())
-        await pilot.press("ctrl+z")
-        await pilot.pause()
+        await press(pilot, "ctrl+z")
         assert campaign.characters[0].name == before
         assert "Renommer" not in str(app.status.render())
-        await pilot.press("ctrl+y")
-        await pilot.pause()
+        await press(pilot, "ctrl+y")
         assert campaign.characters[0].name == "Nouvel [nom]"
-        await pilot.press("ctrl+z")
-        await pilot.pause()
+        await press(pilot, "ctrl+z")
     assert open_session(path).campaign.characters[0].name == before
 
 
@@ -190,25 +186,19 @@ async def test_compact_layout_shows_one_pane_and_switches_with_keys(campaign_fil
         for key, pane_id in (("2", "initiative"), ("3", "difficulty"), ("4", "log"), ("1", "roster"),
                              ("é", "initiative"), ("quotation_mark", "difficulty"), ("apostrophe", "log"),
                              ("ampersand", "roster")):
-            await pilot.press(key)
-            await pilot.pause()
+            await press(pilot, key)
             assert shown() == [pane_id], key
             assert app._pane_of(app.focused).id == pane_id
-        await pilot.press("tab")
-        await pilot.pause()
+        await press(pilot, "tab")
         assert shown() == ["initiative"]
-        await pilot.press("shift+tab", "shift+tab")
-        await pilot.pause()
+        await press(pilot, "shift+tab", "shift+tab")
         assert app._pane_of(app.focused).id == "dice-tray"
         assert shown() == ["roster"]
-        await pilot.press("escape")                 # the tray keeps tab for completion; escape leaves it
-        await pilot.pause()
+        await press(pilot, "escape")                 # the tray keeps tab for completion; escape leaves it
         assert not isinstance(app.focused, Input)
-        await pilot.press("4", "z")
-        await pilot.pause()
+        await press(pilot, "4", "z")
         assert app.screen.maximized is app.pane("log")
-        await pilot.press("z")
-        await pilot.pause()
+        await press(pilot, "z")
         assert app.screen.maximized is None
 
 
@@ -306,21 +296,17 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change(campaign_file) ->
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot)
-        await pilot.press("slash")
-        await pilot.pause()
+        await press(pilot, "slash")
 
         def keys() -> list[Any]:
             return list(app.screen.query(FooterKey))
 
         before = keys()
-        await pilot.press(*"6d12 sd2", "enter")
-        await pilot.pause()
-        await pilot.press(*"6d12 sd3", "enter")
-        await pilot.pause()
+        await press(pilot, *"6d12 sd2", "enter")
+        await press(pilot, *"6d12 sd3", "enter")
         assert len(app.session.rolls) == 2
         assert keys() == before                                   # the very same widgets
-        await pilot.press("escape", "2")
-        await pilot.pause()
+        await press(pilot, "escape", "2")
         assert {key.description for key in keys()} != {key.description for key in before}
 
 
@@ -329,16 +315,14 @@ async def test_keys_screen_lists_every_binding_with_ids(campaign_file) -> None:
     async with app.run_test() as pilot:
         await ready(app, pilot)
         app.set_focus(None)
-        await pilot.press("question_mark")
-        await pilot.pause()
+        await press(pilot, "question_mark")
         assert isinstance(app.screen, KeysHelpScreen)
         table = app.screen.query_one(DataTable)
         cells = {str(table.get_row_at(i)[2]) for i in range(table.row_count)}
         for binding_id in ("app.quick-roll", "app.next-turn", "app.undo", "app.redo", "app.pane-roster",
                            "app.zoom", "app.keys", "app.quit", "app.search-log", "app.theme"):
             assert binding_id in cells
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
         assert not isinstance(app.screen, KeysHelpScreen)
 
 
@@ -350,17 +334,14 @@ async def test_keymap_from_the_config_remaps_a_binding(campaign_file, private_di
     async with app.run_test() as pilot:
         await ready(app, pilot)
         app.set_focus(None)
-        await pilot.press("4")
-        await pilot.pause()
+        await press(pilot, "4")
         assert app.current_pane == "roster"
-        await pilot.press("f4")
-        await pilot.pause()
+        await press(pilot, "f4")
         assert app.current_pane == "log"
         rows = {row[3]: row[1] for row in key_rows(app)}
         assert rows["app.pane-log"] == "f4" and rows["app.keys"] == "f1"
         app.set_focus(None)
-        await pilot.press("f1")
-        await pilot.pause()
+        await press(pilot, "f1")
         assert isinstance(app.screen, KeysHelpScreen)
 
 
@@ -372,8 +353,7 @@ async def test_letter_keys_do_not_fire_while_typing_in_an_input(campaign_file) -
         await app.screen.query_one("#body").mount(field)
         field.focus()
         await pilot.pause()
-        await pilot.press(*"qzh2np?")
-        await pilot.pause()
+        await press(pilot, *"qzh2np?")
         assert field.value == "qzh2np?"
         assert app.is_running and app.screen.maximized is None and app.current_pane == "roster"
 

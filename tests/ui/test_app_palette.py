@@ -11,7 +11,7 @@ from textual.command import CommandPalette
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.palette import GMScreenCommands
 
-from _pilot import ready
+from _pilot import press, ready
 
 HOSTILE = {"Alexis": "[/]", "Loriane": "[@click=app.quit]", "Callia": "Orc [A]"}
 
@@ -51,13 +51,11 @@ async def test_palette_finds_characters_with_hostile_names_literally(hostile_cam
         assert "[b]Camp\ufffd[2J" in str(status) and "\x1b" not in str(status)
         # Through the real palette: type, enter, the character is selected and the roster shown.
         await pilot.press("4")
-        await pilot.press("ctrl+p")
-        await pilot.pause()
+        await press(pilot, "ctrl+p")
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"Select Orc [A]")
         await pilot.pause(0.4)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
         await pilot.pause()
         assert app.selected_id == names["Orc [A]"]
         assert app.current_pane == "roster"
@@ -71,12 +69,10 @@ async def test_palette_lists_key_actions_and_runs_them(campaign_file) -> None:
         titles = {h.text: h for h in await search(app, "Log")}
         assert "Log" in titles and "key 4 '" in titles["Log"].help
         app.set_focus(None)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
+        await press(pilot, "ctrl+p")
         await pilot.press(*"Difficulty")
         await pilot.pause(0.4)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
         await pilot.pause()
         assert app.current_pane == "difficulty"
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from contextlib import asynccontextmanager
 
 from gmscreen.campaign.model import Character
 from gmscreen.play.quickroll import RollFlow, parse
 from gmscreen.ui.widgets.dice_tray import DiceTray, GrammarHelp
+
+from _pilot import press
 
 
 def _seed_with_prompt(campaign, line: str, want_prompt: bool = True) -> int:
@@ -23,6 +26,20 @@ def _app(pane_host, session, seed: int = 1):
     return pane_host(session, lambda: DiceTray(id="dice-tray", rng=random.Random(seed)))
 
 
+@asynccontextmanager
+async def _tray(pane_host, session, seed: int = 1, focus: bool = True, prompt_for: str | None = None):
+    """The tray alone on `session` with dice seeded `seed` (or so that `prompt_for` stops at a
+    choice), running; its line focused."""
+    if prompt_for is not None:
+        seed = _seed_with_prompt(session.campaign, prompt_for)
+    app = _app(pane_host, session, seed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        tray = app.query_one(DiceTray)
+        if focus:
+            tray.focus_line()
+        yield app, pilot, tray
+
+
 async def _type(pilot, text: str) -> None:
     """Type a line: the start is inserted at the cursor (fast), the last keys are real presses."""
     focused = pilot.app.focused
@@ -32,8 +49,13 @@ async def _type(pilot, text: str) -> None:
     else:
         tail = text
     if tail:
-        await pilot.press(*tail)
-    await pilot.pause()
+        await press(pilot, *tail)
+
+
+async def _enter(pilot, line: str) -> None:
+    """Type `line` and press enter."""
+    await _type(pilot, line)
+    await press(pilot, "enter")
 
 
 def _text(widget) -> str:
@@ -42,16 +64,12 @@ def _text(widget) -> str:
 
 async def test_mir_quick_roll_odds_enter_result_and_log(pane_host, open_sample):
     session = open_sample("mir")
-    app = _app(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
+    async with _tray(pane_host, session) as (app, pilot, tray):
         await _type(pilot, "alexis force sd4 +1d aide loriane")
         info = _text(tray.info)
         assert "+1d, aide Loriane : 18 % → 40 %" in info
         assert app.draft is not None and app.draft["kind"] == "group" and "Alexis" in app.draft_label
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
         record = session.rolls[-1]
         assert record.line == "alexis force sd4 +1d aide loriane" and record.who == "Alexis"
         assert record.result["kind"] == "group" and record.seed is not None
@@ -63,14 +81,10 @@ async def test_mir_quick_roll_odds_enter_result_and_log(pane_host, open_sample):
 
 async def test_mir_physical_dice(pane_host, open_sample):
     session = open_sample("mir")
-    app = _app(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
+    async with _tray(pane_host, session) as (app, pilot, tray):
         await _type(pilot, "6d12 sd2 = 1 5 4 6 11 12")
         assert "dés de la table" in _text(tray.info)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
         record = session.rolls[-1]
         assert record.result["dice"] == [1, 5, 4, 6, 11, 12] and record.result["successes"] == 3
         assert record.seed is None
@@ -80,13 +94,9 @@ async def test_mir_physical_dice(pane_host, open_sample):
 
 async def test_mir_extended_starts_a_timer_and_undo_removes_it(pane_host, open_sample):
     session = open_sample("mir")
-    app = _app(pane_host, session)
     before = len(session.campaign.timers)
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.query_one(DiceTray).focus_line()
-        await _type(pilot, "loriane guérison 8 jour max3")
-        await pilot.press("enter")
-        await pilot.pause()
+    async with _tray(pane_host, session) as (app, pilot, _):
+        await _enter(pilot, "loriane guérison 8 jour max3")
         timer = session.campaign.timers[-1]
         assert len(session.campaign.timers) == before + 1
         assert timer.kind == "extended" and timer.who == "loriane"
@@ -100,29 +110,21 @@ async def test_mir_extended_starts_a_timer_and_undo_removes_it(pane_host, open_s
 
 async def test_errors_show_in_the_tray_and_enter_does_nothing(pane_host, open_sample):
     session = open_sample("mir")
-    app = _app(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
+    async with _tray(pane_host, session) as (app, pilot, tray):
         await _type(pilot, "loriane éloquence très")
         assert "Très facile" in _text(tray.info) and tray.info.has_class("-error")
         await pilot.press("enter")
         await _type(pilot, "")
         assert session.rolls == [] or session.rolls[-1].line != "loriane éloquence très"
         tray.line.value = ""
-        await _type(pilot, "loriane éloquence")
-        await pilot.press("enter")
-        await pilot.pause()
+        await _enter(pilot, "loriane éloquence")
         assert "SD manquant" in _text(tray.info)
         assert not session.rolls or session.rolls[-1].line != "loriane éloquence"
 
 
 async def test_difficulty_chosen_elsewhere_rewrites_the_line(pane_host, open_sample):
     session = open_sample("mir")
-    app = _app(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
+    async with _tray(pane_host, session) as (app, pilot, tray):
         await _type(pilot, "loriane éloquence difficile +1d")
         app.choose_difficulty(2)
         await pilot.pause()
@@ -137,49 +139,37 @@ async def test_difficulty_chosen_elsewhere_rewrites_the_line(pane_host, open_sam
 
 async def test_selection_completion_history_repeat_gm_only_escape(pane_host, open_sample):
     session = open_sample("mir")
-    app = _app(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
+    async with _tray(pane_host, session, focus=False) as (app, pilot, tray):
         app.select_character("loriane")
         await pilot.pause()
         tray.focus_line()
         await _type(pilot, "élo")
-        await pilot.press("tab")
-        await pilot.pause()
+        await press(pilot, "tab")
         assert tray.line.value == "éloquence "
         await _type(pilot, "sd2")
         assert app.draft is not None and app.draft["skill"] == 3
         tray.toggle_gm_only()
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
         assert session.rolls[-1].who == "Loriane" and session.rolls[-1].gm_only is True
         tray.toggle_gm_only()
         tray.repeat_last()
         await pilot.pause()
         assert len(session.rolls) == 2 and session.rolls[-1].gm_only is False
-        await pilot.press("up")
-        await pilot.pause()
+        await press(pilot, "up")
         assert tray.line.value == "éloquence sd2"
-        await _type(pilot, " mj")
-        await pilot.press("enter")
-        await pilot.pause()
+        await _enter(pilot, " mj")
         assert session.rolls[-1].gm_only is True
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
         assert not tray.line.has_focus
 
 
 async def test_question_mark_shows_the_grammar(pane_host, open_sample):
     session = open_sample("tedeum")
-    app = _app(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.query_one(DiceTray).focus_line()
-        await pilot.press("question_mark")
-        await pilot.pause()
+    async with _tray(pane_host, session) as (app, pilot, _):
+        await press(pilot, "question_mark")
         assert isinstance(app.screen, GrammarHelp)
         assert "providence" in _text(app.screen.query_one("#grammar-text"))
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
         assert not isinstance(app.screen, GrammarHelp)
         assert app.query_one(DiceTray).line.value == ""
 
@@ -187,24 +177,15 @@ async def test_question_mark_shows_the_grammar(pane_host, open_sample):
 async def test_eclats_reroll_with_one_key(pane_host, open_sample):
     session = open_sample("eclats")
     line = "ysaure emp calmer 9"
-    seed = _seed_with_prompt(session.campaign, line)
-    app = _app(pane_host, session, seed)
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
-        await _type(pilot, line)
-        await pilot.press("enter")
-        await pilot.pause()
+    async with _tray(pane_host, session, prompt_for=line) as (app, pilot, tray):
+        await _enter(pilot, line)
         assert tray.choice_view.has_focus and "relancer" in _text(tray.choice_view)
         assert session.rolls == []                          # nothing logged before the choice
-        await pilot.press("p", "x")                         # not options here: nothing happens
-        await pilot.pause()
+        await press(pilot, "p", "x")                         # not options here: nothing happens
         assert tray.flow is not None and tray.flow.prompt is not None and session.rolls == []
-        await pilot.press("r")
-        await pilot.pause()
+        await press(pilot, "r")
         if tray.flow is not None:
-            await pilot.press("g")
-            await pilot.pause()
+            await press(pilot, "g")
         record = session.rolls[-1]
         assert len(record.result["dice"]) >= 2 and record.request["dice"] == record.result["dice"]
         assert tray.line.has_focus
@@ -213,23 +194,16 @@ async def test_eclats_reroll_with_one_key(pane_host, open_sample):
 async def test_magisphere_impulsion_reroll_spent_on_sheet_and_undone(pane_host, open_sample):
     session = open_sample("magisphere")
     line = "shady négociation 30"
-    seed = _seed_with_prompt(session.campaign, line)
-    app = _app(pane_host, session, seed)
     shady = session.campaign.characters[0]
     assert shady.sheet["resources"]["impulsion"] == 2
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
+    async with _tray(pane_host, session, prompt_for=line) as (app, pilot, tray):
         await _type(pilot, line)
         assert "%" in _text(tray.info)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
         assert "Impulsion" in _text(tray.choice_view)
-        await pilot.press("r")
-        await pilot.pause()
+        await press(pilot, "r")
         while tray.flow is not None:
-            await pilot.press("g")
-            await pilot.pause()
+            await press(pilot, "g")
         record = session.rolls[-1]
         spent = record.result["impulsions_spent"]
         assert spent >= 1 and len(record.request["dice"]) == spent + 1
@@ -243,29 +217,20 @@ async def test_magisphere_impulsion_reroll_spent_on_sheet_and_undone(pane_host, 
 async def test_magisphere_impulse_bonus_word_spends_a_point(pane_host, open_sample):
     session = open_sample("magisphere")
     line = "shady négociation 10 imp"
-    app = _app(pane_host, session, _seed_with_prompt(session.campaign, line, want_prompt=False))
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.query_one(DiceTray).focus_line()
-        await _type(pilot, line)
-        await pilot.press("enter")
-        await pilot.pause()
+    seed = _seed_with_prompt(session.campaign, line, want_prompt=False)
+    async with _tray(pane_host, session, seed) as (app, pilot, _):
+        await _enter(pilot, line)
         assert session.rolls[-1].result["impulse_bonus_applied"] is True
         assert session.campaign.characters[0].sheet["resources"]["impulsion"] == 1
 
 
 async def test_tedeum_providence_called_with_one_key(pane_host, open_sample):
     session = open_sample("tedeum")
-    app = _app(pane_host, session)
     louvensac = session.campaign.characters[0]
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
-        await _type(pilot, "louvensac charme 13")
-        await pilot.press("enter")
-        await pilot.pause()
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _enter(pilot, "louvensac charme 13")
         assert "Providence" in _text(tray.choice_view)
-        await pilot.press("p")
-        await pilot.pause()
+        await press(pilot, "p")
         record = session.rolls[-1]
         assert record.request["use_providence"] is True and len(record.result["providence_dice"]) == 1
         assert louvensac.sheet["resources"]["providence"] == 4
@@ -276,13 +241,8 @@ async def test_tedeum_providence_called_with_one_key(pane_host, open_sample):
 
 async def test_tedeum_forced_dice_with_providence_word(pane_host, open_sample):
     session = open_sample("tedeum")
-    app = _app(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
-        await _type(pilot, "louvensac charme 13 providence = 12 5 4")
-        await pilot.press("enter")
-        await pilot.pause()
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _enter(pilot, "louvensac charme 13 providence = 12 5 4")
         record = session.rolls[-1]
         assert record.result["total"] == 26 and record.result["outcome"] == "critical_success"
         assert record.result["xp"] == 1
@@ -295,17 +255,10 @@ async def test_tedeum_forced_dice_with_providence_word(pane_host, open_sample):
 async def test_arpeges_parry_with_one_key(pane_host, open_sample):
     session = open_sample("arpeges")
     line = "thibault baratin +3 vs marchand baratin"
-    seed = _seed_with_prompt(session.campaign, line)
-    app = _app(pane_host, session, seed)
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
-        await _type(pilot, line)
-        await pilot.press("enter")
-        await pilot.pause()
+    async with _tray(pane_host, session, prompt_for=line) as (app, pilot, tray):
+        await _enter(pilot, line)
         assert "pare" in _text(tray.choice_view)
-        await pilot.press("p")
-        await pilot.pause()
+        await press(pilot, "p")
         record = session.rolls[-1]
         assert record.result["kind"] == "confrontation" and record.result["parry_rolled"] is True
         assert len(record.request["opponent_chance_dice"]) == 1
@@ -314,22 +267,13 @@ async def test_arpeges_parry_with_one_key(pane_host, open_sample):
 async def test_arpeges_simple_and_escape_cancels_a_choice(pane_host, open_sample):
     session = open_sample("arpeges")
     line = "thibault baratin +3 vs marchand baratin"
-    app = _app(pane_host, session, _seed_with_prompt(session.campaign, line))
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
-        tray.focus_line()
-        await _type(pilot, "marchand baratin -3 = 6 5")
-        await pilot.press("enter")
-        await pilot.pause()
+    async with _tray(pane_host, session, prompt_for=line) as (app, pilot, tray):
+        await _enter(pilot, "marchand baratin -3 = 6 5")
         assert session.rolls[-1].result["margin"] == 3
-        await _type(pilot, line)
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.press("escape")                         # the action is rolled: no abandoning it
-        await pilot.pause()
+        await _enter(pilot, line)
+        await press(pilot, "escape")                         # the action is rolled: no abandoning it
         assert len(session.rolls) == 1 and tray.flow is not None and tray.choice_view.has_focus
-        await pilot.press("n")
-        await pilot.pause()
+        await press(pilot, "n")
         assert len(session.rolls) == 2 and tray.flow is None and tray.line.has_focus
 
 
@@ -338,16 +282,13 @@ async def test_hostile_names_in_the_tray(pane_host, open_sample):
     for n, name in enumerate(["[/]", "[@click=app.quit]", "Orc [A]", "Bob\x1b]2;pwn\x07"]):
         session.campaign.characters.append(Character(id=f"h{n}", name=name, side="npc",
                                                      sheet={"voies": {"peur": 3}, "skills": {"tir": 2}}))
-    app = _app(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        tray = app.query_one(DiceTray)
+    async with _tray(pane_host, session, focus=False) as (app, pilot, tray):
         for typed, shown in (("[/] tir sd2", "[/]"), ("[@click tir sd2", "[@click=app.quit]"),
                              ("orc tir sd2", "Orc [A]"), ("bob tir sd2", "Bob\ufffd]2;pwn\ufffd")):
             tray.focus_line()
             await _type(pilot, typed)
             assert shown in _text(tray.info)
-            await pilot.press("enter")
-            await pilot.pause()
+            await press(pilot, "enter")
             assert shown in _text(tray.result_view)
             assert "\x1b" not in _text(tray.result_view)
         assert [r.who for r in session.rolls][-1] == "Bob\x1b]2;pwn\x07"

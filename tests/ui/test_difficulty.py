@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmscreen.rules import get_system, odds
+from gmscreen.rules import SYSTEMS, get_system, odds
 from gmscreen.play import chances
 from gmscreen.ui.widgets.difficulty import DifficultyPane, chance_text
 
@@ -39,7 +39,7 @@ def test_chance_text():
     assert chance_text(0.0) == "0%"
 
 
-@pytest.mark.parametrize("system", ["mir", "eclats", "magisphere", "tedeum", "arpeges"])
+@pytest.mark.parametrize("system", tuple(SYSTEMS))
 async def test_rows_are_the_system_table(pane_host, open_sample, system):
     app = _host(pane_host, open_sample(system))
     async with app.run_test(size=(80, 24)) as pilot:

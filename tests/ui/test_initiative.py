@@ -7,15 +7,12 @@ from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, Prom
 from gmscreen.ui.widgets.initiative import InitiativePane, simultaneous_actions, timer_progress
 from gmscreen.ui.widgets.roster import RosterPane
 
-from _initiative import current, make, order
+from _initiative import current, initiative_pane, make, order
 
 
-async def test_whole_round_with_conditions_and_countdown(open_sample, pane_host):
-    session = open_sample("mir")
-    app, notes = make(pane_host, session)
-    c = session.campaign
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_whole_round_with_conditions_and_countdown(pane_app):
+    async with pane_app("mir", initiative_pane) as (session, app, pilot, notes):
+        c = session.campaign
         pane = app.query_one(InitiativePane)
         assert pane.current_key() == "e:garde"                     # cursor on the current actor
         assert "Round 2 · au tour de Le garde de la porte" in str(pane.query_one("#initiative-status").render())
@@ -55,12 +52,9 @@ async def test_whole_round_with_conditions_and_countdown(open_sample, pane_host)
         assert c.character("alexis").conditions[0].rounds == 1 and c.timers[1].rounds == 3
 
 
-async def test_countdown_ends_with_notice(open_sample, pane_host):
-    session = open_sample("arpeges")
-    app, notes = make(pane_host, session)
-    c = session.campaign
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_countdown_ends_with_notice(pane_app):
+    async with pane_app("arpeges", initiative_pane) as (session, app, pilot, notes):
+        c = session.campaign
         for _ in range(3 + 4 + 4):  # the rest of round 1 (Thibault has acted), rounds 2 and 3
             await pilot.press("n")
         await pilot.pause()
@@ -70,11 +64,8 @@ async def test_countdown_ends_with_notice(open_sample, pane_host):
         assert "Étourdie expire : Sibylle" in notes
 
 
-async def test_delay_and_come_back(open_sample, pane_host):
-    session = open_sample("mir")
-    app, notes = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_delay_and_come_back(pane_app):
+    async with pane_app("mir", initiative_pane) as (session, app, pilot, notes):
         await pilot.press("w")                                     # the current actor (garde) waits
         await pilot.pause()
         enc = session.campaign.encounter
@@ -89,11 +80,8 @@ async def test_delay_and_come_back(open_sample, pane_host):
         assert current(session) == "alexis"
 
 
-async def test_add_adhoc_rolled_and_typed_move_sort_remove(open_sample, pane_host):
-    session = open_sample("magisphere")
-    app, notes = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_add_adhoc_rolled_and_typed_move_sort_remove(pane_app):
+    async with pane_app("magisphere", initiative_pane) as (session, app, pilot, notes):
         await pilot.press("a")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
@@ -131,11 +119,8 @@ async def test_add_adhoc_rolled_and_typed_move_sort_remove(open_sample, pane_hos
         assert "Orc [A]" not in rendered
 
 
-async def test_set_initiative_typed(open_sample, pane_host):
-    session = open_sample("tedeum")
-    app, _ = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_set_initiative_typed(pane_app):
+    async with pane_app("tedeum", initiative_pane) as (session, app, pilot, _):
         await pilot.press("i")
         await pilot.pause()
         await pilot.press(*"11", "enter")                         # replaces the proposed value
@@ -143,12 +128,9 @@ async def test_set_initiative_typed(open_sample, pane_host):
         assert session.campaign.encounter.entries[1].initiative == 11
 
 
-async def test_extended_test_to_its_end_mir(open_sample, pane_host):
-    session = open_sample("mir")
-    app, notes = make(pane_host, session)
-    c = session.campaign
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_extended_test_to_its_end_mir(pane_app):
+    async with pane_app("mir", initiative_pane) as (session, app, pilot, notes):
+        c = session.campaign
         pane = app.query_one(InitiativePane)
         assert timer_progress(c, c.timers[0]) == "6/8 · test 2/3 · 1 jour"
         pane._cursor_to("t:guerison-callia")
@@ -180,12 +162,9 @@ async def test_extended_test_to_its_end_mir(open_sample, pane_host):
         assert c.timers[0].status == "running" and len(c.timers[0].dice["rolls"]) == 2
 
 
-async def test_opposition_round_magisphere(open_sample, pane_host):
-    session = open_sample("magisphere")
-    app, notes = make(pane_host, session)
-    c = session.campaign
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_opposition_round_magisphere(pane_app):
+    async with pane_app("magisphere", initiative_pane) as (session, app, pilot, notes):
+        c = session.campaign
         assert timer_progress(c, c.timers[0]) == "Granok 2 – 1 le gros Bob · en 3 · manche 2"
         app.query_one(InitiativePane)._cursor_to("t:revanche")
         await pilot.press("r")
@@ -197,11 +176,8 @@ async def test_opposition_round_magisphere(open_sample, pane_host):
         assert session.rolls[-1].who == "Granok"
 
 
-async def test_new_countdown_and_adjust(open_sample, pane_host):
-    session = open_sample("eclats")
-    app, _ = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_new_countdown_and_adjust(pane_app):
+    async with pane_app("eclats", initiative_pane) as (session, app, pilot, _):
         await pilot.press("t")                                     # Éclats: only countdowns
         await pilot.pause()
         await pilot.press(*"Renforts [/]", "tab", "2", "enter")
@@ -217,11 +193,8 @@ async def test_new_countdown_and_adjust(open_sample, pane_host):
         assert session.campaign.timers[-1].status == "running" and session.campaign.timers[-1].rounds == 1
 
 
-async def test_new_extended_test_mir(open_sample, pane_host):
-    session = open_sample("mir")
-    app, _ = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_new_extended_test_mir(pane_app):
+    async with pane_app("mir", initiative_pane) as (session, app, pilot, _):
         app.select_character("callia")
         await pilot.press("t")
         await pilot.pause()
@@ -238,12 +211,9 @@ async def test_new_extended_test_mir(open_sample, pane_host):
         assert len(session.campaign.timers[-1].dice["rolls"]) == 1
 
 
-async def test_declared_actions_arpeges(open_sample, pane_host):
-    session = open_sample("arpeges")
-    app, notes = make(pane_host, session)
-    c = session.campaign
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_declared_actions_arpeges(pane_app):
+    async with pane_app("arpeges", initiative_pane) as (session, app, pilot, notes):
+        c = session.campaign
         pane = app.query_one(InitiativePane)
         assert str(pane.table.get_row_at(0)[4]) == "2 actions −3 chacune"
         assert simultaneous_actions(c, "thibault") == 2 and simultaneous_actions(c, "gorlois") == 1
@@ -264,12 +234,9 @@ async def test_declared_actions_arpeges(open_sample, pane_host):
         assert c.encounter.round == 2 and c.encounter.declared == []
 
 
-async def test_start_end_and_roll_all(open_sample, pane_host):
-    session = open_sample("tedeum")
-    app, notes = make(pane_host, session)
-    c = session.campaign
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_start_end_and_roll_all(pane_app):
+    async with pane_app("tedeum", initiative_pane) as (session, app, pilot, notes):
+        c = session.campaign
         await pilot.press("E")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)

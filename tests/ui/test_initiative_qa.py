@@ -11,7 +11,7 @@ from gmscreen.ui import GMScreenApp
 from gmscreen.ui.widgets import initiative as initiative_module
 from gmscreen.ui.widgets.initiative import STATUS_WORDS, InitiativePane
 
-from _initiative import current, make, order
+from _initiative import current, initiative_pane, make, order
 from _pilot import ready
 
 
@@ -84,12 +84,10 @@ async def test_sort_before_the_fight_sorts_everything(open_sample, pane_host, mo
         assert order(session) == ["gentilhomme", "saint-gelais", "louvensac"]
 
 
-async def test_sort_mid_round_keeps_who_acted_and_the_current_actor(open_sample, pane_host) -> None:
-    session = open_sample("arpeges")  # round 1: Thibault has acted, Gorlois plays
-    app, _ = make(pane_host, session)
-    c = session.campaign
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+async def test_sort_mid_round_keeps_who_acted_and_the_current_actor(pane_app) -> None:
+    # round 1: Thibault has acted, Gorlois plays
+    async with pane_app("arpeges", initiative_pane, size=(80, 24)) as (session, app, pilot, _):
+        c = session.campaign
         pane = app.query_one(InitiativePane)
         pane._cursor_to("e:garde-marche")
         await pilot.press(*["+"] * 8)                              # the guard: 2 -> 10, above everyone
@@ -124,11 +122,8 @@ async def test_timer_status_word_shown_once(open_sample, pane_host, status: str)
             assert row.count(word) == 1, row
 
 
-async def test_countdown_run_down_reads_termine_once(open_sample, pane_host) -> None:
-    session = open_sample("mir")
-    app, _ = make(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+async def test_countdown_run_down_reads_termine_once(pane_app) -> None:
+    async with pane_app("mir", initiative_pane, size=(80, 24)) as (session, app, pilot, _):
         pane = app.query_one(InitiativePane)
         pane._cursor_to("t:releve")
         await pilot.press("-", "-", "-")
@@ -140,11 +135,8 @@ async def test_countdown_run_down_reads_termine_once(open_sample, pane_host) -> 
         assert detail.count("terminé") == 1
 
 
-async def test_finished_extended_test_status_once(open_sample, pane_host) -> None:
-    session = open_sample("mir")
-    app, notes = make(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+async def test_finished_extended_test_status_once(pane_app) -> None:
+    async with pane_app("mir", initiative_pane, size=(80, 24)) as (session, app, pilot, notes):
         pane = app.query_one(InitiativePane)
         await pilot.press("E", "o")                                # out of the fight (R20)
         await pilot.pause()
@@ -223,11 +215,8 @@ async def test_long_notes_cut_at_the_edge_and_whole_in_the_detail(open_sample, p
         assert "• Baratiner maître Gorlois" in detail
 
 
-async def test_columns_follow_a_resize(open_sample, pane_host) -> None:
-    session = open_sample("mir")
-    app, _ = make(pane_host, session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+async def test_columns_follow_a_resize(pane_app) -> None:
+    async with pane_app("mir", initiative_pane, size=(80, 24)) as (session, app, pilot, _):
         pane = app.query_one(InitiativePane)
         assert "Ébloui par la lanterne (1)" in next(line for line in table_lines(pane) if "Alexis" in line)
         await pilot.resize_terminal(46, 24)
@@ -241,12 +230,10 @@ async def test_columns_follow_a_resize(open_sample, pane_host) -> None:
 # ---------------------------------------------------------------- 5. `p` gives ticks back step by step
 
 
-async def test_previous_turns_give_back_ticks_across_other_changes(open_sample, pane_host) -> None:
-    session = open_sample("mir")      # round 2, the guard plays; Alexis: Ébloui (1); Relève: 3 rounds
-    app, notes = make(pane_host, session)
-    c = session.campaign
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+async def test_previous_turns_give_back_ticks_across_other_changes(pane_app) -> None:
+    # round 2, the guard plays; Alexis: Ébloui (1); Relève: 3 rounds
+    async with pane_app("mir", initiative_pane, size=(80, 24)) as (session, app, pilot, notes):
+        c = session.campaign
         pane = app.query_one(InitiativePane)
         with session.edit("états") as b:                           # the guard: Sonné (2)
             b.insert(("characters", 3, "conditions"), None, Condition(name="Sonné", rounds=2))
@@ -287,12 +274,9 @@ async def test_previous_turns_give_back_ticks_across_other_changes(open_sample, 
         assert [(x.name, x.rounds) for x in c.character("alexis").conditions] == [("Ébloui par la lanterne", 1)]
 
 
-async def test_previous_turn_keeps_what_the_gm_changed_since(open_sample, pane_host) -> None:
-    session = open_sample("mir")
-    app, notes = make(pane_host, session)
-    c = session.campaign
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+async def test_previous_turn_keeps_what_the_gm_changed_since(pane_app) -> None:
+    async with pane_app("mir", initiative_pane, size=(80, 24)) as (session, app, pilot, notes):
+        c = session.campaign
         await pilot.press("n", "n")                                # the guard, then Alexis: Ébloui expires
         await pilot.pause()
         with session.edit("le MJ le remet") as b:                  # the GM puts Ébloui back by hand

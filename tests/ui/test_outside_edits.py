@@ -5,6 +5,8 @@ while the question is open."""
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
 
 from gmscreen.campaign import load_campaign
 from gmscreen.ui import GMScreenApp
@@ -29,6 +31,14 @@ def edit_by_hand(path, old: str, new: str) -> bytes:
     return data
 
 
+@asynccontextmanager
+async def screen_on(path) -> AsyncIterator[tuple[GMScreenApp, Any]]:
+    """The whole screen on `path`, running, its notifications kept."""
+    app = GMScreenApp(path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        yield app, pilot
+
+
 async def settle(app, pilot) -> None:
     await app.workers.wait_for_complete()
     await pilot.pause()
@@ -50,8 +60,7 @@ def notified(app, words: str, severity: str | None = None) -> bool:
 
 async def test_a_hand_edit_is_taken_in_refreshed_and_said(campaign_file) -> None:
     path = campaign_file("mir")
-    app = GMScreenApp(path)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+    async with screen_on(path) as (app, pilot):
         theirs = await hand_edit_seen(app, pilot, path, 'name = "Loriane"', 'name = "Loriane la Sage"')
         assert app.session.campaign.character("loriane").name == "Loriane la Sage"
         assert "Loriane la Sage" in roster_names(app)
@@ -83,8 +92,7 @@ async def both_changed(app, pilot, path, answer: str) -> tuple[bytes, int]:
 
 async def test_both_changed_keep_mine(campaign_file) -> None:
     path = campaign_file("mir")
-    app = GMScreenApp(path)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+    async with screen_on(path) as (app, pilot):
         theirs, turn = await both_changed(app, pilot, path, "m")
         assert not isinstance(app.screen, DiskConflictScreen)
         (side,) = path.parent.glob("mir.toml.theirs-*")
@@ -95,8 +103,7 @@ async def test_both_changed_keep_mine(campaign_file) -> None:
 
 async def test_both_changed_take_theirs(campaign_file) -> None:
     path = campaign_file("mir")
-    app = GMScreenApp(path)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+    async with screen_on(path) as (app, pilot):
         theirs, _ = await both_changed(app, pilot, path, "t")
         assert not isinstance(app.screen, DiskConflictScreen)
         assert app.session.campaign.character("loriane").name == "Loriane la Sage"
@@ -108,8 +115,7 @@ async def test_both_changed_take_theirs(campaign_file) -> None:
 
 async def test_both_changed_keep_both(campaign_file) -> None:
     path = campaign_file("mir")
-    app = GMScreenApp(path)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+    async with screen_on(path) as (app, pilot):
         theirs, turn = await both_changed(app, pilot, path, "b")
         (side,) = path.parent.glob("mir.mine-*.toml")
         assert load_campaign(side).encounter.turn == turn
@@ -138,8 +144,7 @@ async def test_one_turn_saved_by_the_screen_keeps_every_comment(campaign_file) -
 
 async def test_a_conflict_found_by_the_autosave_is_asked_at_the_next_look(campaign_file) -> None:
     path = campaign_file("eclats")
-    app = GMScreenApp(path)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+    async with screen_on(path) as (app, pilot):
         await ready(app, pilot)
         await pilot.press("n")
         theirs = edit_by_hand(path, "session = ", "session = 1")
@@ -160,8 +165,7 @@ async def test_a_conflict_found_by_the_autosave_is_asked_at_the_next_look(campai
 
 async def test_a_hand_edit_that_does_not_load_is_said_and_left_alone(campaign_file) -> None:
     path = campaign_file("tedeum")
-    app = GMScreenApp(path)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+    async with screen_on(path) as (app, pilot):
         broken = await hand_edit_seen(app, pilot, path, "session = ", "session = [")
         assert notified(app, "ne se charge pas", "error")
         assert not isinstance(app.screen, DiskConflictScreen)

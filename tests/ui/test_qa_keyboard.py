@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from gmscreen.rules import SYSTEMS
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.palette import GMScreenCommands
 from gmscreen.play.quickroll import QuickRollError, parse
@@ -36,7 +37,7 @@ async def test_repeat_from_a_pane_keeps_focus_there_and_the_typed_line(campaign_
         assert tray.line.value == "loriane sd3"
 
 
-@pytest.mark.parametrize("system", ["mir", "eclats", "magisphere", "tedeum", "arpeges"])
+@pytest.mark.parametrize("system", tuple(SYSTEMS))
 async def test_palette_roll_commands_are_lines_the_tray_takes(campaign_file, system: str) -> None:
     app = GMScreenApp(campaign_file(system))
     async with app.run_test(size=(80, 24)) as pilot:

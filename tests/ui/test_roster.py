@@ -11,8 +11,12 @@ from gmscreen.ui.widgets.roster import FIRST_ROWS, RosterPane, copy_names
 from gmscreen.ui.widgets.sheet import glance, mir_markers, sheet_content
 
 
+def roster_pane() -> RosterPane:
+    return RosterPane(id="roster")
+
+
 def make(pane_host, session):
-    app = pane_host(session, lambda: RosterPane(id="roster"))
+    app = pane_host(session, roster_pane)
     notes: list[str] = []
     app.warn = lambda message, severity="warning": notes.append(message)
     return app, notes
@@ -23,11 +27,8 @@ def rows(app) -> list[str]:
     return [" | ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]
 
 
-async def test_glance_and_selection_mir(open_sample, pane_host):
-    session = open_sample("mir")
-    app, _ = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_glance_and_selection_mir(pane_app):
+    async with pane_app("mir", roster_pane) as (session, app, pilot, _):
         shown = rows(app)
         assert shown[0] == "PJ | Alexis | Ébloui par la… (1) | Hé2 Se2 Es1↓ Pe3↑ Do2 Me1↓"
         assert "Bl1" in shown[2] and "Fièvre grise" in shown[2]          # Callia: wound and condition
@@ -62,11 +63,8 @@ async def test_glance_other_systems(open_sample):
     assert glance(mir.system, callia).plain == "Bl1 Hé1↓ Se2 Es2 Pe1↓ Do1↓ Me3↑"
 
 
-async def test_sheet_modal_and_edit_form(open_sample, pane_host):
-    session = open_sample("mir")
-    app, _ = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_sheet_modal_and_edit_form(pane_app):
+    async with pane_app("mir", roster_pane) as (session, app, pilot, _):
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, SheetScreen)
@@ -97,11 +95,8 @@ async def test_sheet_modal_and_edit_form(open_sample, pane_host):
         assert "Alexis" in rows(app)[0]
 
 
-async def test_edit_free_groups_magisphere(open_sample, pane_host):
-    session = open_sample("magisphere")
-    app, _ = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_edit_free_groups_magisphere(pane_app):
+    async with pane_app("magisphere", roster_pane) as (session, app, pilot, _):
         await pilot.press("e")
         await pilot.pause()
         form = app.screen
@@ -119,11 +114,8 @@ async def test_edit_free_groups_magisphere(open_sample, pane_host):
                                                                        "Agilité": {"Discrétion": 2}}
 
 
-async def test_add_duplicate_remove(open_sample, pane_host):
-    session = open_sample("mir")
-    app, notes = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_add_duplicate_remove(pane_app):
+    async with pane_app("mir", roster_pane) as (session, app, pilot, notes):
         for _ in range(3):
             await pilot.press("down")
         assert app.selected_id == "garde"
@@ -167,11 +159,8 @@ async def test_add_duplicate_remove(open_sample, pane_host):
         assert session.campaign.character("garde") is not None and len(enc.entries) == 5
 
 
-async def test_resources_and_conditions(open_sample, pane_host):
-    session = open_sample("magisphere")
-    app, notes = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_resources_and_conditions(pane_app):
+    async with pane_app("magisphere", roster_pane) as (session, app, pilot, notes):
         shady = lambda: session.campaign.character("shady")  # noqa: E731
         await pilot.press("+")
         await pilot.pause()
@@ -203,11 +192,8 @@ async def test_resources_and_conditions(open_sample, pane_host):
         assert [c.name for c in shady().conditions] == ["Ivre", "[/]"]
 
 
-async def test_tedeum_providence_steps(open_sample, pane_host):
-    session = open_sample("tedeum")
-    app, notes = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_tedeum_providence_steps(pane_app):
+    async with pane_app("tedeum", roster_pane) as (session, app, pilot, notes):
         await pilot.press("-")
         await pilot.pause()
         assert session.campaign.character("louvensac").sheet["resources"]["providence"] == 4
@@ -218,11 +204,8 @@ async def test_tedeum_providence_steps(open_sample, pane_host):
         assert "déjà au minimum" in notes[-1]
 
 
-async def test_new_session_magisphere(open_sample, pane_host):
-    session = open_sample("magisphere")
-    app, notes = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_new_session_magisphere(pane_app):
+    async with pane_app("magisphere", roster_pane) as (session, app, pilot, notes):
         await pilot.press("N")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
@@ -238,11 +221,8 @@ async def test_new_session_magisphere(open_sample, pane_host):
         assert c.session == 2 and c.character("shady").sheet["resources"]["impulsion"] == 2
 
 
-async def test_new_session_other_system_and_to_initiative(open_sample, pane_host):
-    session = open_sample("eclats")
-    app, notes = make(pane_host, session)
-    async with app.run_test() as pilot:
-        await pilot.pause()
+async def test_new_session_other_system_and_to_initiative(pane_app):
+    async with pane_app("eclats", roster_pane) as (session, app, pilot, notes):
         await pilot.press("+")
         await pilot.pause()
         assert "ne garde pas de ressource" in notes[-1]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import gmscreen.rules
 from gmscreen.rules import System
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.widgets.roster import (CONDITIONS_MIN, NAME_FLOOR, NAME_MIN, NAME_WIDTH, Columns, RosterPane,
@@ -19,7 +20,7 @@ from gmscreen.ui.widgets.sheet import glance, glance_header, glance_legend, shee
 
 from _pilot import ready
 
-SYSTEMS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+SYSTEMS = tuple(gmscreen.rules.SYSTEMS)
 SIZES = ((80, 24), (120, 40))
 
 # The labels every character's line must show, per game (wounds and Impulsion only when there are some).

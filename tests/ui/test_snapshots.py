@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from textual.widgets import Input
 
+import gmscreen.rules
 from gmscreen.ui import GMScreenApp
 
 from _pilot import ready
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-SYSTEMS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+SYSTEMS = tuple(gmscreen.rules.SYSTEMS)
 SIZES = ((80, 24), (120, 40))
 
 

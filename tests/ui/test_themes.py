@@ -10,7 +10,7 @@ from textual.theme import Theme
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.themes import GM_VARIABLES, bundled_theme_dir, load_theme, load_themes
 
-from _pilot import ready
+from _pilot import press, ready
 
 
 def test_bundled_themes_load_and_define_every_gm_variable() -> None:
@@ -97,13 +97,11 @@ async def test_theme_key_opens_the_theme_picker(campaign_file) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         app.set_focus(None)
-        await pilot.press("t")
-        await pilot.pause()
+        await press(pilot, "t")
         from textual.command import CommandPalette
 
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"light")
         await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
         assert "light" in app.theme
