@@ -300,12 +300,6 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         screen = self.screen_stack[0] if self.screen_stack else None
         return screen is not None and screen.has_class("-wide") and screen.has_class("-tall")
 
-    def pane(self, pane_id: str) -> Widget | None:
-        if not self.screen_stack:
-            return None
-        found = self.screen_stack[0].query(f"#{pane_id}")
-        return found.first() if found else None
-
     def get_key_display(self, binding: Binding) -> str:
         """Footer and keys screen: `--ascii` shows "enter", "up"… instead of ⏎, ↑…"""
         display = super().get_key_display(binding)

@@ -26,7 +26,12 @@ SAVE_DELAY = 0.5
 
 
 class CampaignView:
-    """Mixin for widgets that show part of the campaign; the host calls these hooks."""
+    """Mixin for widgets that show part of the campaign; the host calls these hooks, and the
+    view reads the host's state through `host` (typed, never `getattr(self.app, …)`)."""
+
+    @property
+    def host(self) -> CampaignHost:
+        return self.app  # type: ignore[attr-defined,no-any-return]
 
     def show_campaign(self, session: CampaignSession) -> None:
         """The campaign changed (any change, undo, redo, load): redraw from it."""
@@ -54,6 +59,8 @@ class CampaignHost(App[int]):
     Tests of a single pane subclass it with a `compose` that yields only that pane.
     """
 
+    ascii: bool = False
+    """Nothing but ASCII in the chrome (`--ascii`, old consoles)."""
     selected_id: reactive[str | None] = reactive(None, init=False)
     players_watching: reactive[bool] = reactive(False, init=False)
     """The players can see the screen: one state for every pane (the log's `w` toggles it)."""
@@ -108,6 +115,15 @@ class CampaignHost(App[int]):
             view.show_watching(watching)
         self.warn("joueurs présents : jets du MJ masqués" if watching else "vue MJ : tous les jets affichés",
                   "information")
+
+    def pane(self, pane_id: str) -> Widget | None:
+        """The pane with that id on the main screen, if it is built."""
+        screen = self.screen_stack[0] if self.screen_stack else None
+        found = screen.query(f"#{pane_id}") if screen is not None else None
+        return found.first() if found else None
+
+    def action_undo(self) -> None:
+        self.undo()
 
     def choose_difficulty(self, value: int) -> None:
         """Called by the difficulty pane; the dice tray puts it in the line."""

@@ -43,7 +43,7 @@ class SheetScreen(SteadyModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet-box"):
             with VerticalScroll(id="sheet-scroll"):
-                yield SheetView(self.system, self.character, ascii=bool(getattr(self.app, "ascii", False)),
+                yield SheetView(self.system, self.character, ascii=self.app.has_class("-ascii"),
                                 id="sheet")
             yield Static("e modifier · échap fermer", id="sheet-help", markup=False)
 

@@ -129,7 +129,7 @@ class DiceTray(CampaignView, Widget):
 
     @property
     def _ascii(self) -> bool:
-        return bool(getattr(self.app, "ascii", False))
+        return self.host.ascii
 
     # ------------------------------------------------------------ public, for the app
 
@@ -326,9 +326,7 @@ class DiceTray(CampaignView, Widget):
         self._show_draft_info()
 
     def _publish(self, request: Mapping[str, Any] | None, label: str) -> None:
-        set_draft = getattr(self.app, "set_draft", None)
-        if set_draft is not None:
-            set_draft(request, label)
+        self.host.set_draft(request, label)
 
     def _show_draft_info(self) -> None:
         if self.error is not None:
@@ -658,7 +656,7 @@ class DiceTray(CampaignView, Widget):
     @property
     def players_watching(self) -> bool:
         """One state of the screen, held by the host: the log's `w` turns it on and off."""
-        return bool(getattr(self.app, "players_watching", False))
+        return self.host.players_watching
 
     def on_resize(self, event: events.Resize) -> None:
         if self._shown is not None:
@@ -677,7 +675,7 @@ class DiceTray(CampaignView, Widget):
     def _update_title(self) -> None:
         if self.session is None:
             return
-        sep = " | " if getattr(self.app, "ascii", False) else " · "    # --ascii: nothing but ASCII chrome
+        sep = " | " if self.host.ascii else " · "    # --ascii: nothing but ASCII chrome
         title = f"Dés{sep}{get_system(self.session.campaign.system).game}"
         if self.gm_only:
             title += f"{sep}MJ seul"

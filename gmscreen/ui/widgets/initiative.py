@@ -138,11 +138,11 @@ class InitiativePane(CampaignView, Widget):
 
     @property
     def session(self) -> CampaignSession | None:
-        return getattr(self.app, "session", None)
+        return self.host.session
 
     @property
     def _ascii(self) -> bool:
-        return bool(getattr(self.app, "ascii", False))
+        return self.host.ascii
 
     # ------------------------------------------------------------ drawing
 
@@ -348,7 +348,7 @@ class InitiativePane(CampaignView, Widget):
             return
         entry = next((e for e in session.campaign.encounter.entries if e.id == key[2:]), None)
         if (entry is not None and entry.character and self.table.has_focus
-                and entry.character != getattr(self.app, "selected_id", None)):
+                and entry.character != self.host.selected_id):
             self.app.select_character(entry.character)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ helpers
@@ -452,8 +452,7 @@ class InitiativePane(CampaignView, Widget):
         if session is None or not self._writable():
             return
         if (session.last_label or "").startswith(TURN_LABEL):
-            undo = getattr(self.app, "action_undo", None) or self.app.undo  # type: ignore[attr-defined]
-            undo()          # the app's: it waits while a roll waits for a choice
+            self.host.action_undo()     # the app's: it waits while a roll waits for a choice
             self._follow_current()
             return
         campaign = session.campaign
@@ -917,8 +916,7 @@ class InitiativePane(CampaignView, Widget):
         the logged roll when it can (a pane test's host may have no tray)."""
         if record is None:
             return
-        find = getattr(self.app, "pane", None)
-        tray = find("dice-tray") if callable(find) else None
+        tray = self.host.pane("dice-tray")
         show = getattr(tray, "show_record", None)
         if show:
             show(record)
@@ -966,7 +964,7 @@ class InitiativePane(CampaignView, Widget):
         from ..screens.edit_character import fold
 
         campaign = session.campaign
-        char_id = getattr(self.app, "selected_id", None)
+        char_id = self.host.selected_id
         ch = campaign.character(char_id) if char_id else None
         if ch is None:
             self._warn("sélectionnez d'abord le personnage qui fait le test (roster)")
@@ -1018,7 +1016,7 @@ class InitiativePane(CampaignView, Widget):
 
     def _new_opposition(self, session: CampaignSession) -> None:
         campaign = session.campaign
-        char_id = getattr(self.app, "selected_id", None)
+        char_id = self.host.selected_id
         ch = campaign.character(char_id) if char_id else None
         if ch is None:
             self._warn("sélectionnez d'abord le personnage qui mène l'opposition (roster)")

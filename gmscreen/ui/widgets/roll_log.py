@@ -303,7 +303,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
 
     @property
     def _ascii(self) -> bool:
-        return bool(getattr(self.app, "ascii", False))
+        return self.host.ascii
 
     def _build(self, code: int, width: int, cursor: bool) -> Strip:
         """One row as few segments as possible: each style change costs bytes on the wire."""
@@ -446,12 +446,10 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
     def players_watching(self) -> bool:
         """Players can see the screen: GM-only rolls not yet revealed show as secret rolls.
         One state of the screen, held by the host, so that the dice tray masks them too."""
-        return bool(getattr(self.app, "players_watching", False))
+        return self.host.players_watching
 
     def action_watching(self) -> None:
-        toggle = getattr(self.app, "toggle_players_watching", None)
-        if toggle is not None:
-            toggle()
+        self.host.toggle_players_watching()
 
     def show_watching(self, watching: bool) -> None:
         self._strips.clear()

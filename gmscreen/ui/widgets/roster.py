@@ -174,11 +174,11 @@ class RosterPane(CampaignView, Widget):
 
     @property
     def ascii(self) -> bool:
-        return bool(getattr(self.app, "ascii", False))
+        return self.host.ascii
 
     def on_mount(self) -> None:
         self.border_title = "Personnages"
-        session = getattr(self.app, "session", None)
+        session = self.host.session
         if session is not None:
             self.show_campaign(session)
 
@@ -219,7 +219,7 @@ class RosterPane(CampaignView, Widget):
             self._measure(ordered[:self._first_rows()] if not self._drawn else ordered)
         # The character to keep under the cursor: while the rest of a long roster is pending,
         # the one it was to land on (the cursor cannot be there yet).
-        self._redraw(pending[1] if pending else self.current_id() or getattr(self.app, "selected_id", None))
+        self._redraw(pending[1] if pending else self.current_id() or self.host.selected_id)
 
     def _first_rows(self) -> int:
         return max(FIRST_ROWS, self.app.size.height)
@@ -351,7 +351,7 @@ class RosterPane(CampaignView, Widget):
         if event.cursor_row != self.table.cursor_row:
             return          # stale: the cursor moved again since (a redraw); acting on it would ping-pong
         key = self.current_id()
-        selected = getattr(self.app, "selected_id", None)
+        selected = self.host.selected_id
         # Redrawing moves the cursor too: only the GM's moves (or the first row) select.
         if key is not None and key != selected and (self.table.has_focus or selected is None):
             self.app.select_character(key)  # type: ignore[attr-defined]
@@ -364,7 +364,7 @@ class RosterPane(CampaignView, Widget):
 
     @property
     def session(self) -> CampaignSession | None:
-        return getattr(self.app, "session", None)
+        return self.host.session
 
     def _current(self) -> tuple[int, Character] | None:
         """Index in campaign.characters and the character under the cursor; tells the GM if none."""
