@@ -153,7 +153,7 @@ class DiceTray(CampaignView, Widget):
     def repeat_last(self) -> None:
         """Roll the last line again (`.`)."""
         if self.last_line is None:
-            self.app.warn("aucun jet à relancer")  # type: ignore[attr-defined]
+            self.host.warn("aucun jet à relancer")
             return
         focused = self.app.focused
         outside = focused is not None and focused not in (self.line, self.choice_view)
@@ -472,7 +472,7 @@ class DiceTray(CampaignView, Widget):
                 self.app.bell()
                 return
         except RequestError as exc:
-            self.app.warn(_qr().rule_message(exc), severity="error")  # type: ignore[attr-defined]
+            self.host.warn(_qr().rule_message(exc), severity="error")
             self.cancel_flow()
             return
         if flow.prompt is not None:
@@ -522,7 +522,7 @@ class DiceTray(CampaignView, Widget):
         view.update("")
         self.remove_class("-choosing")
         draft, result = flow.draft, flow.result
-        host: Any = self.app
+        host = self.host
         gm_only = self.gm_only or draft.gm_only
         pending, self._pending = self._pending, None
         if pending is not None:
@@ -556,7 +556,7 @@ class DiceTray(CampaignView, Widget):
             for spend in spends:
                 b.set(spend.path, spend.after)
 
-        self.app.change(label, build)  # type: ignore[attr-defined]
+        self.host.change(label, build)
 
     # ------------------------------------------------------------ the roll shown, kept on disk
 
@@ -598,12 +598,12 @@ class DiceTray(CampaignView, Widget):
         try:
             self.session.write_pending(pending)
         except CampaignError as exc:
-            self.app.warn("jet montré mais pas mis à l'abri : "  # type: ignore[attr-defined]
+            self.host.warn("jet montré mais pas mis à l'abri : "
                           + "; ".join(str(p) for p in exc.problems), severity="error")
 
     def _log_pending(self, pending: PendingRoll) -> None:
         """Log a kept roll as it stood, with its spending as one undoable change."""
-        host: Any = self.app
+        host = self.host
         record = host.record_roll(who=pending.who, line=pending.line, request=pending.request,
                                   result=pending.result, gm_only=pending.gm_only, seed=pending.seed,
                                   pending=pending.id)
@@ -630,7 +630,7 @@ class DiceTray(CampaignView, Widget):
         timer_id = unique_slug(slugify(draft.timer["label"], "test"), taken)
         timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result)}
         timer = {k: v for k, v in timer.items() if v is not None}
-        self.app.change(f"Minuteur : {draft.timer['label']}",  # type: ignore[attr-defined]
+        self.host.change(f"Minuteur : {draft.timer['label']}",
                         lambda b: b.insert(("timers",), None, timer))
 
     # ------------------------------------------------------------ showing a result

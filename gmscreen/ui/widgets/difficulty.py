@@ -203,9 +203,9 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             return
         value = self._values[int(option_id[4:])]
         if value is None:
-            self.app.warn("table de référence : rien à choisir ici", "information")  # type: ignore[attr-defined]
+            self.host.warn("table de référence : rien à choisir ici", "information")
             return
-        self.app.choose_difficulty(value)  # type: ignore[attr-defined]
+        self.host.choose_difficulty(value)
 
     def focus(self, scroll_visible: bool = True) -> DifficultyPane:
         """Focusing the pane focuses its table."""

@@ -349,7 +349,7 @@ class InitiativePane(CampaignView, Widget):
         entry = next((e for e in session.campaign.encounter.entries if e.id == key[2:]), None)
         if (entry is not None and entry.character and self.table.has_focus
                 and entry.character != self.host.selected_id):
-            self.app.select_character(entry.character)  # type: ignore[attr-defined]
+            self.host.select_character(entry.character)
 
     # ------------------------------------------------------------ helpers
 
@@ -357,17 +357,17 @@ class InitiativePane(CampaignView, Widget):
         session = self.session
         if session is None:
             return False
-        if not self.app.writable:  # type: ignore[attr-defined]
+        if not self.host.writable:
             reason = getattr(session, "read_only_reason", "") or "lecture seule"
-            self.app.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")  # type: ignore[attr-defined]
+            self.host.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")
             return False
         return True
 
     def _warn(self, text: str, severity: str = "warning") -> None:
-        self.app.warn(text, severity)  # type: ignore[attr-defined]
+        self.host.warn(text, severity)
 
     def _change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
-        return bool(self.app.change(label, build))  # type: ignore[attr-defined]
+        return bool(self.host.change(label, build))
 
     def _selected_entry(self) -> tuple[int, Entry] | None:
         session = self.session
@@ -404,7 +404,7 @@ class InitiativePane(CampaignView, Widget):
             entry = enc.entries[enc.turn]
             self._cursor_to(f"e:{entry.id}")
             if entry.character:
-                self.app.select_character(entry.character)  # type: ignore[attr-defined]
+                self.host.select_character(entry.character)
 
     # ------------------------------------------------------------ turns
 
@@ -890,7 +890,7 @@ class InitiativePane(CampaignView, Widget):
             return
         status = status_of(result)
         who = name_of(campaign, timer.who)
-        record = self.app.record_roll(who=who, line=f"{timer.label} · {step}",  # type: ignore[attr-defined]
+        record = self.host.record_roll(who=who, line=f"{timer.label} · {step}",
                                       request=request, result=result)
 
         def build(b: EditBuilder) -> None:

@@ -354,7 +354,7 @@ class RosterPane(CampaignView, Widget):
         selected = self.host.selected_id
         # Redrawing moves the cursor too: only the GM's moves (or the first row) select.
         if key is not None and key != selected and (self.table.has_focus or selected is None):
-            self.app.select_character(key)  # type: ignore[attr-defined]
+            self.host.select_character(key)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -371,7 +371,7 @@ class RosterPane(CampaignView, Widget):
         session = self.session
         char_id = self.current_id()
         if session is None or char_id is None:
-            self.app.warn("aucun personnage sélectionné")  # type: ignore[attr-defined]
+            self.host.warn("aucun personnage sélectionné")
             return None
         for i, ch in enumerate(session.campaign.characters):
             if ch.id == char_id:
@@ -391,14 +391,14 @@ class RosterPane(CampaignView, Widget):
         session = self.session
         if session is None:
             return False
-        if not self.app.writable:  # type: ignore[attr-defined]
+        if not self.host.writable:
             reason = getattr(session, "read_only_reason", "") or "lecture seule"
-            self.app.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")  # type: ignore[attr-defined]
+            self.host.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")
             return False
         return True
 
     def _change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
-        return bool(self.app.change(label, build))  # type: ignore[attr-defined]
+        return bool(self.host.change(label, build))
 
     @staticmethod
     def _index_of(session: CampaignSession, char_id: str) -> int | None:
@@ -433,7 +433,7 @@ class RosterPane(CampaignView, Widget):
                 return
             index = self._index_of(session, char_id)
             if index is None:
-                self.app.warn("ce personnage n'existe plus")  # type: ignore[attr-defined]
+                self.host.warn("ce personnage n'existe plus")
                 return
             current = session.campaign.characters[index]
 
@@ -465,7 +465,7 @@ class RosterPane(CampaignView, Widget):
                                   notes=data["notes"])
             if self._change(f"Nouveau : {clean(data['name'])}",
                             lambda b: b.insert(("characters",), None, character)):
-                self.app.select_character(new_id)  # type: ignore[attr-defined]
+                self.host.select_character(new_id)
 
         self.app.push_screen(_edit().EditCharacterScreen(session.system, None, side=side), done)
 
@@ -567,7 +567,7 @@ class RosterPane(CampaignView, Widget):
 
         if self._change(f"Retirer {clean(ch.name)}", build):
             for notice in notices:
-                self.app.warn(notice, "information")  # type: ignore[attr-defined]
+                self.host.warn(notice, "information")
 
     # ------------------------------------------------------------ resources and conditions
 
@@ -577,7 +577,7 @@ class RosterPane(CampaignView, Widget):
             return
         resource = resource_of(session.system)
         if resource is None:
-            self.app.warn(f"{session.system.game} ne garde pas de ressource sur la fiche")  # type: ignore[attr-defined]
+            self.host.warn(f"{session.system.game} ne garde pas de ressource sur la fiche")
             return
         target = self._editable()
         if target is None:
@@ -594,11 +594,11 @@ class RosterPane(CampaignView, Widget):
             new = value + delta if resource.stat.allows(value + delta) else None
         cap = group.get(resource.max_key) if resource.max_key else None
         if new is not None and delta > 0 and isinstance(cap, int) and cap > 0 and new > cap:
-            self.app.warn(f"{resource.label} de {clean(ch.name)} déjà au maximum ({cap})")  # type: ignore[attr-defined]
+            self.host.warn(f"{resource.label} de {clean(ch.name)} déjà au maximum ({cap})")
             return
         if new is None:
             bound = "maximum" if delta > 0 else "minimum"
-            self.app.warn(f"{resource.label} de {clean(ch.name)} déjà au {bound} ({value})")  # type: ignore[attr-defined]
+            self.host.warn(f"{resource.label} de {clean(ch.name)} déjà au {bound} ({value})")
             return
 
         def build(b: EditBuilder) -> None:
@@ -641,7 +641,7 @@ class RosterPane(CampaignView, Widget):
             return
         session, index, ch = target
         if not ch.conditions:
-            self.app.warn(f"{clean(ch.name)} n'a aucun état")  # type: ignore[attr-defined]
+            self.host.warn(f"{clean(ch.name)} n'a aucun état")
             return
         char_id = ch.id
 
@@ -671,7 +671,7 @@ class RosterPane(CampaignView, Widget):
             return
         session, _, ch = target
         if any(e.character == ch.id for e in session.campaign.encounter.entries):
-            self.app.warn(f"{clean(ch.name)} est déjà dans l'ordre d'initiative")  # type: ignore[attr-defined]
+            self.host.warn(f"{clean(ch.name)} est déjà dans l'ordre d'initiative")
             return
         char_id = ch.id
 
@@ -717,7 +717,7 @@ class RosterPane(CampaignView, Widget):
 
             if self._change(f"Séance {campaign.session + 1}", build) and now:
                 names = ", ".join(clean(campaign.characters[i].name) for i, _ in now)
-                self.app.warn(f"Séance {campaign.session} : +1 Impulsion pour {names}",  # type: ignore[attr-defined]
+                self.host.warn(f"Séance {campaign.session} : +1 Impulsion pour {names}",
                               "information")
 
         self.app.push_screen(_dialogs().ConfirmScreen(f"Commencer la séance {number} ?", detail, yes="Nouvelle séance"), done)
