@@ -18,6 +18,7 @@ from codecs import getincrementaldecoder
 from typing import Any, Callable
 
 from textual import events
+from textual.events import Key
 from textual._loop import loop_last
 from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
@@ -25,6 +26,7 @@ from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
 from . import exitguard
+from .escape_split import ESC, EscapeSplitter
 
 
 KEYS_GRACE = 3.0            # s: keys read before the input ended get this long to be handled
@@ -90,6 +92,7 @@ class EOFAwareDriver(NoticesKeys, LinuxDriver):
         feed = parser.feed
         tick = parser.tick
         decode = getincrementaldecoder("utf-8")().decode
+        split = EscapeSplitter().split
 
         def process(events: list[tuple[selectors.SelectorKey, int]], final: bool = False) -> bool:
             """Feed what was read to the parser; False once the input has ended."""
@@ -103,8 +106,12 @@ class EOFAwareDriver(NoticesKeys, LinuxDriver):
                         raise
                     if not data:
                         return False
-                    for event in feed(decode(data, final=final and last)):
-                        self.process_message(event)
+                    for piece in split(decode(data, final=final and last)):
+                        if piece is None:           # Escape, then a key in the same packet
+                            self.process_message(Key("escape", ESC))
+                            continue
+                        for event in feed(piece):
+                            self.process_message(event)
             for event in tick():
                 self.process_message(event)
             return True

@@ -210,3 +210,41 @@ async def test_a_path_typed_at_once_after_ctrl_o_opens_that_campaign(campaign_fi
         await settle(app, pilot)
         await ready(app, pilot)
         assert app.session.path == other and app.session.campaign.system == "eclats"
+
+
+@pytest.mark.parametrize("text, pieces", [
+    ("\x1b2", [None, "2"]),                          # Escape then 2 (Textual alone: "™")
+    ("ab\x1b/nn", ["ab", None, "/nn"]),               # Escape then a new line (Textual alone: lost)
+    ("\x1b[A\x1bOB", ["\x1b[A\x1bOB"]),               # arrow keys stay sequences
+    ("\x1b\x1b", ["\x1b\x1b"]),
+    ("\x1b[200~a\x1bb\x1b[201~\x1bf", ["\x1b[200~a\x1bb\x1b[201~", None, "f"]),   # pasted text untouched
+    ("x\x1b", ["x\x1b"]),                             # a lone Escape at the end: the parser decides
+])
+def test_escape_then_a_key_in_one_packet_is_escape_then_the_key(text: str, pieces: list) -> None:
+    from gmscreen.ui.escape_split import EscapeSplitter
+
+    assert list(EscapeSplitter().split(text)) == pieces
+
+
+def test_escape_then_pane_keys_in_one_write_through_a_real_terminal(campaign_file, tmp_path: Path) -> None:
+    """A roll, then Escape, `2` (initiative), `n` written at once: the turn moves, nothing lands
+    in the line (before: "™nn" in the line)."""
+    import os
+
+    from gmscreen.campaign import load_campaign
+
+    import _pty
+
+    path = campaign_file("mir")
+    before = load_campaign(path).encounter
+    process, master = _pty.start(path, tmp_path)
+    try:
+        _pty.read_until(master, b"Vaskov", 30)
+        os.write(master, b"/6d12 sd2\r\x1b2n")
+        _pty.read_until(master, b"Fin du tour", 10)
+        os.write(master, b"\x11")
+        assert _pty.wait(process, master, 20) == 0
+    finally:
+        _pty.stop(process, master)
+    after = load_campaign(path).encounter
+    assert (after.round, after.turn) != (before.round, before.turn)
