@@ -1,7 +1,7 @@
 """The `gmscreen` command: the screen, or one subcommand (systems, resolve, roll, odds, ...).
 
 The subcommand is chosen by the first argument, so `gmscreen my.toml` opens a campaign and
-`gmscreen roll mir ...` rolls. Flags of `roll` and `odds` are generated from the rules' own
+`gmscreen roll SYSTEM ...` rolls. Flags of `roll` and `odds` are generated from the rules' own
 field descriptions (`Kind.fields`), so a new field is a new flag without touching this file.
 Bad input never ends in a traceback: one line on stderr, exit status 2. Only the screen
 imports Textual; the other commands stay quick to start.
@@ -21,7 +21,7 @@ from gmscreen.rules._base import FieldSpec, Kind, System
 
 EXIT_USAGE = 2
 
-SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "validate", "export", "new")
+SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new")
 
 _SUBCOMMAND_HELP = """\
 subcommands (gmscreen COMMAND --help for each):
@@ -29,6 +29,8 @@ subcommands (gmscreen COMMAND --help for each):
   roll SYSTEM [--kind K] ...    one test from flags (--dice 1,5,12 for physical dice)
   odds SYSTEM [--kind K] ...    exact probability of each outcome (or odds FILE|-)
   resolve FILE|-                one test from a TOML file (- : JSON on stdin), JSON out
+  line CAMPAIGN.toml "TEXT"     one quick-roll line, as the dice tray reads it; logged
+  turn CAMPAIGN.toml next|previous  move the fight's turn, as n and p do
   validate CAMPAIGN.toml        check a campaign file
   export CAMPAIGN.toml [-o OUT] the session log as Markdown
   new CAMPAIGN.toml --system ID create a campaign file
@@ -59,6 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "validate": _cmd_validate,
         "export": _cmd_export,
         "new": _cmd_new,
+        "line": lambda a: _table_command("cmd_line", a),
+        "turn": lambda a: _table_command("cmd_turn", a),
     }
     if args and args[0] in commands:
         # Every line a subcommand prints, on stdout or stderr, whoever prints it, passes one
@@ -66,6 +70,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _safe_output():
             return _run(lambda: commands[args[0]](args[1:]))
     return _run(lambda: _cmd_screen(args))
+
+
+def _table_command(name: str, argv: list[str]) -> int:
+    """The subcommands that play at the table live in `cli_table` (imported only for them)."""
+    from gmscreen import cli_table
+
+    return getattr(cli_table, name)(argv)
 
 
 def _run(call: Callable[[], int]) -> int:
@@ -585,67 +596,20 @@ def _odds_from_file(source: str, rest: list[str]) -> int:
 
 # ---------------------------------------------------------------- human output
 
-_STATUS_WORDS = {
-    "counted": "compté",
-    "critical": "critique",
-    "fumble": "fatal",
-    "exploded": "explose",
-    "rerolled": "relancé",
-    "kept": "gardé",
-    "plain": "",
-}
-_SYSTEM_STATUS_WORDS = {
-    "mir": {"counted": "succès", "critical": "succès critique = 2"},
-}
-_TOTAL_UNIT = {"mir": " succès"}
-_DIFFICULTY_WORD = {"mir": "SD", "arpeges": "difficulté"}     # the others call it a seuil
-
 _ORDER = ("critical_success", "success", "pending", "failure", "automatic_failure", "critical_failure",
           "actor", "tie", "opponent")
 
 
-def _difficulty_name(system: System, request: Mapping[str, Any]) -> tuple[int, str] | None:
-    value = request.get(system.difficulty_field)
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    for row in system.difficulties:
-        if row.value == value and row.label:
-            return value, row.label
-    return None
-
-
-def _name_difficulty(text: str, system: System, request: Mapping[str, Any]) -> str:
-    """'pour SD 2' -> 'pour SD 2 (Facile)' when the table names that value and the text does not."""
-    named = _difficulty_name(system, request)
-    if not named:
-        return text
-    value, label = named
-    pattern = re.compile(rf"\b(SD|SR|seuil|Seuil|difficulté|Difficulté)( de)? {value}\b(?! \()")
-    return pattern.sub(lambda m: f"{m.group(0)} ({label})", text, count=1)
-
-
-def _die_text(face: int, status: str, words: Mapping[str, str]) -> str:
-    word = words.get(status, status)
-    return f"[{face} {word}]" if word else str(face)
-
-
 def _roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:
+    """The roll in the game's words (the renderer's CLI variant), under a "game · kind" header."""
     header = f"{system.game} · {kind.label}"
     if result.get("hidden"):
         header += " · difficulté cachée"
-    lines = [header]
-    words = {**_STATUS_WORDS, **_SYSTEM_STATUS_WORDS.get(system.id, {})}
     if system.describe is None:
-        lines.append("  " + _dump(result))
-        return lines
-    desc = system.describe(dict(result))
-    for group in desc.groups:
-        faces = "  ".join(_die_text(d.face, d.status, words) for d in group.dice) or "—"
-        total = f"  = {group.total}{_TOTAL_UNIT.get(system.id, '')}" if group.total is not None else ""
-        lines.append(f"  {group.label} : {faces}{total}")
-    detail = _name_difficulty(desc.detail, system, request)
-    lines.append(f"  {detail} → {desc.headline}" if detail else f"  {desc.headline}")
-    return lines
+        return [header, "  " + _dump(result)]
+    from gmscreen.play.render import CliRenderer
+
+    return [header, *CliRenderer(system, request).lines(system.describe(dict(result)))]
 
 
 def _pct(p: float) -> str:
@@ -663,9 +627,11 @@ def _pct(p: float) -> str:
 def _odds_lines(system: System, kind: Kind, request: Mapping[str, Any], probs: Mapping[str, Any]) -> list[str]:
     table = probs.get("outcome") or probs.get("winner") or {}
     header = f"{system.game} · {kind.label} · chances exactes"
-    named = _difficulty_name(system, request)
+    from gmscreen.play.render import difficulty_name
+
+    named = difficulty_name(system, request)
     if named:
-        header += f" · {_DIFFICULTY_WORD.get(system.id, 'seuil')} {named[0]} ({named[1]})"
+        header += f" · {system.difficulty_word} {named[0]} ({named[1]})"
     lines = [header]
     keys = [k for k in _ORDER if k in table] + [k for k in table if k not in _ORDER]
     labels = {k: system.outcome_words.get(k, k) for k in keys}
@@ -735,10 +701,12 @@ def _cmd_new(argv: list[str]) -> int:
 
 
 def _cmd_screen(argv: list[str]) -> int:
+    from gmscreen.rules import registry
+
     parser = _Parser(
         prog="gmscreen",
         description="A game master's screen for the terminal. Without a file, opens the last campaign "
-                    "(or a copy of the MIR sample on first run).",
+                    f"(or a copy of the {registry.system(registry.FIRST_RUN).game} sample on first run).",
         epilog=_SUBCOMMAND_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -364,6 +365,24 @@ def test_odds_mir_names_the_sd(capsys):
     out = run(capsys, "odds", "mir", "--pool", "6", "--difficulty", "2")[1]
     assert out.splitlines()[0] == "MIR · test simple · chances exactes · SD 2 (Facile)"
     assert "réussite" in out and "%" in out
+
+
+def test_the_command_line_names_no_system(capsys):
+    """A game's words (die words, total unit, the difficulty's name) come from its System: the
+    command names no system id, and each system's odds header says its own word."""
+    from gmscreen.rules import registry
+
+    source = (REPO / "gmscreen" / "cli.py").read_text(encoding="utf-8")
+    named = [sid for sid in registry.system_ids() if re.search(rf"[\"'`\s]{sid}[\"'`\s.]", source)]
+    assert named == []
+    for sid in registry.system_ids():
+        system = registry.system(sid)
+        kind = next(iter(system.kinds.values()))
+        row = next(r for r in system.difficulties if r.value is not None and r.label)
+        request = {"system": sid, "kind": kind.name, system.difficulty_field: row.value}
+        header = cli._odds_lines(system, kind, request, {})[0]
+        assert header == f"{system.game} · {kind.label} · chances exactes · {system.difficulty_word} {row.value} " \
+                         f"({row.label})"
 
 
 def test_unnamed_difficulty_rows_are_not_named(capsys):

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from gmscreen import cli, rules
+from gmscreen.rules import registry
 from gmscreen.campaign import safeload
 from gmscreen.campaign.journal import journal_path
 from gmscreen.campaign.rolllog import rolls_path
@@ -206,7 +207,7 @@ def test_errors_on_stderr_show_arguments_escaped(tmp_path, capsys):
 def hostile_game(monkeypatch):
     """The MIR system under a game name holding controls: text output must show them escaped."""
     mir = rules.get_system("mir")
-    monkeypatch.setitem(rules._loaded, "mir", dataclasses.replace(mir, game="MIR\x1b]0;t\x07\x9b"))
+    monkeypatch.setitem(registry._systems, "mir", dataclasses.replace(mir, game="MIR\x1b]0;t\x07\x9b"))
 
 
 @pytest.mark.parametrize("args", [

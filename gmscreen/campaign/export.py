@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping, Sequence
 
+from ..rules._base import DiceGroup, Die
+from ..rules.render import DescriptionRenderer, describe
 from .model import Campaign, RollRecord
 from .rolllog import masked
 from .textsafe import escape_controls
-
-LEGEND = ("Dés : **7** compté, **12!** critique, _1_ maladresse, ~~3~~ relancé, 10↑ explosé (relancé et ajouté), "
-          "[5] gardé.")
 
 _INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
 _LINE_START = re.compile(r"^([#+=-]|\d+[.)])")
@@ -59,25 +58,46 @@ def escape_block(text: str) -> str:
     return "\n".join(out)
 
 
-class _Nullable(dict):
-    """A result whose dropped keys read as None again ("or null" fields are not written)."""
+class MarkdownRenderer(DescriptionRenderer[str]):
+    """The export's variant of the one result renderer (`gmscreen.rules.render`): faces marked by
+    status (the legend says how), groups named, every word escaped so that it shows literally
+    (no emphasis, link, HTML or control character)."""
 
-    def __missing__(self, key: str) -> None:
-        return None
+    FACES = {
+        "counted": "**{}**",
+        "critical": "**{}!**",
+        "fumble": "_{}_",
+        "rerolled": "~~{}~~",
+        "exploded": "{}↑",
+        "kept": "[{}]",
+    }
+    LEGEND = ("Dés : **7** compté, **12!** critique, _1_ maladresse, ~~3~~ relancé, 10↑ explosé (relancé et "
+              "ajouté), [5] gardé.")
+    group_separator = " · "
 
+    def text(self, text: str, role: str = "") -> str:
+        return escape_inline(text)
 
-_FACE = {
-    "counted": "**{}**",
-    "critical": "**{}!**",
-    "fumble": "_{}_",
-    "rerolled": "~~{}~~",
-    "exploded": "{}↑",
-    "kept": "[{}]",
-}
+    def die(self, die: Die) -> str:
+        return self.FACES.get(die.status, "{}").format(self.text(str(die.face)))
 
+    def label(self, group: DiceGroup) -> str:
+        return self.text(group.label) + " : "
 
-def _faces(dice: Iterable[Any]) -> str:
-    return " ".join(_FACE.get(d.status, "{}").format(escape_inline(str(d.face))) for d in dice)
+    def total(self, group: DiceGroup) -> str:
+        return ""
+
+    def shows(self, group: DiceGroup) -> bool:
+        return bool(group.dice)
+
+    def groups(self, groups: Sequence[DiceGroup]) -> str:
+        shown = [g for g in groups if self.shows(g)]
+        if len(shown) == 1 and shown[0].label in ("dés", "dé"):     # the only dice: no need to name them
+            return self.dice(shown[0])
+        return super().groups(shown)
+
+    def headline(self, desc: Description) -> str:
+        return f"**{self.text(desc.headline)}**"
 
 
 def _system(system_id: str) -> Any:
@@ -89,20 +109,16 @@ def _system(system_id: str) -> Any:
         return None
 
 
-def _describe(system: Any, result: Mapping[str, Any]) -> tuple[str, str, str, bool]:
-    """(headline, detail, dice, described) for one result, via the system's `describe`."""
-    if system is not None and system.describe is not None:
-        try:
-            d = system.describe(_Nullable(result))
-        except Exception:   # an entry edited by hand or from an older gmscreen: plain fallback below
-            d = None
-        if d is not None:
-            groups = [g for g in d.groups if g.dice]
-            if len(groups) == 1 and groups[0].label in ("dés", "dé"):
-                dice = _faces(groups[0].dice)
-            else:
-                dice = " · ".join(f"{escape_inline(g.label)} : {_faces(g.dice)}" for g in groups)
-            return d.headline, d.detail, dice, True
+MARKDOWN = MarkdownRenderer()
+
+
+def _describe(system: Any, result: Mapping[str, Any]) -> tuple[str, str, str]:
+    """(headline, detail, dice) of one result as Markdown: the system's description when it
+    gives one, else the bare outcome and the raw dice lists of the record."""
+    d = describe(system, result, lenient=True)
+    if d is not None:
+        detail = MARKDOWN.detail(d) if d.detail else ""
+        return MARKDOWN.headline(d), detail, MARKDOWN.groups(d.groups)
     words = dict(system.outcome_words) if system is not None else {}
     outcome = result.get("outcome", result.get("winner", ""))
     headline = words.get(str(outcome), str(outcome)) if outcome != "" else "?"
@@ -112,7 +128,7 @@ def _describe(system: Any, result: Mapping[str, Any]) -> tuple[str, str, str, bo
             flat = value if all(isinstance(v, int) for v in value) else [f for sub in value if isinstance(sub, list)
                                                                            for f in sub]
             dice_parts.append(f"{escape_inline(key)} : " + " ".join(escape_inline(str(f)) for f in flat))
-    return headline, "", " · ".join(dice_parts), False
+    return f"**{escape_inline(headline)}**", "", " · ".join(dice_parts)
 
 
 def _clock(iso: str) -> tuple[str, str]:
@@ -130,14 +146,13 @@ def _row(rec: RollRecord, system: Any, reveal_all: bool) -> str:
     if hide and rec.gm_only:
         cells = [str(rec.seq), escape_inline(clock), "—", "*jet secret du MJ*", "—", "—"]
         return "| " + " | ".join(cells) + " |"
-    headline, detail, dice, _ = _describe(system, rec.result)
-    outcome = f"**{escape_inline(headline)}**"
+    outcome, detail, dice = _describe(system, rec.result)
     line = escape_inline(rec.line)
     if hide:        # secret difficulty: the outcome shows, what was needed does not
         line = "*difficulté secrète*"
         detail = ""
     if detail:
-        outcome += " — " + escape_inline(detail)
+        outcome += " — " + detail
     if rec.gm_only:
         outcome += " *(jet secret du MJ, révélé)*" if rec.revealed else " *(jet secret du MJ)*"
     elif rec.result.get("hidden"):
@@ -172,7 +187,7 @@ def export_markdown(campaign: Campaign, rolls: list[RollRecord], *, reveal_all: 
     if not rolls:
         out += ["Aucun jet enregistré.", ""]
         return _document(out)
-    out += [LEGEND, ""]
+    out += [MARKDOWN.LEGEND, ""]
     sessions: dict[int, list[RollRecord]] = {}
     for rec in rolls:
         sessions.setdefault(rec.session, []).append(rec)

@@ -57,11 +57,54 @@ class Declaration:
 
 
 @dataclass
+class TickedCondition:
+    """A condition an end of turn ticked: its bearer, its place, itself before, rounds after."""
+
+    character: str                 # Character.id
+    index: int                     # its place in the bearer's conditions before the tick
+    before: Condition
+    after: int | None = None       # rounds left after the tick; None: it expired
+
+
+@dataclass
+class TickedCountdown:
+    """A countdown a new round ticked: rounds and status before and after."""
+
+    timer: str                     # Timer.id
+    rounds: int | None
+    status: str
+    rounds_after: int = 0
+    status_after: str = "running"
+
+
+# Written only when not empty: a record of a quiet turn stays four lines in the file.
+_OMIT_EMPTY = {"omit_empty": True}
+
+
+@dataclass
+class TurnTicks:
+    """What one end of turn ticked, kept so that `p` back across it gives exactly that back
+    (saved with the encounter: a restart keeps it; see `gmscreen.play.turns`)."""
+
+    round: int                     # the round the ended turn was in
+    actor: str | None = None       # entry whose turn ended (None: a new round made by waiting)
+    round_after: int = 0
+    following: str | None = None   # entry current after the change
+    conditions: list[TickedCondition] = field(default_factory=list, metadata=_OMIT_EMPTY)
+    countdowns: list[TickedCountdown] = field(default_factory=list, metadata=_OMIT_EMPTY)
+    declared: list[Declaration] = field(default_factory=list, metadata=_OMIT_EMPTY)   # cleared by the new round
+    order_before: list[str] | None = None     # the order before the new round re-sorted it
+    order_after: list[str] | None = None
+
+
+@dataclass
 class Encounter:
     round: int = 0                 # 0: no fight running
     turn: int = 0                  # index into entries of the current actor
     entries: list[Entry] = field(default_factory=list)
     declared: list[Declaration] = field(default_factory=list)
+    resort_at: int | None = None   # a mid-round sort left the full order for the end of this round
+    ticks: list[TurnTicks] = field(default_factory=list)   # the latest ends of turn, oldest first
 
 
 @dataclass
@@ -140,7 +183,7 @@ def to_data(obj: Any) -> Any:
         out = {}
         for f in dataclasses.fields(obj):
             value = getattr(obj, f.name)
-            if value is None:
+            if value is None or (not value and f.metadata.get("omit_empty")):
                 continue
             out[f.name] = to_data(value)
         return out

@@ -11,8 +11,8 @@ touching the roll. An entry reads on a few lines:
     session = 3
     who = "Loriane"
     line = "loriane eloquence sd3"
-    request = { system = "mir", kind = "simple", pool = 5, difficulty = 3 }
-    result = { system = "mir", kind = "simple", hidden = false, outcome = "success", ... }
+    request = { system = "<id>", kind = "simple", pool = 5, difficulty = 3 }
+    result = { system = "<id>", kind = "simple", hidden = false, outcome = "success", ... }
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import gmscreen
 
-from .validate import SYSTEM_IDS
+from ..rules import registry
 
 
 def _sample_dirs() -> list[Path]:
@@ -25,8 +25,14 @@ def _sample_dirs() -> list[Path]:
 
 def sample_path(system_id: str) -> Path:
     """The bundled sample campaign of `system_id` (a file to copy, never to edit in place)."""
-    if system_id not in SYSTEM_IDS:
-        raise ValueError(f"no sample for system {system_id!r}: expected one of {', '.join(SYSTEM_IDS)}")
+    if not registry.known(system_id):
+        raise ValueError(f"no sample for system {system_id!r}: "
+                         f"expected one of {', '.join(registry.system_ids())}")
+    own = registry.plugin(system_id).sample
+    if own is not None:                     # a game shipped as its own package brings its sample
+        if Path(own).is_file():
+            return Path(own)
+        raise FileNotFoundError(f"sample campaign {own} of system {system_id} not found; reinstall it")
     for folder in _sample_dirs():
         path = folder / f"{system_id}.toml"
         if path.is_file():
@@ -37,9 +43,9 @@ def sample_path(system_id: str) -> Path:
 
 
 def list_samples() -> dict[str, Path]:
-    """System id -> sample file, for every sample found, in the rules' order."""
+    """System id -> sample file, for every sample found, in the registry's order."""
     out = {}
-    for system_id in SYSTEM_IDS:
+    for system_id in registry.system_ids():
         try:
             out[system_id] = sample_path(system_id)
         except FileNotFoundError:

@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterable
 
-from gmscreen.rules import SYSTEMS
+from gmscreen.rules import get_system, registry
 from gmscreen.rules._base import type_name
 
 from .errors import CampaignError, Problem
@@ -25,7 +25,6 @@ from .model import FORMAT, SIDES, Campaign, from_data
 from .safeload import MAX_CAMPAIGN_BYTES, OUT_OF_MEMORY, nesting_line
 from .textsafe import CONTROL as _CONTROL
 
-SYSTEM_IDS = tuple(SYSTEMS)     # ids only: no system module is imported here
 
 MAX_STRING = 100_000        # characters in any one string
 MAX_ITEMS = 10_000          # entries in any one list or table (characters, entries, skills...)
@@ -37,23 +36,6 @@ MAX_COUNT = 1_000_000       # round, session, countdown rounds: anything above i
 SLUG = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 
-# Initiative has no rule in any of the five seeds: it is the GM's setting. These defaults
-# only roll the system's own die once.
-DEFAULT_INITIATIVE = {"mir": "1d12", "magisphere": "1d20", "eclats": "1d10", "tedeum": "1d10", "arpeges": "1d10"}
-
-# Rule options a campaign may preset (CONTRACTS §1, "Keep the alternative as an option"):
-# option -> allowed values, the default first.
-RULE_OPTIONS: dict[str, dict[str, tuple]] = {
-    "mir": {},
-    "eclats": {"level3_second_zero": ("automatic_failure", "none"),
-               "single_zero": ("counts_zero", "automatic_failure")},
-    "magisphere": {"reroll_limit": ("unlimited", "one")},
-    "tedeum": {"open_negative_die": (False, True)},
-    "arpeges": {},
-}
-
-# Test timers: timer kind -> (system, request kind) it runs.
-TEST_TIMERS = {"extended": ("mir", "extended"), "opposition": ("magisphere", "extended_opposed")}
 TIMER_KINDS = ("extended", "opposition", "countdown")
 TIMER_STATUS = {
     "extended": ("running", "success", "failure"),
@@ -65,9 +47,13 @@ TOP_KEYS = ("format", "name", "system", "session", "notes", "initiative", "rules
             "characters", "encounter", "timers")
 CHARACTER_KEYS = ("id", "name", "side", "sheet", "conditions", "notes")
 CONDITION_KEYS = ("name", "effect", "rounds")
-ENCOUNTER_KEYS = ("round", "turn", "entries", "declared")
+ENCOUNTER_KEYS = ("round", "turn", "entries", "declared", "resort_at", "ticks")
 ENTRY_KEYS = ("id", "name", "character", "initiative", "acted", "delayed")
 DECLARATION_KEYS = ("entry", "actions")
+TICKS_KEYS = ("round", "actor", "round_after", "following", "conditions", "countdowns", "declared",
+              "order_before", "order_after")
+TICKED_CONDITION_KEYS = ("character", "index", "before", "after")
+TICKED_COUNTDOWN_KEYS = ("timer", "rounds", "status", "rounds_after", "status_after")
 TIMER_KEYS = ("id", "label", "kind", "who", "opponent", "request", "dice", "rounds", "status")
 
 # ---------------------------------------------------------------- public API
@@ -109,11 +95,12 @@ def validate_file(path: str | Path) -> list[Problem]:
 
 def new_campaign(name: str, system: str) -> Campaign:
     """An empty campaign for `system`, with the initiative die and rule options spelled out."""
-    if system not in SYSTEM_IDS:
+    if not registry.known(system):
         raise CampaignError([Problem(name or "campaign", "system",
-                                     f"expected one of {', '.join(SYSTEM_IDS)}, got {_show(system)}")])
-    rules = {option: values[0] for option, values in RULE_OPTIONS[system].items()}
-    return Campaign(name=name, system=system, initiative=DEFAULT_INITIATIVE[system], rules=rules)
+                                     f"expected one of {', '.join(registry.system_ids())}, got {_show(system)}")])
+    rules_ = get_system(system)
+    rules = {option: values[0] for option, values in rules_.rule_options.items()}
+    return Campaign(name=name, system=system, initiative=rules_.initiative, rules=rules)
 
 
 def format_path(path: Iterable) -> str:
@@ -128,9 +115,18 @@ def format_path(path: Iterable) -> str:
     return out
 
 
+def _system_list() -> str:
+    return ", ".join(registry.system_ids())
+
+
+def _timer_owner(kind: str) -> str:
+    """The system whose tests a timer of `kind` runs (`TIMER_KINDS` names only such kinds)."""
+    return next(sid for sid in registry.system_ids() if kind in get_system(sid).test_timers)
+
+
 def sheet_groups(system_id: str) -> tuple:
-    """The system's `StatGroup`s, from the module's `SHEET` (no need for the full System)."""
-    return importlib.import_module(f"gmscreen.rules.{system_id}").SHEET
+    """The system's `StatGroup`s."""
+    return get_system(system_id).sheet
 
 
 # ---------------------------------------------------------------- helpers
@@ -560,12 +556,12 @@ class _Checker:
         self.keys((), data, TOP_KEYS, "the campaign")
         if self.required((), data, "name", "the campaign's name (name = \"...\")"):
             self.check_str(("name",), data["name"], nonempty=True, what="the campaign's name")
-        if self.required((), data, "system", f"the rules system, one of {', '.join(SYSTEM_IDS)}"):
+        if "system" in data or self.required((), data, "system", f"the rules system, one of {_system_list()}"):
             system = data["system"]
-            if isinstance(system, str) and system in SYSTEM_IDS:
+            if isinstance(system, str) and registry.known(system):
                 self.system = system
             else:
-                self.error(("system",), f"expected one of {', '.join(SYSTEM_IDS)}, {_got(system)}")
+                self.error(("system",), f"expected one of {_system_list()}, {_got(system)}")
         if "session" in data:
             self.check_int(("session",), data["session"], 1, MAX_COUNT, what="the session number")
         if "revision" in data:
@@ -588,6 +584,9 @@ class _Checker:
             for i, timer in enumerate(data["timers"]):
                 self._timer(("timers", i), timer, characters, ids)
 
+    def _initiative_example(self) -> str:
+        return get_system(self.system).initiative if self.system else "1d10"
+
     def _initiative(self, value: Any) -> None:
         path = ("initiative",)
         if not self.check_str(path, value, what="a dice expression such as \"1d10\""):
@@ -605,13 +604,13 @@ class _Checker:
             expr.parse_expression(value)
         except Exception as exc:  # any refusal of the parser is the file's problem, not a crash
             reason = getattr(exc, "reason", None) or str(exc)
-            self.error(path, f"expected a dice expression such as {DEFAULT_INITIATIVE.get(self.system or '', '1d10')!r}"
+            self.error(path, f"expected a dice expression such as {self._initiative_example()!r}"
                              f", got {_show(value)}: {reason}")
 
     def _rules(self, table: dict) -> None:
         if self.system is None:
             return
-        options = RULE_OPTIONS[self.system]
+        options = get_system(self.system).rule_options
         for key, value in table.items():
             path = ("rules", key)
             if key not in options:
@@ -633,9 +632,7 @@ class _Checker:
             return
         for key in ch:
             if key not in CHARACTER_KEYS:
-                hint = ""
-                if self.system == "mir" and key in ("trauma", "mensonge"):
-                    hint = _MIR_DERIVED[key]
+                hint = get_system(self.system).derived_keys.get(key, "") if self.system else ""
                 self.unknown(path + (key,), key, CHARACTER_KEYS, "a character", hint)
         if self.required(path, ch, "id", "the character's id (a slug such as \"loriane\")"):
             if self.check_slug(path + ("id",), ch["id"]):
@@ -672,10 +669,10 @@ class _Checker:
 
     def _sheet(self, path: tuple, sheet: dict) -> None:
         groups = {g.key: g for g in sheet_groups(self.system)}
-        mir = self.system == "mir"
+        derived = get_system(self.system).derived_keys
         for key in sheet:
             if key not in groups:
-                hint = _MIR_DERIVED.get(key, "") if mir else ""
+                hint = derived.get(key, "")
                 self.unknown(path + (key,), key, tuple(groups), f"a {self.system} sheet", hint)
         for gkey, group in groups.items():
             gpath = path + (gkey,)
@@ -687,20 +684,18 @@ class _Checker:
             if not self.check_table(gpath, values, f"a table of {group.label}"):
                 continue
             if group.stats:
-                self._fixed_group(gpath, group, values, mir)
+                self._fixed_group(gpath, group, values, derived)
             elif group.parent_group:
                 self._nested_group(gpath, group, values, sheet, groups[group.parent_group])
             else:
                 self._free_group(gpath, group, values)
 
-    def _fixed_group(self, path: tuple, group: Any, values: dict, mir: bool) -> None:
+    def _fixed_group(self, path: tuple, group: Any, values: dict, derived: Mapping[str, str]) -> None:
         stats = {s.key: s for s in group.stats}
         for key, value in values.items():
             stat = stats.get(key)
             if stat is None:
-                hint = _MIR_DERIVED["trauma"] if mir and key == "trauma" else ""
-                if mir and key == "mensonge" and group.key != "voies":
-                    hint = _MIR_DERIVED["mensonge"]
+                hint = derived.get(key, "")
                 self.unknown(path + (key,), key, tuple(stats), group.label, hint)
                 continue
             self._stat(path + (key,), stat, value)
@@ -770,6 +765,73 @@ class _Checker:
             declared: dict[str, int] = {}
             for i, decl in enumerate(enc["declared"]):
                 self._declaration(path + ("declared", i), decl, ids, declared)
+        if "resort_at" in enc:
+            self.check_int(path + ("resort_at",), enc["resort_at"], 0, MAX_COUNT,
+                           what="the round whose end sorts the whole order")
+        if "ticks" in enc and self.check_array(path + ("ticks",), enc["ticks"],
+                                          "an array of tables ([[encounter.ticks]])"):
+            for i, ticks in enumerate(enc["ticks"]):
+                self._ticks(path + ("ticks", i), ticks)
+
+    def _ticks(self, path: tuple, ticks: Any) -> None:
+        """What one end of turn ticked, kept for `p`. Only the shapes are checked: the ids name
+        what was there then (a character or timer removed since is fine, `p` leaves it be)."""
+        if not self.check_table(path, ticks, "a table of what one end of turn ticked"):
+            return
+        self.keys(path, ticks, TICKS_KEYS, "a turn's ticks")
+        if self.required(path, ticks, "round", "the round the turn was in"):
+            self.check_int(path + ("round",), ticks["round"], 0, MAX_COUNT, what="the round")
+        if "round_after" in ticks:
+            self.check_int(path + ("round_after",), ticks["round_after"], 0, MAX_COUNT, what="the round")
+        for key in ("actor", "following"):
+            if key in ticks:
+                self.check_str(path + (key,), ticks[key], nonempty=True, what="an entry id")
+        for key in ("order_before", "order_after"):
+            if key in ticks and self.check_array(path + (key,), ticks[key], "an array of entry ids"):
+                for j, ident in enumerate(ticks[key]):
+                    self.check_str(path + (key, j), ident, nonempty=True, what="an entry id")
+        if "conditions" in ticks and self.check_array(path + ("conditions",), ticks["conditions"],
+                                                     "an array of tables ([[encounter.ticks.conditions]])"):
+            for j, tick in enumerate(ticks["conditions"]):
+                where = path + ("conditions", j)
+                if not self.check_table(where, tick, "a ticked condition table"):
+                    continue
+                self.keys(where, tick, TICKED_CONDITION_KEYS, "a ticked condition")
+                if self.required(where, tick, "character", "the id of the character who bore it"):
+                    self.check_str(where + ("character",), tick["character"], nonempty=True, what="a character id")
+                if self.required(where, tick, "index", "its place among the character's conditions"):
+                    self.check_int(where + ("index",), tick["index"], 0, MAX_ITEMS, what="a place in the list")
+                if self.required(where, tick, "before", "the condition before the tick"):
+                    self._condition(where + ("before",), tick["before"])
+                if "after" in tick:
+                    self.check_int(where + ("after",), tick["after"], 0, MAX_COUNT, what="rounds left after the tick")
+        if "countdowns" in ticks and self.check_array(path + ("countdowns",), ticks["countdowns"],
+                                                     "an array of tables ([[encounter.ticks.countdowns]])"):
+            for j, tick in enumerate(ticks["countdowns"]):
+                where = path + ("countdowns", j)
+                if not self.check_table(where, tick, "a ticked countdown table"):
+                    continue
+                self.keys(where, tick, TICKED_COUNTDOWN_KEYS, "a ticked countdown")
+                if self.required(where, tick, "timer", "the id of the countdown"):
+                    self.check_str(where + ("timer",), tick["timer"], nonempty=True, what="a timer id")
+                for key in ("rounds", "rounds_after"):
+                    if key in tick:
+                        self.check_int(where + (key,), tick[key], 0, MAX_COUNT, what="rounds left")
+                for key in ("status", "status_after"):
+                    if key in tick:
+                        self.check_choice(where + (key,), tick[key], TIMER_STATUS["countdown"])
+        if "declared" in ticks and self.check_array(path + ("declared",), ticks["declared"],
+                                                   "an array of tables ([[encounter.ticks.declared]])"):
+            for j, decl in enumerate(ticks["declared"]):
+                where = path + ("declared", j)
+                if not self.check_table(where, decl, "a declaration table"):
+                    continue
+                self.keys(where, decl, DECLARATION_KEYS, "a declaration")
+                if self.required(where, decl, "entry", "the id of the entry that declared"):
+                    self.check_str(where + ("entry",), decl["entry"], nonempty=True, what="an entry id")
+                if "actions" in decl and self.check_array(where + ("actions",), decl["actions"], "an array of actions"):
+                    for k, action in enumerate(decl["actions"]):
+                        self.check_str(where + ("actions", k), action, what="an action")
 
     def _entry(self, path: tuple, entry: Any, characters: dict[str, int], ids: dict[str, int]) -> None:
         if not self.check_table(path, entry, "an entry table"):
@@ -885,7 +947,9 @@ class _Checker:
                            "for someone who is not in the campaign)")
 
     def _test_timer(self, path: tuple, kind: str, request: dict, dice: dict, status: Any) -> None:
-        system, rkind = TEST_TIMERS[kind]
+        system = self.system if self.system is not None and kind in get_system(self.system).test_timers \
+            else _timer_owner(kind)
+        rkind = get_system(system).test_timers[kind]
         rpath, dpath = path + ("request",), path + ("dice",)
         if self.system is not None and self.system != system:
             self.error(path + ("kind",), f"{kind!r} timers run {system} tests; this campaign plays {self.system}: "
@@ -943,8 +1007,3 @@ class _Checker:
                                            f"{decided!r}, {_got(status)}")
 
 
-_MIR_DERIVED = {
-    "trauma": "Trauma is derived (the weakest Voie), never written: remove this key",
-    "mensonge": "Mensonge (the defence mechanism) is derived (the strongest Voie), never written: remove this "
-                "key (the Voie du Mensonge is voies.mensonge)",
-}

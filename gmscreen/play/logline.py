@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.campaign.rolllog import masked
 from gmscreen.rules import System
-from gmscreen.rules._base import Description, DiceGroup, Die
+from gmscreen.rules._base import DiceGroup
 from gmscreen.campaign.textsafe import clean
 
 from .quickroll.text import fold
+from .render import CompactRenderer, describe_result
 
 # Tones, from the actor's point of view: the widget maps each to a style.
 GOOD, BAD, CRIT, FUMBLE, PLAIN = "good", "bad", "crit", "fumble", "plain"
@@ -51,28 +52,12 @@ def hhmm(iso_time: str) -> str:
     return f"{m.group(1)}:{m.group(2)}" if m else "--:--"
 
 
-def compact_dice(groups: tuple[DiceGroup, ...], *, ascii: bool = False) -> str:
-    """Every die in a few characters: an open die joins the next with "+", a rerolled
-    one points to its replacement, criticals and fumbles get "!"; groups split by "|"."""
-    arrow = "->" if ascii else "→"
-    out = []
-    for group in groups:
-        text = ""
-        for die in group.dice:
-            face = str(die.face)
-            if die.status in ("critical", "fumble"):
-                face += "!"
-            text += face
-            if die.status == "exploded":
-                text += "+"
-            elif die.status == "rerolled":
-                text += arrow
-            else:
-                text += " "
-        text = text.rstrip()
-        if text:
-            out.append(text)
-    return " | ".join(out)
+def compact_dice(groups: Sequence[DiceGroup], *, ascii: bool = False) -> str:
+    """Every die in a few characters ("8+8+1 | 1!", "8→7"): the log's variant of the renderer."""
+    return _COMPACT[bool(ascii)].groups(groups)
+
+
+_COMPACT = {False: CompactRenderer(), True: CompactRenderer(ascii=True)}
 
 
 def _tone(result: Mapping[str, Any], good: bool | None) -> str:
@@ -115,30 +100,6 @@ def _opponent(line: str, campaign: Campaign | None) -> str | None:
             return clean(name)
     m = _VS.search(" " + line)
     return m.group(1) if m else None
-
-
-def describe_result(system: System | None, result: Mapping[str, Any]) -> Description:
-    """The system's own words, or the bare outcome when the record cannot be described
-    (an older or hand-edited log must still show, never crash the screen)."""
-    if "system" not in result and isinstance(result.get("total"), int) and "expression" in result:
-        # A plain dice expression (initiative, `2d6+1`): its total and faces, no system words.
-        dice = result.get("dice")
-        faces = [f for f in dice if isinstance(f, int) and not isinstance(f, bool)] if isinstance(dice, list) else []
-        group = DiceGroup(label="", dice=tuple(Die(face=f, sides=0) for f in faces), total=result["total"])
-        return Description(headline=f"= {result['total']}", detail="",
-                           groups=(group,), good=None)
-    if system is not None and system.describe is not None:
-        try:
-            return system.describe(dict(result))
-        except Exception:  # noqa: BLE001 - any damaged record falls back to plain words
-            pass
-    words = dict(system.outcome_words) if system is not None else {}
-    key = result.get("outcome", result.get("winner", ""))
-    if isinstance(key, str) and key:
-        headline = words.get(key, key.replace("_", " "))
-    else:
-        headline = "?"
-    return Description(headline=headline, detail="", groups=(), good=None)
 
 
 def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,

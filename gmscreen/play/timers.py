@@ -2,26 +2,72 @@
 say so far, its progress in words, and the dice of its next interval.
 
 Kept apart from the pane (and free of Textual) so the words the table, the detail line and
-the notices use come from one place and can be checked without an app.
+the notices use come from one place and can be checked without an app. What one kind of test
+timer means (its form, its request, its dice, its words) is the game's: a `TimedTest` its
+fight part lists (`FightRules.timed_tests`), found here from the timer's own request.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from gmscreen import rules
-from gmscreen.rules import mir as mir_rules
 from gmscreen.campaign.model import Timer
-from gmscreen.campaign.textsafe import clean
 
 if TYPE_CHECKING:
-    from gmscreen.campaign.model import Campaign
+    from gmscreen.campaign.model import Campaign, Character
+    from gmscreen.campaign.session import EditBuilder
+    from gmscreen.rules._base import System
 
-# The intervals of an extended test, as the rules word them (MIR, "Temporalité"): one table.
-INTERVAL_WORDS = mir_rules.INTERVAL_WORDS
+    from .forms import Form
+
 STATUS_WORDS = {"running": "en cours", "success": "réussi", "failure": "échoué", "done": "terminé",
                 "actor": "gagné", "opponent": "perdu", "tie": "égalité"}
+
+
+class TimedTest:
+    """One kind of test a game runs over several rolls (an extended test, an extended
+    opposition), kept as a timer: the form that starts it, the timer it makes, when its next
+    interval may be rolled, the dice of that interval and its progress in words."""
+
+    kind = ""                 # the `Timer.kind` it makes
+    option = ""               # its line in the "Nouveau minuteur" choice
+    who_missing = "sélectionnez d'abord le personnage (roster)"   # said when none is selected
+
+    def form(self, campaign: Campaign, system: System, character: Character) -> Form:
+        """The fields the GM fills in to start one for `character`."""
+        raise NotImplementedError
+
+    def make(self, campaign: Campaign, system: System, character: Character, values: dict[str, str]) -> Timer:
+        """The timer (id left empty) the filled-in `form` starts: its label, request and people."""
+        raise NotImplementedError
+
+    def refusal(self, campaign: Campaign, timer: Timer) -> str | None:
+        """Why its next interval cannot be rolled now (None: it can)."""
+        return None
+
+    def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random) -> str:
+        """Add one interval's dice to `dice` (a copy, changed in place); returns the step's name."""
+        raise NotImplementedError
+
+    def progress(self, campaign: Campaign, timer: Timer, result: dict) -> str:
+        """Where it stands, from what the rules say of its dice (`result`), plain and cleaned."""
+        raise NotImplementedError
+
+
+def timed_test_of(timer: Timer) -> TimedTest | None:
+    """The kind of test a timer runs, asked of the game its request names (None: a countdown,
+    or a game that has no such timer)."""
+    if timer.kind == "countdown":
+        return None
+    from .games import table_for     # the games load on first use
+
+    try:
+        return table_for(str(timer.request.get("system", ""))).fight.timed_test(timer.kind)
+    except KeyError:
+        return None
 
 
 def timer_result(timer: Timer) -> dict | None:
@@ -55,21 +101,10 @@ def timer_progress(campaign: Campaign, timer: Timer) -> str:
         left = max(timer.rounds or 0, 0)
         return f"{left} round{'s' if left > 1 else ''}"
     result = timer_result(timer)
-    if result is None:
+    kind = timed_test_of(timer)
+    if result is None or kind is None:
         return "test illisible (voir le fichier)"
-    if timer.kind == "extended":
-        cap = result.get("max_tests", 0)
-        parts = [f"{result['total_successes']}/{result['threshold']}",
-                 f"test {result['tests']}/{cap}" if cap else f"test {result['tests']}"]
-        interval = INTERVAL_WORDS.get(result.get("interval", ""))
-        if interval:
-            parts.append(interval)
-        if result["outcome"] == "failure":
-            parts.append("0 succès" if result["failure_reason"] == "no_success" else "tests épuisés")
-        return " · ".join(parts)
-    actor, opponent = clean(name_of(campaign, timer.who)), clean(name_of(campaign, timer.opponent))
-    return (f"{actor} {result['actor_points']} – {result['opponent_points']} {opponent}"
-            f" · en {result['target']} · manche {result['rounds']}")
+    return kind.progress(campaign, timer, result)
 
 
 def status_of(result: dict) -> str:
@@ -83,15 +118,49 @@ def next_interval_dice(timer: Timer, before: dict) -> tuple[dict, str]:
 
     `before` is `timer_result(timer)` (it says how many dice a test of an extended test rolls).
     """
+    kind = timed_test_of(timer)
+    if kind is None:
+        raise KeyError(f"no test timer of kind {timer.kind!r}")
     rng = random.Random(random.SystemRandom().getrandbits(63))
     dice = {k: [list(v) if isinstance(v, list) else v for v in vals] for k, vals in timer.dice.items()}
-    if timer.kind == "extended":
-        rolls = dice.get("rolls", [])
-        rolls.append([1 + int(rng.random() * 12) for _ in range(before["dice_per_test"])])
-        dice["rolls"] = rolls
-        step = f"test {len(rolls)}"
-    else:
-        for field in ("actor_dice", "opponent_dice"):
-            dice.setdefault(field, []).append(1 + int(rng.random() * 20))
-        step = f"manche {len(dice['actor_dice'])}"
+    step = kind.next_dice(dice, before, rng)
     return dice, step
+
+
+@dataclass
+class IntervalRoll:
+    """One interval of a test timer, rolled: the logged request and result, the timer's dice
+    and status after it, and the step's name."""
+
+    request: dict
+    result: dict
+    dice: dict
+    status: str
+    step: str
+
+
+def roll_interval(timer: Timer) -> IntervalRoll | None:
+    """Roll the next interval of a test timer (None: its test cannot be read).
+
+    Raises `rules.RequestError` when the rules refuse the request with the new dice.
+    """
+    before = timer_result(timer)
+    if before is None or timed_test_of(timer) is None:
+        return None
+    dice, step = next_interval_dice(timer, before)
+    request = {**timer.request, **dice}
+    result = rules.resolve(request)
+    return IntervalRoll(request, result, dice, status_of(result), step)
+
+
+def record_interval(b: EditBuilder, index: int, timer: Timer, rolled: IntervalRoll) -> None:
+    """The ops keeping a rolled interval in the timer at `index`: its dice, and its status if decided."""
+    b.set(("timers", index, "dice"), rolled.dice)
+    if rolled.status != timer.status:
+        b.set(("timers", index, "status"), rolled.status)
+
+
+def interval_refusal(campaign: Campaign, timer: Timer) -> str | None:
+    """Why the game forbids rolling this timer's next interval now (None: allowed)."""
+    kind = timed_test_of(timer)
+    return kind.refusal(campaign, timer) if kind is not None else None

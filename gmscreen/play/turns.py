@@ -1,18 +1,19 @@
-"""Turn order rules for the initiative pane: ending a turn, starting a round, condition and
-countdown ticks, the records (`TurnTicks`) that let `p` give ticks back, and the fair sort.
+"""Turn order rules: ending a turn, starting a round, condition and countdown ticks, the
+records (`TurnTicks`) that let `p` give ticks back, and the fair sort.
 
 Each function adds its operations to an `EditBuilder` (one undoable change) and says what
-happened through `notices`; the pane decides when to call them and shows the notices. Kept
-apart from the widget, free of Textual, so the rules of a round can be read on their own.
+happened through `notices`; `gmscreen.play.encounter` decides when to call them. The state
+they keep between turns (the tick records, a full sort left for the round's end) is part of
+the encounter in the campaign, written by the same ops: it is saved, undone and redone with
+the turn it belongs to, so `p` still gives ticks back after a restart.
 """
 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field as data_field
 from typing import TYPE_CHECKING
 
-from gmscreen.campaign.model import Condition, Declaration, Entry
+from gmscreen.campaign.model import Entry, TickedCondition, TickedCountdown, TurnTicks
 from gmscreen.campaign.textsafe import clean
 from .timers import timer_progress
 
@@ -23,27 +24,10 @@ if TYPE_CHECKING:
 TURN_LABEL = "Fin du tour : "    # the change `n` makes; `p` right after it undoes it
 MAX_TICK_RECORDS = 200    # ends of turn remembered for `p` (see `TurnTicks`)
 
-
-@dataclass
-class TurnTicks:
-    """What one end of turn ticked, kept so that `p` back across it gives exactly that back.
-
-    `p` right after `n` is an undo; further back (other changes made since) the undo stack
-    cannot be used without undoing those too, so `p` puts back what this record says, by id,
-    only where the campaign still holds what the tick left (anything changed since is kept).
-    """
-
-    round: int                      # the round the ended turn was in
-    actor: str | None               # entry whose turn ended (None: a new round made by `w`)
-    round_after: int = 0
-    following: str | None = None    # entry current after the change
-    # (character id, index before, condition before, rounds after; None: it expired)
-    conditions: list[tuple[str, int, Condition, int | None]] = data_field(default_factory=list)
-    # (timer id, rounds before, status before, rounds after, status after)
-    countdowns: list[tuple[str, int | None, str, int, str]] = data_field(default_factory=list)
-    declared: list[Declaration] = data_field(default_factory=list)   # cleared by the new round
-    order_before: list[str] | None = None     # the order before the new round re-sorted it
-    order_after: list[str] | None = None
+# `TurnTicks` (campaign.model): `p` right after `n` is an undo; further back (other changes
+# made since) the undo stack cannot be used without undoing those too, so `p` puts back what
+# the record of that `n` says, by id, only where the campaign still holds what the tick left
+# (anything changed since, by the screen or by hand in the file, is kept).
 
 
 def first_ready(entries: list[Entry], start: int = 0) -> int | None:
@@ -54,9 +38,19 @@ def first_ready(entries: list[Entry], start: int = 0) -> int | None:
     return None
 
 
+def forget_turns(b: EditBuilder, campaign: Campaign) -> None:
+    """A fight starts or ends: the tick records and a pending full sort of another fight go."""
+    enc = campaign.encounter
+    if enc.ticks:
+        b.set(("encounter", "ticks"), [])
+    if enc.resort_at is not None:
+        b.set(("encounter", "resort_at"), None)
+
+
 def start_fight(b: EditBuilder, campaign: Campaign) -> None:
     """Round 1: acted flags reset, the first one ready plays."""
     enc = campaign.encounter
+    forget_turns(b, campaign)
     b.set(("encounter", "round"), 1)
     for i, entry in enumerate(enc.entries):
         if entry.acted:
@@ -66,11 +60,12 @@ def start_fight(b: EditBuilder, campaign: Campaign) -> None:
 
 
 def new_round(b: EditBuilder, campaign: Campaign, notices: list[str],
-              ticks: TurnTicks | None = None, resort_at: int | None = None) -> None:
+              ticks: TurnTicks | None = None) -> None:
     """Round + 1: acted flags reset, declarations cleared, countdowns tick; the order is
     sorted now if a mid-round sort (`s`, `I`) left the full order for the next round
-    (`resort_at`: the round it was made in)."""
+    (`encounter.resort_at`: the round it was made in)."""
     enc = campaign.encounter
+    resort_at = enc.resort_at
     b.set(("encounter", "round"), enc.round + 1)
     for i, entry in enumerate(enc.entries):
         if entry.acted:
@@ -88,7 +83,8 @@ def new_round(b: EditBuilder, campaign: Campaign, notices: list[str],
                 b.set(("timers", j, "status"), "done")
                 notices.append(f"Fin du compte à rebours : {clean(timer.label)}")
             if ticks is not None:
-                ticks.countdowns.append((timer.id, rounds, status, left, "done" if left == 0 else status))
+                ticks.countdowns.append(TickedCountdown(timer.id, rounds, status, left,
+                                                        "done" if left == 0 else status))
     if resort_at == enc.round - 1:      # the round that just ended (round already + 1)
         before = [e.id for e in enc.entries]
         ordered = sorted(enc.entries, key=lambda e: -e.initiative)
@@ -123,12 +119,12 @@ def tick_conditions(b: EditBuilder, campaign: Campaign, char_id: str | None,
                 after = cond.rounds - 1
                 b.set(("characters", i, "conditions", j, "rounds"), after)
             if ticks is not None:
-                ticks.conditions.append((ch.id, j, before, after))
+                ticks.conditions.append(TickedCondition(ch.id, j, before, after))
         return
 
 
 def end_turn(b: EditBuilder, campaign: Campaign, turn: int, notices: list[str],
-             ticks: TurnTicks | None = None, resort_at: int | None = None) -> None:
+             ticks: TurnTicks | None = None) -> None:
     """The actor at `turn` has acted: their conditions tick, the next one ready plays, or a
     new round starts when nobody is left to play in this one."""
     enc = campaign.encounter
@@ -136,27 +132,29 @@ def end_turn(b: EditBuilder, campaign: Campaign, turn: int, notices: list[str],
     if not current.delayed:
         b.set(("encounter", "entries", turn, "acted"), True)
         tick_conditions(b, campaign, current.character, notices, ticks)
-    pass_turn(b, campaign, turn + 1, notices, ticks, resort_at)
+    pass_turn(b, campaign, turn + 1, notices, ticks)
 
 
 def pass_turn(b: EditBuilder, campaign: Campaign, start: int, notices: list[str],
-              ticks: TurnTicks | None = None, resort_at: int | None = None) -> None:
+              ticks: TurnTicks | None = None) -> None:
     """The turn goes to the first one ready from `start` (not one who waits or has acted),
     or, nobody being left to play this round, a new round starts."""
     following = first_ready(campaign.encounter.entries, start)
     if following is None:
-        new_round(b, campaign, notices, ticks, resort_at)
+        new_round(b, campaign, notices, ticks)
     else:
         b.set(("encounter", "turn"), following)
 
 
-def remember(records: list[TurnTicks], ticks: TurnTicks, campaign: Campaign) -> None:
-    """Keep what an end of turn ticked, for `p` further back (see TurnTicks)."""
+def remember(b: EditBuilder, campaign: Campaign, ticks: TurnTicks) -> None:
+    """Keep what an end of turn ticked, for `p` further back (see TurnTicks): the last op of
+    the change that made the turn, so that undoing the turn forgets it too."""
     enc = campaign.encounter
     ticks.round_after = enc.round
     ticks.following = enc.entries[enc.turn].id if 0 <= enc.turn < len(enc.entries) else None
-    records.append(ticks)
-    del records[:-MAX_TICK_RECORDS]
+    b.insert(("encounter", "ticks"), None, ticks)
+    for _ in range(len(enc.ticks) - MAX_TICK_RECORDS):
+        b.delete(("encounter", "ticks"), 0)
 
 
 def ticks_before(records: list[TurnTicks], round_now: int, current: str, crossing: bool) -> TurnTicks | None:
@@ -173,8 +171,9 @@ def give_back(b: EditBuilder, campaign: Campaign, ticks: TurnTicks,
     """Put back what `ticks` took, by id, where the campaign still holds what it left."""
     chars = {ch.id: i for i, ch in enumerate(campaign.characters)}
     # Expired conditions first, at their old places in order, then the rounds of the others.
-    for char_id, index, before, after in sorted(ticks.conditions, key=lambda t: (t[3] is not None, t[1])):
-        ci = chars.get(char_id)
+    for tick in sorted(ticks.conditions, key=lambda t: (t.after is not None, t.index)):
+        index, before, after = tick.index, tick.before, tick.after
+        ci = chars.get(tick.character)
         if ci is None:
             kept.append(clean(before.name))
             continue
@@ -194,14 +193,15 @@ def give_back(b: EditBuilder, campaign: Campaign, ticks: TurnTicks,
             continue
         b.set(("characters", ci, "conditions", j, "rounds"), before.rounds)
     timers = {t.id: j for j, t in enumerate(campaign.timers)}
-    for timer_id, rounds, status, rounds_after, status_after in ticks.countdowns:
-        j = timers.get(timer_id)
+    for countdown in ticks.countdowns:
+        rounds, status = countdown.rounds, countdown.status
+        j = timers.get(countdown.timer)
         timer = campaign.timers[j] if j is not None else None
-        if timer is None or timer.rounds != rounds_after or timer.status != status_after:
-            kept.append(clean(timer.label) if timer is not None else timer_id)
+        if timer is None or timer.rounds != countdown.rounds_after or timer.status != countdown.status_after:
+            kept.append(clean(timer.label) if timer is not None else clean(countdown.timer))
             continue
         b.set(("timers", j, "rounds"), rounds)
-        if status != status_after:
+        if status != countdown.status_after:
             b.set(("timers", j, "status"), status)
             notices.append(f"{clean(timer.label)} : encore {timer_progress(campaign, timer)}")
     enc = campaign.encounter
@@ -220,7 +220,7 @@ def sort_fairly(b: EditBuilder, campaign: Campaign) -> bool:
     the current actor comes right after them and stays current, and only those still to
     play this round (waiting ones included) are sorted, after the current actor. The
     whole order is sorted when the next round starts (`new_round`). Returns True when
-    that full sort is left for the next round.
+    that full sort is left for the next round (then `encounter.resort_at` says so).
     """
     enc = campaign.encounter
     entries = list(enc.entries)
@@ -244,4 +244,7 @@ def sort_fairly(b: EditBuilder, campaign: Campaign) -> bool:
         b.set(("encounter", "entries"), ordered)
     if len(played) != enc.turn:
         b.set(("encounter", "turn"), len(played))
-    return [e.id for e in ordered] != [e.id for e in by_initiative]
+    deferred = [e.id for e in ordered] != [e.id for e in by_initiative]
+    if deferred and enc.resort_at != enc.round:
+        b.set(("encounter", "resort_at"), enc.round)
+    return deferred

@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ._base import (
+    DiceGroup,
+    Description,
+    Die,
     Difficulty,
     FieldSpec,
     Kind,
@@ -33,37 +36,44 @@ __all__ = [
     "StatGroup",
     "Difficulty",
     "FieldSpec",
+    "Reader",
+    "Description",
+    "DiceGroup",
+    "Die",
     "success_chance",
+    "registry",
+    "Plugin",
+    "register",
 ]
 
-_SYSTEM_IDS = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
-_loaded: dict[str, System] = {}
+from . import registry
+from .registry import Plugin, register
 
 
 def get_system(system_id: str) -> System:
     """The description of one system; imports its module on first use."""
-    if system_id not in _SYSTEM_IDS:
-        raise RequestError("system", f"expected one of {', '.join(_SYSTEM_IDS)}, got {system_id!r}")
-    if system_id not in _loaded:
-        from importlib import import_module
-
-        _loaded[system_id] = import_module(f"{__name__}.{system_id}").SYSTEM
-    return _loaded[system_id]
+    try:
+        return registry.system(system_id)
+    except KeyError:
+        raise RequestError("system", "unknown_system", choices=registry.system_ids(), value=system_id) from None
 
 
 class _Systems(Mapping[str, System]):
-    """Lazy mapping id -> System, in the order of the rules' README."""
+    """Lazy mapping id -> System, in the registry's order (the rules' README first)."""
 
     def __getitem__(self, key: str) -> System:
-        if key not in _SYSTEM_IDS:
+        if not registry.known(key):
             raise KeyError(key)
-        return get_system(key)
+        return registry.system(key)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and registry.known(key)
 
     def __iter__(self):
-        return iter(_SYSTEM_IDS)
+        return iter(registry.system_ids())
 
     def __len__(self) -> int:
-        return len(_SYSTEM_IDS)
+        return len(registry.system_ids())
 
 
 SYSTEMS: Mapping[str, System] = _Systems()
@@ -73,13 +83,13 @@ def _open(request: Mapping[str, Any]) -> tuple[System, Kind, Reader, bool]:
     reader = Reader(request)
     system_id = reader.raw("system")
     if system_id is None:
-        raise RequestError("system", f"required: one of {', '.join(_SYSTEM_IDS)}")
+        raise RequestError("system", "required_system", choices=registry.system_ids())
     if not isinstance(system_id, str):
-        raise RequestError("system", f"expected a string, one of {', '.join(_SYSTEM_IDS)}")
+        raise RequestError("system", "expected_system", choices=registry.system_ids())
     system = get_system(system_id)
     kind_name = reader.raw("kind")
     if not isinstance(kind_name, str) or kind_name not in system.kinds:
-        raise RequestError("kind", f"expected one of {', '.join(system.kinds)} for {system_id}, got {kind_name!r}")
+        raise RequestError("kind", "unknown_kind", choices=tuple(system.kinds), system=system_id, value=kind_name)
     hidden = reader.bool("hidden", False)
     return system, system.kinds[kind_name], reader, hidden
 
@@ -97,7 +107,7 @@ def odds(request: Mapping[str, Any]) -> dict:
     system, kind, reader, hidden = _open(request)
     for name in kind.dice_fields:
         if reader.has(name):
-            raise RequestError(reader.key(name), "odds are computed over every roll: leave the dice out")
+            raise RequestError(reader.key(name), "odds_forced_dice")
     result = kind.odds(reader)
     reader.finish()
     out = {"system": system.id, "kind": kind.name, "hidden": hidden, **result}

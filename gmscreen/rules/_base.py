@@ -11,35 +11,15 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-
-class RequestError(ValueError):
-    """A request that cannot be resolved: names the offending key and what was expected."""
-
-    def __init__(self, field: str, message: str) -> None:
-        self.field = field
-        self.reason = message
-        super().__init__(f"{field}: {message}")
-
+from .errors import RequestError, english, type_key  # a code and its parameters; English from its catalog
 
 _REQUIRED = object()
 
 
 def type_name(value: Any) -> str:
-    """A value's type as a message names it ("got a string"): for requests here, and under
-    TOML's own words for the campaign file's checks."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "a table"
-    return type(value).__name__
+    """A value's type as a message names it ("got a string"), in the rules' English catalog:
+    for requests here, and under TOML's own words for the campaign file's checks."""
+    return english().types.get(type_key(value), type(value).__name__)
 
 
 class Reader:
@@ -51,7 +31,7 @@ class Reader:
 
     def __init__(self, request: Mapping[str, Any], prefix: str = "", _used: set[str] | None = None):
         if not isinstance(request, Mapping):
-            raise RequestError("request", f"expected a table of fields, got {type_name(request)}")
+            raise RequestError("request", "expected_table", value=request)
         self.request = request
         self.prefix = prefix
         self.used: set[str] = _used if _used is not None else set()
@@ -75,26 +55,25 @@ class Reader:
         self.used.add(key)
         if key not in self.request:
             if default is _REQUIRED:
-                raise RequestError(key, f"required: an integer from {lo} to {hi}")
+                raise RequestError(key, "required_int", lo=lo, hi=hi)
             return default
         value = self.request[key]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RequestError(key, f"expected an integer from {lo} to {hi}, got {type_name(value)} {value!r}")
+            raise RequestError(key, "expected_int", lo=lo, hi=hi, value=value)
         if not lo <= value <= hi:
-            raise RequestError(key, f"expected an integer from {lo} to {hi}, got {value}")
+            raise RequestError(key, "out_of_range", lo=lo, hi=hi, value=value)
         return value
 
     def choice_int(self, name: str, choices: Sequence[int], default: Any = _REQUIRED) -> int:
         key = self.key(name)
         self.used.add(key)
-        allowed = ", ".join(str(c) for c in choices)
         if key not in self.request:
             if default is _REQUIRED:
-                raise RequestError(key, f"required: one of {allowed}")
+                raise RequestError(key, "required_choice", choices=tuple(choices))
             return default
         value = self.request[key]
         if isinstance(value, bool) or not isinstance(value, int) or value not in choices:
-            raise RequestError(key, f"expected one of {allowed}, got {value!r}")
+            raise RequestError(key, "expected_choice", choices=tuple(choices), value=value)
         return value
 
     def bool(self, name: str, default: bool | None = None) -> bool:
@@ -102,24 +81,23 @@ class Reader:
         self.used.add(key)
         if key not in self.request:
             if default is None:
-                raise RequestError(key, "required: true or false")
+                raise RequestError(key, "required_bool")
             return default
         value = self.request[key]
         if not isinstance(value, bool):
-            raise RequestError(key, f"expected true or false, got {type_name(value)} {value!r}")
+            raise RequestError(key, "expected_bool", value=value)
         return value
 
     def choice(self, name: str, choices: Sequence[str], default: Any = _REQUIRED) -> str:
         key = self.key(name)
         self.used.add(key)
-        allowed = ", ".join(repr(c) for c in choices)
         if key not in self.request:
             if default is _REQUIRED:
-                raise RequestError(key, f"required: one of {allowed}")
+                raise RequestError(key, "required_choice", choices=tuple(choices))
             return default
         value = self.request[key]
         if not isinstance(value, str) or value not in choices:
-            raise RequestError(key, f"expected one of {allowed}, got {value!r}")
+            raise RequestError(key, "expected_choice", choices=tuple(choices), value=value)
         return value
 
     def int_list(self, name: str, lo: int, hi: int, min_len: int = 0, max_len: int = 100,
@@ -128,16 +106,16 @@ class Reader:
         self.used.add(key)
         if key not in self.request:
             if default is _REQUIRED:
-                raise RequestError(key, f"required: a list of {min_len} to {max_len} integers from {lo} to {hi}")
+                raise RequestError(key, "required_int_list", min_len=min_len, max_len=max_len, lo=lo, hi=hi)
             return list(default)
         value = self.request[key]
         if not isinstance(value, (list, tuple)):
-            raise RequestError(key, f"expected a list of integers, got {type_name(value)}")
+            raise RequestError(key, "expected_int_list", value=value)
         if not min_len <= len(value) <= max_len:
-            raise RequestError(key, f"expected {min_len} to {max_len} entries, got {len(value)}")
+            raise RequestError(key, "list_length", min_len=min_len, max_len=max_len, got=len(value))
         for item in value:
             if isinstance(item, bool) or not isinstance(item, int) or not lo <= item <= hi:
-                raise RequestError(key, f"expected integers from {lo} to {hi}, got {item!r}")
+                raise RequestError(key, "expected_list_items", lo=lo, hi=hi, value=item)
         return list(value)
 
     def dice(self, name: str, max_len: int = 1000) -> list[int] | None:
@@ -148,12 +126,12 @@ class Reader:
             return None
         value = self.request[key]
         if not isinstance(value, (list, tuple)):
-            raise RequestError(key, f"expected a list of die faces, got {type_name(value)}")
+            raise RequestError(key, "expected_dice", value=value)
         if len(value) > max_len:
-            raise RequestError(key, f"too many dice: at most {max_len}, got {len(value)}")
+            raise RequestError(key, "dice_limit", max=max_len, got=len(value))
         for item in value:
             if isinstance(item, bool) or not isinstance(item, int):
-                raise RequestError(key, f"expected integer die faces, got {type_name(item)} {item!r}")
+                raise RequestError(key, "expected_face", value=item)
         return list(value)
 
     def dice_lists(self, name: str, max_lists: int = 100, max_len: int = 100) -> list[list[int]] | None:
@@ -164,29 +142,29 @@ class Reader:
             return None
         value = self.request[key]
         if not isinstance(value, (list, tuple)) or len(value) > max_lists:
-            raise RequestError(key, f"expected a list of at most {max_lists} lists of die faces")
+            raise RequestError(key, "expected_dice_lists", max=max_lists)
         out = []
         for sub in value:
             if not isinstance(sub, (list, tuple)) or len(sub) > max_len:
-                raise RequestError(key, f"expected a list of lists of die faces, got {sub!r}")
+                raise RequestError(key, "expected_dice_list", value=sub)
             for item in sub:
                 if isinstance(item, bool) or not isinstance(item, int):
-                    raise RequestError(key, f"expected integer die faces, got {item!r}")
+                    raise RequestError(key, "expected_list_face", value=item)
             out.append(list(sub))
         return out
 
-    def forbid(self, *names: str, reason: str) -> None:
+    def forbid(self, *names: str, code: str, **params: Any) -> None:
         """Refuse keys that must not appear in this situation (first one present is named)."""
         for name in names:
             key = self.key(name)
             if key in self.request:
-                raise RequestError(key, reason)
+                raise RequestError(key, code, **params)
 
     def finish(self) -> None:
         """Refuse any key that no reader asked for."""
         for key in self.request:
             if key not in self.used:
-                raise RequestError(key, "unknown field for this system and kind")
+                raise RequestError(key, "unknown_field")
 
 
 # ---------------------------------------------------------------- dice sources
@@ -230,11 +208,11 @@ class ForcedDice(DiceSource):
 
     def roll(self, sides: int, low: int = 1) -> int:
         if self.pos >= len(self.faces):
-            raise RequestError(self.field, f"too few dice: {len(self.faces)} given, more needed")
+            raise RequestError(self.field, "too_few_dice", given=len(self.faces))
         face = self.faces[self.pos]
         high = low + sides - 1
         if not low <= face <= high:
-            raise RequestError(self.field, f"impossible face {face}: this die shows {low} to {high}")
+            raise RequestError(self.field, "impossible_face", face=face, lo=low, hi=high)
         self.pos += 1
         return face
 
@@ -244,9 +222,7 @@ class ForcedDice(DiceSource):
 
     def done(self) -> None:
         if self.pos != len(self.faces):
-            raise RequestError(
-                self.field, f"too many dice: {len(self.faces)} given, {self.pos} used"
-            )
+            raise RequestError(self.field, "too_many_dice", given=len(self.faces), used=self.pos)
 
     @property
     def used(self) -> list[int]:
@@ -350,6 +326,22 @@ class System:
     outcome_words: Mapping[str, str] = field(default_factory=dict)  # outcome -> French words
     extra_tables: tuple[tuple[str, tuple[Difficulty, ...]], ...] = ()  # e.g. MIR Temporalité
     describe: Callable[[dict], "Description"] | None = None   # outcome mapping -> words and dice
+    # How the game words a described result (gmscreen.play.render): a die status -> the game's
+    # own word where it has one ("succès" for a counted MIR die), the unit after a group's
+    # total (" succès"), and what the table calls the difficulty ("SD", "seuil").
+    die_words: Mapping[str, str] = field(default_factory=dict)
+    total_unit: str = ""
+    difficulty_word: str = "seuil"
+    # Initiative has no rule in any of the five seeds: it is the GM's setting. The default only
+    # rolls the system's own die once.
+    initiative: str = "1d10"
+    # Rule options a campaign may preset ("keep the alternative as an option"): option ->
+    # allowed values, the default first.
+    rule_options: Mapping[str, tuple] = field(default_factory=dict)
+    # Timers that run one of this system's tests: timer kind -> request kind.
+    test_timers: Mapping[str, str] = field(default_factory=dict)
+    # Keys a GM may write on a sheet that the system derives itself -> why they are refused.
+    derived_keys: Mapping[str, str] = field(default_factory=dict)
 
     def group(self, key: str) -> StatGroup | None:
         for g in self.sheet:
@@ -388,7 +380,8 @@ class DiceGroup:
 
 @dataclass(frozen=True)
 class Description:
-    """A resolved test in the game's own words, for the CLI, the dice tray and the log."""
+    """A resolved test in the game's own words; the one renderer (`gmscreen.rules.render`) walks
+    it into the CLI's, the log's and the export's text, and the dice tray's styled lines."""
 
     headline: str              # "réussite critique", "Alexis l'emporte", "échec automatique"
     detail: str                # "3 succès contre SD 2, marge +1"

@@ -84,22 +84,19 @@ def _forced_chain(reader: Reader, name: str, open_roll: bool, required: bool = T
     faces = reader.dice(name, max_len=MAX_CHAIN)
     if faces is None or not faces:
         if required:
-            expected = "a list of d10 faces (1 to 10)" if faces is None else "at least one d10 face"
-            raise RequestError(key, f"required with forced dice: {expected}")
+            raise RequestError(key, "required_d10_faces" if faces is None else "required_d10_face")
         return []
     for face in faces:
         if not 1 <= face <= D10:
-            raise RequestError(key, f"impossible face {face}: a d10 shows 1 to 10")
+            raise RequestError(key, "impossible_d10_face", face=face)
     if not open_roll and len(faces) > 1:
-        raise RequestError(key, f"too many dice: without open_roll a die is one face, got {len(faces)}")
+        raise RequestError(key, "closed_die_one_face", got=len(faces))
     if open_roll:
         for face in faces[:-1]:
             if face != D10:
-                raise RequestError(
-                    key, f"too many dice: only a 10 is rolled again in an open roll, {face} cannot be followed"
-                )
+                raise RequestError(key, "open_roll_stops", face=face)
         if faces[-1] == D10:
-            raise RequestError(key, "too few dice: an open roll that shows 10 is rolled again")
+            raise RequestError(key, "open_roll_continues")
     source = ForcedDice(faces, key)
     used = _chain(source, open_roll)
     source.done()
@@ -377,11 +374,10 @@ def _resolve_confrontation(reader: Reader, rng: random.Random) -> dict:
     if parry_rolled:
         o_chance, o_malchance = roller.roll_pair("opponent_")
     elif forced:
-        why = ("the action failed (actor margin below 0), so no parry is rolled" if a_margin < 0
-               else "parry = false, so no parry is rolled")
+        why = "no_parry_failed" if a_margin < 0 else "no_parry"
         for name in ("opponent_chance_dice", "opponent_malchance_dice"):
             if _forced_chain(reader, name, open_roll, required=False):
-                raise RequestError(name, f"must be absent or empty: {why}")
+                raise RequestError(name, why)
     defender_margin = defender_final + sum(o_chance) - sum(o_malchance) if parry_rolled else None
     parried = defender_margin is not None and defender_margin >= 0
     return {
@@ -473,7 +469,8 @@ def describe(result: dict) -> Description:
             headline = "réussite"
             detail += " · sans parade"
         return Description(headline, detail, groups, result["outcome"] == "success")
-    raise RequestError("kind", f"expected simple, opposed_one_roll, opposed_two_rolls or confrontation, got {kind!r}")
+    raise RequestError("kind", "expected_kind", choices=("simple", "opposed_one_roll", "opposed_two_rolls",
+                                                         "confrontation"), value=kind)
 
 
 # ---------------------------------------------------------------- system
@@ -542,4 +539,5 @@ SYSTEM = System(
     difficulty_field="difficulty",
     outcome_words=OUTCOME_WORDS,
     describe=describe,
+    difficulty_word="difficulté",
 )

@@ -135,9 +135,7 @@ def _resolve(reader: Reader, rng: random.Random) -> dict:
     if forced is not None:
         # The dice say what the player chose: how many rolls, the last one kept (R3, R4).
         if len(forced) > test.characteristic:
-            raise RequestError(key, f"too many dice: characteristic {test.characteristic} allows at most "
-                                    f"{test.characteristic} roll{'s' if test.characteristic != 1 else ''}, "
-                                    f"got {len(forced)}")
+            raise RequestError(key, "characteristic_rolls", characteristic=test.characteristic, got=len(forced))
         source = ForcedDice(forced, key)
         dice = [source.roll(SIDES, low=0) for _ in forced]
         source.done()
@@ -261,4 +259,6 @@ SYSTEM = System(
     difficulty_field="threshold",
     outcome_words=OUTCOME_WORDS,
     describe=describe,
+    rule_options={"level3_second_zero": ("automatic_failure", "none"),
+                  "single_zero": ("counts_zero", "automatic_failure")},
 )

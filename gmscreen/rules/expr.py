@@ -21,7 +21,6 @@ MAX_MODIFIER = 1000
 
 _DICE = re.compile(r"\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+)\s*)?")
 _NUMBER = re.compile(r"\s*([+-]?)\s*(\d+)\s*")
-_FORMS = "NdS, NdS+M, NdS-M, dS or a number M (for example 2d6+1)"
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ def _sum_ways(count: int, sides: int) -> tuple[int, ...]:
 def parse_expression(text: str) -> DiceExpr:
     """Read a dice expression; any other text is one `RequestError` naming `expression`."""
     if not isinstance(text, str):
-        raise RequestError("expression", f"expected text such as {_FORMS}, got {type(text).__name__}")
+        raise RequestError("expression", "expected_expression_text", value=text)
     match = _DICE.fullmatch(text)
     if match:
         count = int(match.group(1)) if match.group(1) else 1
@@ -91,10 +90,9 @@ def parse_expression(text: str) -> DiceExpr:
         if match.group(3) == "-":
             modifier = -modifier
         if not 1 <= count <= MAX_COUNT:
-            raise RequestError("expression", f"dice count {count} in {text.strip()!r}: expected 1 to {MAX_COUNT}")
+            raise RequestError("expression", "dice_count", count=count, text=text.strip(), max=MAX_COUNT)
         if not MIN_SIDES <= sides <= MAX_SIDES:
-            raise RequestError("expression",
-                               f"die with {sides} sides in {text.strip()!r}: expected {MIN_SIDES} to {MAX_SIDES}")
+            raise RequestError("expression", "die_sides", sides=sides, text=text.strip(), min=MIN_SIDES, max=MAX_SIDES)
         _check_modifier(modifier, text)
         return DiceExpr(count, sides, modifier)
     match = _NUMBER.fullmatch(text)
@@ -102,11 +100,11 @@ def parse_expression(text: str) -> DiceExpr:
         value = int(match.group(2)) * (-1 if match.group(1) == "-" else 1)
         _check_modifier(value, text)
         return DiceExpr(0, 0, value)
-    raise RequestError("expression", f"expected {_FORMS}, got {text.strip()!r}" if text.strip()
-                       else f"empty: expected {_FORMS}")
+    if text.strip():
+        raise RequestError("expression", "expected_expression", text=text.strip())
+    raise RequestError("expression", "empty_expression")
 
 
 def _check_modifier(value: int, text: str) -> None:
     if abs(value) > MAX_MODIFIER:
-        raise RequestError("expression",
-                           f"number {value} in {text.strip()!r}: expected −{MAX_MODIFIER} to +{MAX_MODIFIER}")
+        raise RequestError("expression", "expression_number", value=value, text=text.strip(), max=MAX_MODIFIER)

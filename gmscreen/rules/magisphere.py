@@ -98,13 +98,8 @@ class _Roller:
     def check_spent(self, rerolls: int) -> None:
         spent = rerolls + int(self.impulse_bonus)
         if self.impulsions is not None and spent > self.impulsions:
-            parts = [f"{rerolls} reroll{'s' if rerolls != 1 else ''}"]
-            if self.impulse_bonus:
-                parts.append("the +3 bought before the roll")
-            raise RequestError(
-                self.impulsions_key,
-                f"{spent} Impulsion points spent ({' + '.join(parts)}) but only {self.impulsions} available",
-            )
+            raise RequestError(self.impulsions_key, "impulsion_spent", spent=spent, rerolls=rerolls,
+                               bonus=bool(self.impulse_bonus), available=self.impulsions)
 
 
 def _read_roller(reader: Reader, impulsion: bool = True) -> _Roller:
@@ -118,8 +113,7 @@ def _read_roller(reader: Reader, impulsion: bool = True) -> _Roller:
     else:
         reader.forbid(
             "impulse_bonus", "impulsions",
-            reason="an extended opposition does not model Impulsion: resolve that round with "
-                   "kind 'opposed' and add the points it reports",
+            code="no_impulsion_extended",
         )
         impulse_bonus, impulsions = False, None
     roller = _Roller(stat, skill, bonus, helpers, impulse_bonus, impulsions, reader.key("impulsions"))
@@ -136,18 +130,16 @@ def _forced_faces(reader: Reader, name: str, roller: _Roller | None, limit: str)
     key = reader.key(name)
     faces = reader.dice(name, max_len=MAX_DICE)
     if faces is None:
-        raise RequestError(key, "required with forced dice: a list of d20 faces (first roll, then rerolls)")
+        raise RequestError(key, "required_d20_faces")
     source = ForcedDice(faces, key)
     for _ in faces:
         source.roll(D20)
     source.done()
     if roller is not None:
         if not faces:
-            raise RequestError(key, "expected at least one d20 face: the first roll, then each reroll")
+            raise RequestError(key, "no_d20_face")
         if limit == "one" and len(faces) > 2:
-            raise RequestError(
-                key, f"at most one reroll per test (reroll_limit = 'one'): give 1 or 2 faces, got {len(faces)}"
-            )
+            raise RequestError(key, "one_reroll", got=len(faces))
         roller.check_spent(len(faces) - 1)
     return faces
 
@@ -482,10 +474,7 @@ def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
         a_list = _forced_faces(actor_reader, "dice", None, "unlimited")
         o_list = _forced_faces(opponent_reader, "dice", None, "unlimited")
         if len(a_list) != len(o_list):
-            raise RequestError(
-                "opponent_dice",
-                f"expected one die per round for each side: {len(a_list)} for the actor, {len(o_list)} here",
-            )
+            raise RequestError("opponent_dice", "rounds_mismatch", actor=len(a_list), got=len(o_list))
         rounds_given = len(a_list)
     else:
         source = RandomDice(rng)
@@ -504,10 +493,7 @@ def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
         rounds += 1
         winner = _decided(a_points, o_points, target)
     if forced and rounds < rounds_given:
-        raise RequestError(
-            "actor_dice",
-            f"too many dice: the opposition was decided after round {rounds}, {rounds_given} rounds given",
-        )
+        raise RequestError("actor_dice", "opposition_decided", rounds=rounds, given=rounds_given)
     return {
         "winner": winner if winner is not None else "pending",
         "actor_points": a_points,
@@ -665,7 +651,7 @@ def describe(result: dict) -> Description:
                   f" · {rounds} manche{'s' if rounds > 1 else ''}")
         groups = (_round_group("acteur", result["actor_dice"]), _round_group("opposant", result["opponent_dice"]))
         return Description(OUTCOME_WORDS[winner], detail, groups, _winner_good(winner))
-    raise RequestError("kind", f"expected simple, opposed or extended_opposed, got {kind!r}")
+    raise RequestError("kind", "expected_kind", choices=("simple", "opposed", "extended_opposed"), value=kind)
 
 
 # ---------------------------------------------------------------- system
@@ -741,4 +727,7 @@ SYSTEM = System(
     outcome_words=OUTCOME_WORDS,
     extra_tables=(("Oppositions étendues (réussites à atteindre)", OPPOSITIONS),),
     describe=describe,
+    initiative="1d20",
+    rule_options={"reroll_limit": ("unlimited", "one")},
+    test_timers={"opposition": "extended_opposed"},
 )

@@ -216,19 +216,18 @@ def _read_roller(reader: Reader, *, need_skill: bool = False) -> _Roller:
     skill = reader.int("skill", 0, 6, default=None)
     if reader.has("pool"):
         pool = reader.int("pool", 0, 12)
-        reader.forbid("voie", reason="not allowed together with pool: give either pool, or skill and voie")
+        reader.forbid("voie", code="not_with_pool")
     else:
         voie = reader.int("voie", 1, 6, default=None)
         if skill is None and voie is None:
-            raise RequestError(reader.key("pool"), "required: an integer from 0 to 12, or skill and voie")
+            raise RequestError(reader.key("pool"), "required_pool", lo=0, hi=12)
         if voie is None:
-            raise RequestError(reader.key("voie"), "required with skill when pool is absent: an integer from 1 to 6")
+            raise RequestError(reader.key("voie"), "required_voie", lo=1, hi=6)
         if skill is None:
-            raise RequestError(reader.key("skill"), "required with voie when pool is absent: an integer from 0 to 6")
+            raise RequestError(reader.key("skill"), "required_skill", lo=0, hi=6)
         pool = skill + voie
     if need_skill and skill is None:
-        raise RequestError(reader.key("skill"),
-                           "required by a group test (the help cap is max(skill, 1)): an integer from 0 to 6")
+        raise RequestError(reader.key("skill"), "group_skill", lo=0, hi=6)
     modifier = reader.int("modifier", -2, 2, 0)
     penalty = reader.int("penalty", 0, 12, 0)
     return _Roller(pool, skill, modifier, penalty)
@@ -240,7 +239,7 @@ def _take(forced: list[int] | None, field: str, n: int, rng: random.Random, why:
         source = RandomDice(rng)
     else:
         if len(forced) != n:
-            raise RequestError(field, f"expected exactly {n} dice ({why}), got {len(forced)}")
+            raise RequestError(field, "exact_dice", n=n, why=why, got=len(forced))
         source = ForcedDice(forced, field)
     faces = [source.roll(SIDES) for _ in range(n)]
     source.done()
@@ -253,8 +252,7 @@ def _require_all(reader: Reader, names: Sequence[str]) -> bool:
         return False
     for name in names:
         if not reader.has(name):
-            raise RequestError(reader.key(name), "required in forced mode (the other dice fields are given): "
-                                                 "a list of die faces from 1 to 12")
+            raise RequestError(reader.key(name), "forced_all", lo=1, hi=SIDES)
     return True
 
 
@@ -281,8 +279,7 @@ def _resolve_simple(reader: Reader, rng: random.Random) -> dict:
     if difficulty == 0:
         # R6: a Triviale action is not rolled.
         if forced:
-            raise RequestError(reader.key("dice"),
-                               "a trivial action (difficulty 0) is not rolled: leave dice out or empty")
+            raise RequestError(reader.key("dice"), "trivial_not_rolled")
         return _simple_result(roller, 0, [])
     faces = _take(forced, reader.key("dice"), roller.dice(), rng, roller.formula())
     return _simple_result(roller, difficulty, faces)
@@ -315,8 +312,7 @@ def _resolve_group(reader: Reader, rng: random.Random) -> dict:
     main_forced = reader.dice("dice")
     helper_key = reader.key("helper_dice")
     if forced and len(helper_forced) != len(helper_pools):
-        raise RequestError(helper_key, f"expected one list per helper ({len(helper_pools)}), "
-                                       f"got {len(helper_forced)}")
+        raise RequestError(helper_key, "helper_lists", n=len(helper_pools), got=len(helper_forced))
     helper_dice = []
     for i, hpool in enumerate(helper_pools):
         n = max(1, hpool)
@@ -324,9 +320,9 @@ def _resolve_group(reader: Reader, rng: random.Random) -> dict:
             faces = _take(helper_forced[i] if forced else None, helper_key, n, rng,
                           f"helper {i + 1}: max(1, {hpool}) = {n}")
         except RequestError as exc:
-            if exc.reason.startswith("expected exactly"):
+            if exc.code == "exact_dice":
                 raise
-            raise RequestError(helper_key, f"helper {i + 1}: {exc.reason}") from None
+            raise RequestError(helper_key, "in_helper", index=i + 1, cause=exc) from None
         helper_dice.append(faces)
     help_successes = [count_successes(f) for f in helper_dice]
     help_cap = max(roller.skill, 1)
@@ -465,12 +461,11 @@ def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
     else:
         for i, faces in enumerate(forced, start=1):
             if outcome != "pending":
-                raise RequestError(key, f"too many dice: the extended test was decided at test {len(rolls)}, "
-                                        f"but {len(forced)} tests are given")
+                raise RequestError(key, "extended_decided", tests=len(rolls), given=len(forced))
             try:
                 play(_take(faces, key, n, rng, roller.formula()))
             except RequestError as exc:
-                raise RequestError(key, f"test {i}: {exc.reason}") from None
+                raise RequestError(key, "in_test", index=i, cause=exc) from None
     return {
         "outcome": outcome,
         "total_successes": total,
@@ -673,4 +668,14 @@ SYSTEM = System(
     outcome_words=OUTCOME_WORDS,
     extra_tables=(("Temporalité", TEMPORALITE),),
     describe=describe,
+    die_words={"counted": "succès", "critical": "succès critique = 2"},
+    total_unit=" succès",
+    difficulty_word="SD",
+    initiative="1d12",
+    test_timers={"extended": "extended"},
+    derived_keys={
+        "trauma": "Trauma is derived (the weakest Voie), never written: remove this key",
+        "mensonge": "Mensonge (the defence mechanism) is derived (the strongest Voie), never written: remove this "
+                    "key (the Voie du Mensonge is voies.mensonge)",
+    },
 )

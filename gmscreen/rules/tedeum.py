@@ -158,8 +158,7 @@ def _read_roller(reader: Reader) -> _Roller:
     providence = reader.choice_int("providence_die", PROVIDENCE_DICE, 0)
     use = reader.bool("use_providence", False)
     if use and providence == 0:
-        raise RequestError(reader.key("use_providence"),
-                           "a Brebis égarée (providence_die = 0) has no Providence to call on (R11)")
+        raise RequestError(reader.key("use_providence"), "no_providence")
     return _Roller(reader.prefix, die, shift, effective_die(die, shift), skill, negative, providence, use)
 
 
@@ -229,41 +228,38 @@ class _Roll:
         }
 
 
-def _check_chain(field: str, faces: list[int], sides: int, what: str) -> None:
-    """R2: an open die is its first face then each reroll; only a maximum is rolled again."""
+# How an error names a die that is never shifted (`what` of the checks below).
+_PLAIN_DIE = {name: {"die": name, "base": 0, "shift": 0} for name in ("providence", "negative")}
+
+
+def _check_chain(field: str, faces: list[int], sides: int, what: dict) -> None:
+    """R2: an open die is its first face then each reroll; only a maximum is rolled again.
+    `what` names the die for the error (`die`, and `base`/`shift` for a shifted one)."""
     if not faces:
-        raise RequestError(field, f"too few dice: expected the {what} D{sides} and its open rerolls, got none")
+        raise RequestError(field, "open_die_missing", sides=sides, **what)
     for face in faces:
         if not 1 <= face <= sides:
-            raise RequestError(field, f"impossible face {face}: the {what} is a D{sides} (faces 1 to {sides})")
+            raise RequestError(field, "impossible_die_face", face=face, sides=sides, **what)
     for i, face in enumerate(faces[:-1]):
         if face != sides:
-            extra = len(faces) - i - 1
-            raise RequestError(
-                field,
-                f"too many dice: entry {i + 1} ({face}) is below the maximum {sides} of the D{sides}, "
-                f"so the open die stops there; {extra} more given",
-            )
+            raise RequestError(field, "open_die_stops", index=i + 1, face=face, sides=sides,
+                               extra=len(faces) - i - 1)
     if faces[-1] == sides:
-        raise RequestError(
-            field,
-            f"too few dice: the last entry is the maximum {sides} of the D{sides}, "
-            "so the open die is rolled again and its next face is needed",
-        )
+        raise RequestError(field, "open_die_continues", sides=sides)
 
 
-def _check_single(field: str, faces: list[int], sides: int, what: str) -> None:
+def _check_single(field: str, faces: list[int], sides: int, what: dict) -> None:
     if not faces:
-        raise RequestError(field, f"too few dice: one face of the {what} D{sides} expected, got none")
+        raise RequestError(field, "one_face_missing", sides=sides, **what)
     if len(faces) > 1:
-        raise RequestError(field, f"too many dice: one face of the {what} D{sides} expected, got {len(faces)}")
+        raise RequestError(field, "one_face_only", sides=sides, got=len(faces), **what)
     if not 1 <= faces[0] <= sides:
-        raise RequestError(field, f"impossible face {faces[0]}: the {what} is a D{sides} (faces 1 to {sides})")
+        raise RequestError(field, "impossible_die_face", face=faces[0], sides=sides, **what)
 
 
-def _check_absent(field: str, faces: list[int] | None, why: str) -> None:
+def _check_absent(field: str, faces: list[int] | None, code: str) -> None:
     if faces:
-        raise RequestError(field, f"too many dice: {why}; leave {field} out or empty")
+        raise RequestError(field, code, key=field)
 
 
 def _read_dice(reader: Reader) -> tuple[list[int] | None, list[int] | None, list[int] | None]:
@@ -275,26 +271,25 @@ def _forced_roll(reader: Reader, roller: _Roller, open_negative: bool) -> _Roll:
     dice, providence, negative = _read_dice(reader)
     key = reader.key
     if dice is None:
-        raise RequestError(key("dice"), "required: the characteristic die faces (forced dice were given)")
+        raise RequestError(key("dice"), "required_characteristic_dice")
     eff = roller.effective_die
-    what = "characteristic die" + (f" (D{roller.die} shifted by {roller.die_shift:+d})" if roller.die_shift else "")
-    _check_chain(key("dice"), dice, eff, what)
+    _check_chain(key("dice"), dice, eff, {"die": "characteristic", "base": roller.die, "shift": roller.die_shift})
     if roller.use_providence:
         if providence is None:
             providence = []
-        _check_single(key("providence_dice"), providence, roller.providence_die, "Providence die")
+        _check_single(key("providence_dice"), providence, roller.providence_die, _PLAIN_DIE["providence"])
     else:
-        _check_absent(key("providence_dice"), providence, "Providence is not used (use_providence is false)")
+        _check_absent(key("providence_dice"), providence, "providence_unused")
         providence = []
     if dice[0] == 1:
         if negative is None:
             negative = []
         if open_negative:
-            _check_chain(key("negative_dice"), negative, roller.negative_die, "negative die")
+            _check_chain(key("negative_dice"), negative, roller.negative_die, _PLAIN_DIE["negative"])
         else:
-            _check_single(key("negative_dice"), negative, roller.negative_die, "negative die")
+            _check_single(key("negative_dice"), negative, roller.negative_die, _PLAIN_DIE["negative"])
     else:
-        _check_absent(key("negative_dice"), negative, "the negative die is rolled only after an initial 1")
+        _check_absent(key("negative_dice"), negative, "negative_unused")
         negative = []
     return _Roll(roller, dice, providence, negative, open_negative)
 
@@ -424,7 +419,7 @@ def _read_attack(reader: Reader) -> tuple[_Roller, _Roller | None, bool]:
     else:
         for key in reader.request:
             if isinstance(key, str) and key.startswith("opponent_"):
-                raise RequestError(key, "not allowed: the defender does not react (defender_reacts = false)")
+                raise RequestError(key, "defender_passive")
     open_negative = reader.bool("open_negative_die", False)
     return actor, opponent, open_negative
 
@@ -874,4 +869,5 @@ SYSTEM = System(
     difficulty_field="difficulty",
     outcome_words=OUTCOME_WORDS,
     describe=describe,
+    rule_options={"open_negative_die": (False, True)},
 )

@@ -354,7 +354,10 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             gc.freeze()
             gc.enable()
         await self._build_missing_panes()
-        from gmscreen.play import quickroll  # noqa: F401 - the tray's grammar, ready before the first key
+        from gmscreen.play.quickroll.grammar import line_rules  # the tray's grammar, ready before the first key
+
+        if self.session is not None:
+            line_rules(self.session.campaign.system)       # and the words of the campaign's game
 
         session, self._rolls_to_load = self._rolls_to_load, None
         if session is not None and session is self.session:
@@ -670,13 +673,15 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             self.screen.minimize()
         self._call_pane("dice-tray", "focus_line")
 
-    async def action_next_turn(self) -> None:
-        await self._ensure_pane("initiative")
-        self._call_pane("initiative", "next_turn")
+    def action_next_turn(self) -> None:
+        from .widgets.initiative import move_turn     # the play core moves it: no pane to wait for
 
-    async def action_previous_turn(self) -> None:
-        await self._ensure_pane("initiative")
-        self._call_pane("initiative", "previous_turn")
+        move_turn(self, True)
+
+    def action_previous_turn(self) -> None:
+        from .widgets.initiative import move_turn
+
+        move_turn(self, False)
 
     def action_toggle_gm_only(self) -> None:
         self._call_pane("dice-tray", "toggle_gm_only")

@@ -46,13 +46,15 @@ def data_dir() -> Path:
 
 
 def first_run_campaign() -> Path:
-    """A copy of the MIR sample in the data folder (made once, then reused as the GM's own)."""
+    """A copy of the first-run sample (MIR's) in the data folder, made once, then reused as the
+    GM's own."""
     from gmscreen.campaign import sample_path
+    from gmscreen.rules.registry import FIRST_RUN
 
-    target = data_dir() / "campaigns" / "mir.toml"
+    target = data_dir() / "campaigns" / f"{FIRST_RUN}.toml"
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(sample_path("mir"), target)
+        shutil.copyfile(sample_path(FIRST_RUN), target)
     return target
 
 

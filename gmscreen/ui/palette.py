@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from gmscreen.play.quickroll.grammar import Side
-from gmscreen.play.quickroll.systems import grammar_for
+from gmscreen.play.quickroll.grammar import Side, grammar_for
 from gmscreen.play.quickroll.text import words
 from .sanitize import clean
 

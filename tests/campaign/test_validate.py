@@ -519,7 +519,7 @@ def test_rule_options_match_the_rules_fields(system):
     from gmscreen.rules import get_system
 
     kinds = get_system(system).kinds.values()
-    for option, values in v.RULE_OPTIONS[system].items():
+    for option, values in get_system(system).rule_options.items():
         specs = [f for kind in kinds for f in kind.fields if f.name == option]
         assert specs, option
         for spec in specs:

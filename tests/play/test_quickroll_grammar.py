@@ -344,3 +344,74 @@ def test_one_fold_matches_names_alike_everywhere() -> None:
     for typed, name in (("manoeuvre", "Manœuvre"), ("eloquence", "Éloquence"), ("strasse", "Straße")):
         assert fold(typed) == fold(name) == form_fold(f"  {name} ")
     assert fold("Chien\x1b#8") == "chien\ufffd#8"
+
+
+# ---------------------------------------------------------------- each game's line part
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_difficulty_row_written_by_the_game_reads_back(camp, system: str) -> None:
+    """What the tray writes for a row of the difficulty table (the game's `difficulty_token`)
+    is read back by the game's grammar as that difficulty, in the same place."""
+    from gmscreen.play.games import table_for
+
+    line_part = table_for(system).line
+    campaign = camp(system)
+    example = line_part.help_examples[0][0]          # each game's first example: a simple test
+    start, end = parse(example, campaign).difficulty_span
+    rows = [d.value for d in gmscreen.rules.get_system(system).difficulties if d.value is not None]
+    assert rows, system
+    for value in rows:
+        token = line_part.difficulty_token(value)
+        line = example[:start] + token + example[end:]
+        draft = parse(line, campaign)
+        a, b = draft.difficulty_span
+        assert line[a:b] == token, (system, value)
+        assert draft.request.get("difficulty", draft.request.get("threshold")) == value, (system, value)
+
+
+def test_a_game_brings_its_own_line_part_through_the_registry(camp) -> None:
+    """A game registered at run time is read with the grammar, words, help and difficulty
+    token of the `LineRules` its table hands over; what it leaves out is the default."""
+    from dataclasses import replace
+
+    from gmscreen.play.game import GameTable
+    from gmscreen.play.quickroll.grammar import SystemGrammar, grammar_for
+    from gmscreen.play.quickroll.grammar_kit import next_number
+    from gmscreen.play.quickroll.line_rules import LineRules
+    from gmscreen.rules import registry
+
+    class PushGrammar(SystemGrammar):
+        keywords = frozenset({"pousse"})
+
+        def keyword(self, ctx, tokens, i):
+            if tokens[i].norm != "pousse":
+                return 0
+            ctx.once("difficulty", next_number(tokens, i, "poussée"), tokens[i], "la poussée", tokens[i + 1])
+            return 2
+
+    class PushLine(LineRules):
+        grammar_class = PushGrammar
+        completion_words = ("pousse",)
+        help_examples = (("ysaure pousse 4", "pousser de 4"),)
+
+        def difficulty_token(self, value: int) -> str:
+            return f"pousse {value}"
+
+    registry.register(registry.Plugin("push", system=gmscreen.rules.get_system("eclats"),
+                                      table=GameTable("push", line=PushLine())))
+    try:
+        campaign = replace(camp("eclats"), system="push")
+        grammar = grammar_for(campaign)
+        assert isinstance(grammar, PushGrammar) and grammar.system_id == "push"
+        assert complete("ysaure pou", 10, campaign).candidates == ("pousse",)
+        text = grammar_help("push")
+        assert text.startswith("Éclats") and "un d10" in text.splitlines()[0] and "ysaure pousse 4" in text and "pousser de 4" in text
+        with pytest.raises(QuickRollError, match="no quick-roll grammar"):
+            parse("ysaure pousse 4", campaign)       # its grammar builds nothing: the engine says so
+        assert PushLine().difficulty_token(4) == "pousse 4"
+        plain = GameTable("push").line                # a game with no line part: every default
+        assert type(plain) is LineRules and plain.difficulty_token(4) == "4" and plain.completion_words == ()
+        assert type(plain.grammar(campaign)) is SystemGrammar
+    finally:
+        registry.unregister("push")

@@ -47,6 +47,42 @@ def campaign_file(tmp_path: Path) -> Callable[[str], Path]:
 
 
 @pytest.fixture
+def snap_screen(snap_compare, campaign_file: Callable[[str], Path],
+                monkeypatch: pytest.MonkeyPatch) -> Callable[..., bool]:
+    """`assert snap_screen("mir", "slash", *"alexis force", "enter", seed=1)`: the whole screen on a
+    private copy of that sample, open, after those real key presses (the tray's dice seeded
+    `seed`), matches its recorded SVG (pytest-textual-snapshot). Keyword `size` (80, 24), `theme`
+    gmscreen-dark. Cursors do not blink, workers are done and NO_COLOR is ignored, so the picture
+    is the same every run."""
+    import random
+
+    from gmscreen.ui import GMScreenApp
+
+    from _pilot import ready
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+    def shoot(system: str, *keys: str, size: tuple[int, int] = (80, 24), theme: str = "gmscreen-dark",
+              seed: int | None = None) -> bool:
+        app = GMScreenApp(campaign_file(system), theme=theme)
+
+        async def before(pilot: Any) -> None:
+            await ready(app, pilot)
+            if seed is not None:
+                app.pane("dice-tray").rng = random.Random(seed)
+            await pilot.press(*keys)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            for widget in app.screen.query("*"):
+                if hasattr(widget, "cursor_blink"):
+                    widget.cursor_blink = False
+
+        return snap_compare(app, terminal_size=size, run_before=before)
+
+    return shoot
+
+
+@pytest.fixture
 def open_sample(campaign_file: Callable[[str], Path]) -> Iterator[Callable[[str], CampaignSession]]:
     """`open_sample("mir")` -> an open session on a private copy; closed after the test."""
     sessions: list[CampaignSession] = []

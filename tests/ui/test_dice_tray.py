@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from contextlib import asynccontextmanager
 
@@ -120,6 +121,24 @@ async def test_errors_show_in_the_tray_and_enter_does_nothing(pane_host, open_sa
         await _enter(pilot, "loriane éloquence")
         assert "SD manquant" in _text(tray.info)
         assert not session.rolls or session.rolls[-1].line != "loriane éloquence"
+
+
+async def test_a_rules_refusal_is_shown_from_its_code(pane_host, open_sample):
+    """Too few faces typed: the tray keeps the error as a code with the rules' own error, and
+    shows the French catalog's words for it, never the English reason."""
+    from gmscreen.play.messages import rule_message
+
+    session = open_sample("mir")
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _type(pilot, "alexis force sd2 = 1 5")
+        error = tray.error
+        assert error is not None and error.code == "rule"
+        refusal = error.params["error"]
+        assert (refusal.field, refusal.code) == ("dice", "exact_dice") and refusal.params["got"] == 2
+        shown = " ".join(_text(tray.info).split())
+        assert tray.info.has_class("-error") and error.message == rule_message(refusal)
+        assert "il faut exactement" in shown and "2 donnés" in shown
+        assert refusal.reason not in shown and "expected" not in shown
 
 
 async def test_difficulty_chosen_elsewhere_rewrites_the_line(pane_host, open_sample):
@@ -293,3 +312,27 @@ async def test_hostile_names_in_the_tray(pane_host, open_sample):
             assert "\x1b" not in _text(tray.result_view)
         assert [r.who for r in session.rolls][-1] == "Bob\x1b]2;pwn\x07"
         assert app.is_running
+
+
+def test_the_tray_variant_only_styles_what_the_renderer_says() -> None:
+    """The tray's result is the one renderer's plain layout, each piece in the style of its role."""
+    from gmscreen.play.render import DescriptionRenderer
+    from gmscreen.rules import get_system, resolve
+    from gmscreen.ui.widgets.roll_result import DIE_STYLES, TRAY, ShownRoll, dice_lines, headline_content
+
+    request = {"system": "mir", "kind": "opposed", "actor_pool": 3, "opponent_pool": 3,
+               "actor_dice": [7, 8, 1], "opponent_dice": [2, 3, 12]}
+    desc = get_system("mir").describe(resolve(request))
+    plain = DescriptionRenderer()
+    assert [TRAY.group(g).plain for g in desc.groups] == [plain.group(g) for g in desc.groups]
+    assert [line.plain for line in dice_lines(desc.groups, 80)] == [plain.groups(desc.groups)]
+    assert len(dice_lines(desc.groups, 12)) == len(desc.groups)            # cut between the sides
+    critical = TRAY.die(desc.groups[1].dice[2])
+    assert critical.plain == "12" and [s.style for s in critical.spans] == [DIE_STYLES["critical"]]
+    shown = ShownRoll(who="Ana", headline=desc.headline, detail=desc.detail, good=desc.good, groups=desc.groups,
+                      gm_only=True, secret=True)
+    head = headline_content(shown)
+    assert head.plain == f"MJ Ana : {desc.headline}  {desc.detail}"
+    assert "bold $warning" in [s.style for s in head.spans]
+    pending = headline_content(dataclasses.replace(shown, pending=True, gm_only=False))
+    assert pending.plain.startswith("Ana : en cours")

@@ -276,3 +276,53 @@ async def test_roster_and_initiative_together_hostile(open_sample, pane_host):
         await pilot.pause()
         assert "[/] est déjà dans l'ordre d'initiative" in notes[-1]
         assert app.is_running
+
+
+async def test_turn_keys_need_no_pane_and_p_gives_ticks_back_after_a_restart(campaign_file):
+    from gmscreen.campaign import load_campaign
+    from gmscreen.ui import GMScreenApp
+
+    from _pilot import ready
+
+    path = campaign_file("mir")                # round 2: the guard plays; Alexis: Ébloui (1)
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await app.pane("initiative").remove()  # `n` and `p` move the turn on the play core alone
+        await pilot.pause()
+        assert app.pane("initiative") is None
+        await pilot.press("n", "n")            # the guard, then Alexis: Ébloui expires
+        await pilot.pause()
+        session = app.session
+        assert current(session) == "chien" and session.campaign.character("alexis").conditions == []
+        assert app.selected_id == "alexis"     # the turn before it selected Alexis; the dog has no sheet
+        app.change("une autre modification", lambda b: b.set(("characters", 0, "notes"), "vue"))
+    assert [t.actor for t in load_campaign(path).encounter.ticks] == ["garde", "alexis"]   # saved
+    app = GMScreenApp(path)                    # a restart: no undo left, the ticks are in the file
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        assert app.session.last_label is None
+        await pilot.press("p")                 # back to Alexis: Ébloui comes back
+        await pilot.pause()
+        c = app.session.campaign
+        assert current(app.session) == "alexis" and app.selected_id == "alexis"
+        assert [(x.name, x.rounds) for x in c.character("alexis").conditions] == [("Ébloui par la lanterne", 1)]
+        assert app.query_one(InitiativePane).current_key() == "e:alexis"    # the pane follows the turn
+
+
+async def test_new_opposition_magisphere_from_the_games_form(pane_app):
+    async with pane_app("magisphere", initiative_pane) as (session, app, pilot, _):
+        app.select_character("shady")
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("down", "enter")                         # the game's one test timer
+        await pilot.pause()
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press(*"Dés [/]", "tab", *"le gros bob", "tab", "tab", *"11", "tab", "tab", "9", "enter")
+        await pilot.pause()
+        timer = session.campaign.timers[-1]
+        assert (timer.label, timer.kind, timer.who, timer.opponent) == ("Dés [/]", "opposition", "shady", "gros-bob")
+        assert timer.request == {"system": "magisphere", "kind": "extended_opposed", "target": 3, "actor_stat": 11,
+                                 "actor_skill": 0, "opponent_stat": 9, "opponent_skill": 0}
+        assert app.query_one(InitiativePane).current_key() == f"t:{timer.id}"

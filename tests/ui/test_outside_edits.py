@@ -137,7 +137,14 @@ async def test_one_turn_saved_by_the_screen_keeps_every_comment(campaign_file) -
     removed = [line for line in before if line not in after]
     added = [line for line in after if line not in before]
     assert removed == ["turn = 1                     # au tour de maître Gorlois"]
-    assert sorted(added) == ["revision = 1", "turn = 2                     # au tour de maître Gorlois"]
+    # The turn, and its record for `p` (what it ticked: nothing here) at the end of [encounter]
+    # (its `round = 1` line is one the file already has).
+    assert sorted(added) == ["[[encounter.ticks]]", 'actor = "gorlois"', 'following = "sibylle"',
+                             "revision = 1", "round_after = 1",
+                             "turn = 2                     # au tour de maître Gorlois"]
+    at = after.index("[[encounter.ticks]]")
+    assert after[at:at + 5] == ["[[encounter.ticks]]", "round = 1", 'actor = "gorlois"', "round_after = 1",
+                                'following = "sibylle"']
     assert [line for line in before if line.lstrip().startswith("#")] == \
         [line for line in after if line.lstrip().startswith("#")]
 

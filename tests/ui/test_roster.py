@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 
+from gmscreen.play.game import GameTable
+from gmscreen.play.games import table_for
+from gmscreen.play.sheet_look import FAINT, STRONG, Glance, SheetLook, stat_value
+from gmscreen.rules import registry
 from gmscreen.ui.screens.edit_character import EditCharacterScreen
 from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, PromptScreen
 from gmscreen.ui.screens.roster_sheet import SheetScreen
 from gmscreen.ui.widgets.roster import FIRST_ROWS, RosterPane, copy_names
-from gmscreen.ui.widgets.sheet import glance, mir_markers, sheet_content
+from gmscreen.ui.widgets.sheet import glance, glance_header, glance_legend, resource_of, sheet_content
 
 
 def roster_pane() -> RosterPane:
@@ -54,7 +58,7 @@ async def test_glance_other_systems(open_sample):
         assert glance(session.system, session.campaign.character(char_id)).plain == line
     mir = open_sample("mir")
     loriane = mir.campaign.character("loriane")
-    trauma, lie = mir_markers(loriane.sheet, mir.system)
+    trauma, lie = table_for("mir").sheet.marks(mir.system, loriane.sheet)
     assert (trauma, lie) == (["secret", "peur"], ["heritage"])
     # Trauma (↓) and Mensonge (↑) marked on the Voies themselves; --ascii marks them - and +
     assert glance(mir.system, loriane).plain == "Hé3↑ Se1↓ Es2 Pe1↓ Do2 Me2"
@@ -329,3 +333,52 @@ async def test_a_long_roster_draws_a_screenful_first_then_the_rest(open_sample, 
         pane = late
         assert await settled() == total                      # the rest, once
         assert len(set(late._ids)) == total
+
+
+def test_a_games_own_look_is_what_the_roster_and_sheet_show(open_sample):
+    """The screen styles what the game's `SheetLook` says (faint dim, strong bold) and knows no
+    game: a look registered at run time gives the line, header, notes, legend and resource."""
+    eclats = open_sample("eclats")
+    group = eclats.system.sheet[0]
+
+    class Look(SheetLook):
+        resource_key = (group.key, group.stats[1].key, None)
+        glance_title = "Dés"
+
+        def glance(self, system, sheet, *, ascii=False):
+            line = Glance()
+            line.add("Σ", STRONG)
+            line.stat("d", "6", FAINT)
+            line.stat("x", "+" if ascii else "↑")
+            return line.pieces
+
+        def glance_legend(self, system, sheet, *, ascii=False):
+            return [("d", "dés"), ("x", "marque")]
+
+        def value_text(self, group, stat, value):
+            return f"{value}d6"
+
+        def group_notes(self, system, group, sheet):
+            return [("Total", "7")]
+
+        def sheet_notes(self, system, sheet):
+            return ["Trop de dés"]
+
+    system = dataclasses.replace(eclats.system, id="look-test")
+    registry.register(registry.Plugin("look-test", system=system, table=GameTable("look-test", sheet=Look())))
+    try:
+        ch = eclats.campaign.characters[0]
+        line = glance(system, ch)
+        assert line.plain == "Σ d6 x↑" and glance(system, ch, ascii=True).plain == "Σ d6 x+"
+        assert [(line.plain[s.start:s.end], s.style) for s in line.spans] == [("Σ", "bold"), ("d", "dim"),
+                                                                             ("6", "dim"), ("x", "dim")]
+        assert glance_header(system) == "Dés" and glance_legend(system) == [("d", "dés"), ("x", "marque")]
+        text = sheet_content(system, ch).plain
+        first = group.stats[0]
+        assert f"{first.label} {stat_value(ch.sheet, group, first)}d6" in text
+        assert "  Total : 7" in text and "  Trop de dés" in text
+        assert "d dés · x marque" in text
+        resource = resource_of(system)
+        assert resource is not None and resource.key == group.stats[1].key
+    finally:
+        registry.unregister("look-test")

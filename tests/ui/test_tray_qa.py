@@ -164,9 +164,10 @@ async def test_rules_errors_speak_french_and_wrap(campaign_file, system: str, li
 def test_unknown_rules_reasons_keep_their_english_text() -> None:
     assert rule_message(RequestError("opponent_chance_dice", "a brand new reason")) == \
         "dé de chance (opposant) : a brand new reason"
-    assert rule_message(RequestError("dice", "test 2: expected exactly 5 dice (x), got 1")) == \
-        "dés : test 2 : il faut exactement 5 dés, 1 donné"
-    assert rule_message(RequestError("weird_field", "too few dice: 2 given, more needed")) == \
+    nested = RequestError("dice", "in_test", index=2, cause=RequestError("dice", "exact_dice", n=5, why="x", got=1))
+    assert nested.reason == "test 2: expected exactly 5 dice (x), got 1"
+    assert rule_message(nested) == "dés : test 2 : il faut exactement 5 dés, 1 donné"
+    assert rule_message(RequestError("weird_field", "too_few_dice", given=2)) == \
         "weird_field : pas assez de dés : 2 donnés, il en faut plus"
 
 

@@ -6,22 +6,14 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .grammar import COMMON_WORDS, HELP_WORDS, VS_WORDS, QuickRollError, Side, character_candidates, is_numeric, \
-    longest_match
+from .grammar import COMMON_WORDS, HELP_WORDS, VS_WORDS, QuickRollError, Side, character_candidates, grammar_for, \
+    is_numeric, line_rules, longest_match
 from .text import Candidate, fold, tokenize, words
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-_KEYWORDS = {
-    "mir": ("vs", "aide", "sd", "jour", "heure", "tour", "semaine", "max", "malus", "blessures", "mj"),
-    "eclats": ("mj", "seuil"),
-    "magisphere": ("vs", "aide", "imp", "malus", "bonus", "tendue", "breve", "majeure", "mj"),
-    "tedeum": ("vs", "providence", "bonus", "malus", "attaque", "surpris", "mj"),
-    "arpeges": ("vs", "ouvert", "2j", "sans parade", "mj"),
-}
 
 
 @dataclass(frozen=True)
@@ -40,8 +32,6 @@ class Completion:
 
 def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None = None) -> Completion:
     """Candidates for the word that ends at `cursor` (or a fresh word after a space)."""
-    from .systems import grammar_for
-
     grammar = grammar_for(campaign)
     before = line[:cursor]
     start = cursor
@@ -89,7 +79,7 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
             if text not in seen:
                 seen.add(text)
                 out.append(text)
-    for word in _KEYWORDS.get(campaign.system, ()):
+    for word in line_rules(campaign.system).completion_words:
         if prefix and word.startswith(prefix) and word not in seen:
             out.append(word)
     return Completion(start, end, tuple(out[:50]))

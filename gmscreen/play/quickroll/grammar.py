@@ -1,9 +1,10 @@
-"""One quick-roll grammar for the five systems: a line in the words of the table -> a request.
+"""One quick-roll grammar for every system: a line in the words of the table -> a request.
 
     [mj] [name] skill… [difficulty] [modifiers…] [vs name skill…] [aide name…] [= faces…]
 
-The scanner below is shared; each system (`systems.py`) says what its words and numbers
-mean and builds the `gmscreen.rules` request. Nothing here imports Textual.
+The scanner below is shared; each game's line part (`gmscreen/play/games/<id>/line.py`, a
+`LineRules`) says what its words and numbers mean and builds the `gmscreen.rules` request.
+Nothing here imports Textual.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from .text import Candidate, Token, candidate, match, tokenize
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character
 
+    from .line_rules import LineRules
+
 VS_WORDS = frozenset({"vs", "v", "contre", "versus", "against"})
 HELP_WORDS = frozenset({"aide", "aidee", "aide_par", "help", "helped", "avec", "with"})
 GM_WORDS = frozenset({"mj", "gm", "secret", "prive", "private"})
@@ -29,13 +32,30 @@ MAX_PHRASE = 6
 
 
 class QuickRollError(ValueError):
-    """A line that does not describe a test: what is wrong, and where (offset in the line)."""
+    """A line that does not describe a test: a code and its parameters, and where (offsets).
 
-    def __init__(self, message: str, position: int = 0, end: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    The words come from the catalogs (`gmscreen.play.messages`): `message` is the tray's
+    French, `text(lang)` any language. A rules refusal is code "rule" with `error=`.
+    """
+
+    def __init__(self, code: str, position: int = 0, end: int | None = None, /, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
         self.position = position
         self.end = position if end is None else end
+
+    def text(self, lang: str = "fr") -> str:
+        from gmscreen.play.messages import line_message
+
+        return line_message(self.code, self.params, lang)
+
+    @property
+    def message(self) -> str:
+        return self.text("fr")
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass
@@ -147,7 +167,7 @@ class Context:
     def once(self, key: str, value: Any, token: Token, what: str, end: Token | None = None) -> None:
         """Set a value that the line may give only once."""
         if key in self.values:
-            raise QuickRollError(f"{what} : donnée deux fois", token.start, (end or token).end)
+            raise QuickRollError("given_twice", token.start, (end or token).end, what=what)
         self.values[key] = value
         self.spans[key] = (token.start, (end or token).end)
 
@@ -173,13 +193,16 @@ def _id_aliases(char_id: str) -> tuple[tuple[str, ...], ...]:
 
 
 class SystemGrammar:
-    """What one system's words mean. Subclasses fill the hooks; `parse` drives them."""
+    """What one system's words mean. Subclasses fill the hooks; `parse` drives them.
+    `system_id` left empty is the campaign's system (a game's grammar need not name it)."""
 
     system_id = ""
     keywords: frozenset[str] = frozenset()
 
     def __init__(self, campaign: Campaign) -> None:
         self.campaign = campaign
+        if not self.system_id:
+            self.system_id = campaign.system
         self.system = get_system(self.system_id)
 
     # hooks ---------------------------------------------------------------
@@ -201,7 +224,7 @@ class SystemGrammar:
         return []
 
     def build(self, ctx: Context) -> Draft:
-        raise QuickRollError("this system has no quick-roll grammar")
+        raise QuickRollError("no_grammar")
 
     def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
         """Put the typed faces into the kind's dice fields."""
@@ -246,22 +269,31 @@ def longest_match(tokens: Sequence[Token], i: int, reserved: frozenset[str], can
             return found[0], k
         if found:
             # Several candidates share this name: same label twice is still ambiguous.
-            labels = ", ".join(c.label for c in found[:8])
-            more = f" (+{len(found) - 8})" if len(found) > 8 else ""
             text = " ".join(t.text for t in phrase[:k])
-            raise QuickRollError(f"« {text} » : plusieurs {what} possibles : {labels}{more}",
-                                 phrase[0].start, phrase[k - 1].end)
+            raise QuickRollError("ambiguous", phrase[0].start, phrase[k - 1].end, text=text, what=what,
+                                 labels=tuple(c.label for c in found[:8]), extra=max(0, len(found) - 8))
     return None
 
 
-def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draft:
-    """Read one quick-roll line. Raises `QuickRollError(message, position)`."""
-    from .systems import grammar_for
+def line_rules(system_id: str) -> LineRules:
+    """The quick-roll part of `system_id` (its grammar, words, help), from its game table."""
+    from ..games import table_for
 
+    return table_for(system_id).line
+
+
+def grammar_for(campaign: Campaign) -> SystemGrammar:
+    """The grammar of the campaign's system, for its characters."""
+    get_system(campaign.system)          # an unknown system: the rules' one clear error
+    return line_rules(campaign.system).grammar(campaign)
+
+
+def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draft:
+    """Read one quick-roll line. Raises `QuickRollError(code, position, **params)`."""
     grammar = grammar_for(campaign)
     tokens = tokenize(line)
     if not tokens:
-        raise QuickRollError("ligne vide : tapez un nom, une compétence et une difficulté (? pour l'aide)", 0)
+        raise QuickRollError("empty_line", 0)
     ctx = Context(line, tokens, campaign, selected, [Side("actor", tokens[0].start)])
     reserved = COMMON_WORDS | grammar.keywords
     people = character_candidates(campaign)
@@ -275,7 +307,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             break
         if norm in VS_WORDS:
             if ctx.opponent is not None:
-                raise QuickRollError("un seul « vs » par test", tok.start, tok.end)
+                raise QuickRollError("one_vs", tok.start, tok.end)
             _finish_side(ctx, grammar, tok)
             ctx.sides.append(Side("opponent", tok.end))
             helper_mode = False
@@ -285,7 +317,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             helper_mode = True
             i += 1
             if i >= len(tokens):
-                raise QuickRollError("« aide » : qui aide ? (un nom)", tok.start, tok.end)
+                raise QuickRollError("helper_who", tok.start, tok.end)
             continue
         if norm in GM_WORDS:
             ctx.gm_only = True
@@ -297,7 +329,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             continue
         if norm in NO_WORDS:
             if i + 1 >= len(tokens) or not grammar.negated(ctx, tokens[i + 1]):
-                raise QuickRollError(f"« {tok.text} » : sans quoi ?", tok.start, tok.end)
+                raise QuickRollError("without_what", tok.start, tok.end, word=tok.text)
             i += 2
             continue
         used = grammar.keyword(ctx, tokens, i)
@@ -308,14 +340,14 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
         if is_numeric(norm):
             used = grammar.number(ctx, tokens, i)
             if not used:
-                raise QuickRollError(f"« {tok.text} » : nombre inattendu ici", tok.start, tok.end)
+                raise QuickRollError("unexpected_number", tok.start, tok.end, word=tok.text)
             helper_mode = False
             i += used
             continue
         if helper_mode:
             found = longest_match(tokens, i, reserved, people, "personnages")
             if found is None:
-                raise QuickRollError(f"« {tok.text} » : aucun personnage de ce nom", tok.start, tok.end)
+                raise QuickRollError("unknown_character", tok.start, tok.end, word=tok.text)
             cand, k = found
             index = int(cand.value)  # type: ignore[arg-type]
             ctx.helpers.append((index, campaign.characters[index], tok))
@@ -348,9 +380,8 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             i += k
             continue
         if not side.named:
-            who = "l'opposant" if side.role == "opponent" else "le personnage"
-            raise QuickRollError(f"« {tok.text} » : aucun personnage de ce nom ({who} d'abord)", tok.start, tok.end)
-        raise QuickRollError(f"« {tok.text} » : ni compétence de {side.name}, ni mot connu", tok.start, tok.end)
+            raise QuickRollError("name_first", tok.start, tok.end, word=tok.text, role=side.role)
+        raise QuickRollError("unknown_word", tok.start, tok.end, word=tok.text, name=side.name)
     _finish_side(ctx, grammar, None)
     return grammar.build(ctx)
 
@@ -369,8 +400,8 @@ def _finish_side(ctx: Context, grammar: SystemGrammar, at: Token | None) -> None
     if not side.named:
         pos = at.start if at is not None else len(ctx.line)
         if side.role == "opponent":
-            raise QuickRollError("« vs » : contre qui ? (un nom)", pos)
-        raise QuickRollError("qui fait le test ? (un nom, ou sélectionnez un personnage)", pos)
+            raise QuickRollError("vs_whom", pos)
+        raise QuickRollError("who_rolls", pos)
 
 
 def _faces(tokens: Sequence[Token], eq: Token) -> tuple[list[list[int]], int]:
@@ -384,7 +415,7 @@ def _faces(tokens: Sequence[Token], eq: Token) -> tuple[list[list[int]], int]:
                 groups.append([])
                 continue
             if not re.fullmatch(r"\d{1,3}", part):
-                raise QuickRollError(f"« {part} » : une face de dé est un nombre", tok.start, tok.end)
+                raise QuickRollError("face_not_number", tok.start, tok.end, word=part)
             groups[-1].append(int(part))
     while len(groups) > 1 and not groups[-1]:
         groups.pop()
@@ -407,7 +438,7 @@ def check_request(request: dict[str, Any], ctx: Context, forced: bool) -> None:
 
             chance(request)
     except RequestError as exc:
-        raise QuickRollError(_rule_message(exc), *_error_span(exc.field, ctx, forced)) from None
+        raise QuickRollError("rule", *_error_span(exc.field, ctx, forced), error=exc) from None
 
 
 def _error_span(field_name: str, ctx: Context, forced: bool) -> tuple[int, int]:
@@ -419,17 +450,9 @@ def _error_span(field_name: str, ctx: Context, forced: bool) -> tuple[int, int]:
     return 0, len(ctx.line)
 
 
-def _rule_message(exc: RequestError) -> str:
-    from .errors import rule_message
-
-    return rule_message(exc)
-
-
 def opponent_name(line: str, campaign: Campaign) -> str | None:
     """The opponent's full name as `parse` matches it after `vs` / `contre` (the log and the
     tray name the winner; the line may say "garde" for "Le garde de la porte"), or None."""
-    from .systems import grammar_for
-
     tokens = tokenize(line)
     for i, tok in enumerate(tokens):
         if tok.norm in VS_WORDS:

@@ -6,8 +6,7 @@ keyboard first (enter accepts, escape cancels), every label shown literally.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,6 +14,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
+
+# The fields and their checks are plain data the games build too (re-exported for the widgets).
+from gmscreen.play.forms import Field, int_check, nonempty, parse_int  # noqa: F401
 
 from ..sanitize import clean, literal
 from .steady import SteadyModalScreen
@@ -54,56 +56,6 @@ DIALOG_CSS = """
     min-width: 10;
 }}
 """
-
-
-@dataclass
-class Field:
-    """One field of a `PromptScreen`. `check(text)` returns an error message or None."""
-
-    name: str
-    label: str
-    value: str = ""
-    placeholder: str = ""
-    check: Callable[[str], str | None] | None = None
-    multiline: bool = False
-
-
-def int_check(lo: int, hi: int, *, empty_ok: bool = False, what: str = "une valeur") -> Callable[[str], str | None]:
-    """A check accepting an integer from lo to hi (− typed as U+2212 is accepted too)."""
-
-    def check(text: str) -> str | None:
-        text = text.strip()
-        if not text:
-            return None if empty_ok else f"{what} : attendu un entier de {lo} à {hi}"
-        value = parse_int(text)
-        if value is None:
-            return f"{what} : attendu un entier de {lo} à {hi}, pas {text!r}"
-        if not lo <= value <= hi:
-            return f"{what} : attendu un entier de {lo} à {hi}, pas {value}"
-        return None
-
-    return check
-
-
-def parse_int(text: str) -> int | None:
-    text = text.strip().replace("\u2212", "-")
-    if text.startswith("+"):
-        text = text[1:]
-    try:
-        return int(text, 10)
-    except ValueError:
-        return None
-
-
-def nonempty(what: str, max_len: int = 200) -> Callable[[str], str | None]:
-    def check(text: str) -> str | None:
-        if not text.strip():
-            return f"{what} : ne peut pas être vide"
-        if len(text) > max_len:
-            return f"{what} : {max_len} caractères au plus"
-        return None
-
-    return check
 
 
 class PromptScreen(SteadyModalScreen[dict[str, str] | None]):

@@ -75,7 +75,7 @@ class ChoicePrompt(Static, can_focus=True):
             # (and let it be rolled again). Only a choice asked before any die may be abandoned.
             keys = " / ".join(o.key for o in flow.prompt.options)
             self.app.bell()
-            self.app.warn(f"les dés sont jetés : choisissez ({keys})")  # type: ignore[attr-defined]
+            self.tray.host.warn(f"les dés sont jetés : choisissez ({keys})")
             return
         self.tray.cancel_flow()
 

@@ -1,8 +1,9 @@
 """The dice tray: the quick-roll line, the exact odds of what is typed, the result, the choices.
 
-The grammar lives in `gmscreen.play.quickroll` (pure Python); this widget types, shows and asks.
-Enter resolves through `gmscreen.rules`, logs through the host (`record_roll`), and spends
-resources on the sheet as one undoable change (`change`).
+The grammar lives in `gmscreen.play.quickroll` and the roll flow in `gmscreen.play.table_roll`
+(pure Python); this widget types, shows and asks. Enter starts a `TableRoll` whose table is the
+host: it logs through `record_roll` and spends resources on the sheet as one undoable change
+(`change`), so the panes redraw as for any change.
 
 Its parts live next door: `roll_result` draws a result, `roll_odds` the odds row,
 `choice_prompt` the pending choice, `line_completion` the completion, `grammar_help` the help.
@@ -10,7 +11,6 @@ Its parts live next door: `roll_result` draws a result, `roll_odds` the odds row
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
@@ -26,10 +26,8 @@ from textual.worker import Worker, WorkerState
 
 from gmscreen.rules import RequestError, get_system
 
-from gmscreen.play.encounter import slugify, unique_slug
 from ..host import CampaignView
 from ..sanitize import clean, literal
-from gmscreen.play.timers import status_of
 from .choice_prompt import ChoicePrompt, prompt_content
 from .grammar_help import GrammarHelp
 from .line_completion import LineSuggester, common_prefix
@@ -38,8 +36,8 @@ from .roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
 
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Draft, QuickRollError, RollFlow
+    from gmscreen.play.table_roll import TableRoll
     from gmscreen.campaign.model import RollRecord
-    from gmscreen.campaign.pending import PendingRoll
     from gmscreen.campaign.session import CampaignSession
 
 # Names other modules (and tests) import from here, now defined next door.
@@ -89,7 +87,7 @@ class DiceTray(CampaignView, Widget):
         self.session: CampaignSession | None = None
         self.gm_only = False
         self.selected: str | None = None
-        self.flow: RollFlow | None = None
+        self.roll: TableRoll | None = None        # the roll under way (`flow`: its steps)
         self.draft: Draft | None = None
         self.error: QuickRollError | None = None
         self.history: list[str] = []
@@ -100,7 +98,6 @@ class DiceTray(CampaignView, Widget):
         self._shown_rows = 0                      # rows the result shown takes at the tray's width
         self._info_empty = True                   # the odds row has nothing to say
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
-        self._pending: PendingRoll | None = None  # the roll shown and waiting, as kept on disk
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="/ jet rapide — ? pour la grammaire", id="quick-roll", compact=True,
@@ -146,6 +143,8 @@ class DiceTray(CampaignView, Widget):
     def toggle_gm_only(self) -> None:
         """The next rolls are GM-only (masked for players) until toggled back."""
         self.gm_only = not self.gm_only
+        if self.roll is not None:                # a roll waiting for a choice is logged as it says
+            self.roll.gm_only = self.gm_only or self.roll.draft.gm_only
         self.set_class(self.gm_only, "-gm-only")
         self._update_title()
         self._show_draft_info()
@@ -272,12 +271,11 @@ class DiceTray(CampaignView, Widget):
         self.line.cursor_position = len(text)
 
     def _difficulty_token(self, value: int) -> str:
-        system = self.session.campaign.system if self.session else ""
-        if system == "mir":
-            return f"sd{value}"
-        if system == "arpeges":
-            return f"{value:+d}"
-        return str(value)
+        if self.session is None:
+            return str(value)
+        from gmscreen.play.quickroll.grammar import line_rules
+
+        return line_rules(self.session.campaign.system).difficulty_token(value)
 
     # ------------------------------------------------------------ typing
 
@@ -303,7 +301,10 @@ class DiceTray(CampaignView, Widget):
         self._reparse(event.value)
 
     def show_grammar(self) -> None:
-        system = self.session.campaign.system if self.session else "mir"
+        from gmscreen.rules.registry import system_ids
+
+        # No campaign yet: the first game of the registry, as the help needs one.
+        system = self.session.campaign.system if self.session else system_ids()[0]
         self.app.push_screen(GrammarHelp(system))
 
     def _reparse(self, value: str) -> None:
@@ -318,7 +319,7 @@ class DiceTray(CampaignView, Widget):
         except _qr().QuickRollError as exc:
             self.error = exc
         except RequestError as exc:
-            self.error = _qr().QuickRollError(_qr().rule_message(exc), 0)
+            self.error = _qr().QuickRollError("rule", 0, error=exc)
         if self.draft is not None:
             self._publish(self.draft.odds_request, self.draft.label)
         else:
@@ -429,18 +430,26 @@ class DiceTray(CampaignView, Widget):
             self._set_info(literal(draft.missing, "$warning"), error=True)
             self.app.bell()
             return
+        from gmscreen.play.table_roll import TableRoll
+
         try:
-            self.flow = _qr().RollFlow(draft, self.rng).start()
+            self.roll = TableRoll(self.session, draft, table=self.host, rng=self.rng,
+                                  gm_only=self.gm_only).start()
         except RequestError as exc:
-            self.flow = None
+            self.roll = None
             self._set_info(literal(_qr().rule_message(exc)), error=True)
             self.app.bell()
             return
         self._remember(value)
-        if self.flow.prompt is not None:
+        if self.roll.prompt is not None:
             self._show_prompt()
         else:
             self._finish()
+
+    @property
+    def flow(self) -> RollFlow | None:
+        """The roll under way (its prompt, dice and request), None between rolls."""
+        return self.roll.flow if self.roll is not None else None
 
     def _remember(self, value: str) -> None:
         self.last_line = value
@@ -452,8 +461,7 @@ class DiceTray(CampaignView, Widget):
     def _show_prompt(self) -> None:
         flow = self.flow
         assert flow is not None and flow.prompt is not None
-        if flow.result is not None:
-            self._keep_pending(flow)            # on disk before the table sees the dice
+        if flow.result is not None:            # kept on disk (`TableRoll`) before the table sees it
             self._show_result(flow.draft, flow.result, pending=True)
         view = self.choice_view
         view.update(prompt_content(flow.prompt))
@@ -464,34 +472,39 @@ class DiceTray(CampaignView, Widget):
 
     def choose(self, key: str) -> None:
         """One key of the pending choice."""
-        flow = self.flow
-        if flow is None or flow.prompt is None:
+        roll = self.roll
+        if roll is None or roll.prompt is None:
             return
         try:
-            if not flow.choose(key):
+            if not roll.choose(key):
                 self.app.bell()
                 return
         except RequestError as exc:
             self.host.warn(_qr().rule_message(exc), severity="error")
             self.cancel_flow()
             return
-        if flow.prompt is not None:
+        if roll.prompt is not None:
             self._show_prompt()
         else:
             self._finish()
+
+    def _close_prompt(self) -> None:
+        view = self.choice_view
+        view.remove_class("-active")
+        view.update("")
+        self.remove_class("-choosing")
 
     def cancel_flow(self) -> None:
         """Abandon a roll waiting for a choice asked before any die (Te Deum's Providence):
         nothing is logged or spent. Dice the table saw are never dropped: when a choice fails
         after them (a rules error), the roll is logged as it stood, each choice at its default."""
-        pending, self._pending = self._pending, None
-        self.flow = None
-        view = self.choice_view
-        view.remove_class("-active")
-        view.update("")
-        self.remove_class("-choosing")
-        if pending is not None:
-            self._log_pending(pending)
+        roll, self.roll = self.roll, None
+        self._close_prompt()
+        kept = roll is not None and roll.pending is not None
+        record = roll.abandon() if roll is not None else None
+        if record is not None:
+            self.show_record(record)
+        if kept:
             self._set_info(literal("choix impossible : le jet est noté tel qu'il était", "$warning"))
         else:
             self._set_info(literal("jet abandonné : rien n'est noté", "$warning"))
@@ -502,136 +515,29 @@ class DiceTray(CampaignView, Widget):
         """The campaign is closing (quit, SIGHUP, another campaign) with a choice unanswered:
         dice the table has seen are not lost — each choice takes its default, as Enter would,
         and the roll is logged."""
-        flow = self.flow
-        if flow is None or flow.prompt is None or flow.result is None or self.session is None:
+        roll = self.roll
+        if roll is None or roll.prompt is None or roll.result is None or self.session is None:
             return
         try:
-            flow.settle()
+            roll.settle()
         except RequestError:
             self.cancel_flow()                  # logs the roll as kept when its dice were shown
             return
-        if flow.prompt is None and flow.result is not None:
+        if roll.prompt is None and roll.result is not None:
             self._finish()
 
     def _finish(self) -> None:
-        flow = self.flow
-        assert flow is not None and flow.result is not None
-        self.flow = None
-        view = self.choice_view
-        view.remove_class("-active")
-        view.update("")
-        self.remove_class("-choosing")
-        draft, result = flow.draft, flow.result
-        host = self.host
-        gm_only = self.gm_only or draft.gm_only
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            # The file holds what is logged now (a choice other than the default changes it), so
-            # a crash between logging and spending is repaired exactly on the next opening.
-            final = self._pending_of(flow, pending)
-            if final != pending:
-                self._write_pending(final)
-            pending = final
-        record = host.record_roll(who=draft.who, line=draft.line, request=flow.request, result=result,
-                                  gm_only=gm_only, seed=flow.seed, pending=pending.id if pending else None)
-        self._apply_spending(draft, result)
-        if pending is not None and record is not None and self.session is not None:
-            self.session.clear_pending()
-        if draft.timer is not None:
-            self._start_timer(draft, flow.request, result)
-        self._show_result(draft, result, record=record)
+        """Log, spend and start the timer (`TableRoll.finish`), then show the result."""
+        roll = self.roll
+        assert roll is not None and roll.result is not None
+        self.roll = None
+        self._close_prompt()
+        roll.gm_only = self.gm_only or roll.draft.gm_only
+        record = roll.finish()
+        self._show_result(roll.draft, roll.result, record=record)
         self.line.value = ""
         self.line.focus()
         self.app.refresh_bindings()
-
-    def _apply_spending(self, draft: Draft, result: dict[str, Any]) -> None:
-        if self.session is None:
-            return
-        spends = _qr().spending(draft, result, self.session.campaign)
-        if not spends:
-            return
-        label = " · ".join(s.text for s in spends)
-
-        def build(b: Any) -> None:
-            for spend in spends:
-                b.set(spend.path, spend.after)
-
-        self.host.change(label, build)
-
-    # ------------------------------------------------------------ the roll shown, kept on disk
-
-    def _keep_pending(self, flow: RollFlow) -> None:
-        """Before dice are shown: the roll they belong to, settled with its defaults (what Enter,
-        `q` or a signal would log), is written to `X.pending.toml`; a SIGKILL or a power cut
-        then loses nothing, the next opening logs it (`CampaignSession.recover_pending`)."""
-        if self.session is None or flow.result is None:
-            return
-        try:
-            settled = flow.settled()
-        except RequestError:
-            settled = flow                       # the next choice fails: the roll as it stands
-        if settled.result is None:
-            settled = flow
-        pending = self._pending_of(settled, self._pending)
-        if pending != self._pending:
-            self._write_pending(pending)
-
-    def _pending_of(self, flow: RollFlow, old: PendingRoll | None) -> PendingRoll:
-        """The record of `flow` as logged now, under the id (and time shown) of `old`."""
-        from gmscreen.campaign.pending import PendingRoll, PendingSpend, new_pending_id
-        from gmscreen.campaign.rolllog import now_iso
-
-        assert self.session is not None and flow.result is not None
-        draft = flow.draft
-        spends = tuple(PendingSpend(tuple(s.path), s.after, s.text)
-                       for s in _qr().spending(draft, flow.result, self.session.campaign))
-        return PendingRoll(old.id if old else new_pending_id(), old.time if old else now_iso(),
-                           self.session.campaign.session, draft.who, draft.line, copy.deepcopy(flow.request),
-                           copy.deepcopy(flow.result), self.gm_only or draft.gm_only, flow.seed, spends)
-
-    def _write_pending(self, pending: PendingRoll) -> None:
-        from gmscreen.campaign.errors import CampaignError
-
-        self._pending = pending
-        if self.session is None:
-            return
-        try:
-            self.session.write_pending(pending)
-        except CampaignError as exc:
-            self.host.warn("jet montré mais pas mis à l'abri : "
-                          + "; ".join(str(p) for p in exc.problems), severity="error")
-
-    def _log_pending(self, pending: PendingRoll) -> None:
-        """Log a kept roll as it stood, with its spending as one undoable change."""
-        host = self.host
-        record = host.record_roll(who=pending.who, line=pending.line, request=pending.request,
-                                  result=pending.result, gm_only=pending.gm_only, seed=pending.seed,
-                                  pending=pending.id)
-        if pending.spends:
-            label = " · ".join(s.text for s in pending.spends)
-
-            def build(b: Any) -> None:
-                for spend in pending.spends:
-                    b.set(spend.path, spend.after)
-
-            host.change(label, build)
-        if record is not None and self.session is not None:
-            self.session.clear_pending()
-            self.show_record(record)
-
-    def _start_timer(self, draft: Draft, request: dict[str, Any], result: dict[str, Any]) -> None:
-        """An extended test starts a timer holding its request and the dice of its first interval."""
-        if self.session is None or draft.timer is None:
-            return
-        kind = get_system(draft.system).kinds[draft.kind]
-        dice = {k: result[k] for k in kind.dice_fields if k in result}
-        base = {k: v for k, v in request.items() if k not in kind.dice_fields}
-        taken = {t.id for t in self.session.campaign.timers}
-        timer_id = unique_slug(slugify(draft.timer["label"], "test"), taken)
-        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result)}
-        timer = {k: v for k, v in timer.items() if v is not None}
-        self.host.change(f"Minuteur : {draft.timer['label']}",
-                        lambda b: b.insert(("timers",), None, timer))
 
     # ------------------------------------------------------------ showing a result
 

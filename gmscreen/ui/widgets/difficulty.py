@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from gmscreen.rules import RequestError, System
 
 from gmscreen.play import chances
+from gmscreen.play.games import table_for
 from ..host import CampaignView
 from ..sanitize import clean, literal
 
@@ -135,6 +136,7 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             return
         self._stale = False
         system = self._system
+        game = table_for(system.id).sheet
         rows_widget = self.query_one(_Rows)
         field = self.difficulty_field()
         current = self._draft.get(field) if field is not None and self._draft is not None else None
@@ -154,7 +156,7 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
         marker = ">" if ascii else "▶"
         for row, label in zip(system.difficulties, labels):
             chosen = row.value is not None and row.value == current
-            value = "" if row.value is None else f"{row.value:+d}" if system.id == "arpeges" else str(row.value)
+            value = "" if row.value is None else game.difficulty_text(row.value)
             chance = chance_text(self.chance_at(row.value)) if field is not None else "—"
             if ascii:
                 chance = chance.replace("—", "-")

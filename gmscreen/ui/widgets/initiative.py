@@ -6,9 +6,11 @@ ticks countdowns, the end of a bearer's turn ticks their conditions. Each step i
 undoable change; rolls (initiative, the next interval of an extended test) are logged.
 
 This module is the widget: drawing, keys, dialogs and dispatch. The rules it applies live
-apart, free of Textual: `..turns` (ends of turn, new rounds, ticks, `TurnTicks`, the fair
-sort), `..timers` (timer progress, results, intervals) and `..declarations` (declared
-actions, the Arpèges R12 malus). Their public names are re-exported here.
+apart, free of Textual, in `gmscreen.play`: `encounter` (moving the turn, ending the fight),
+`turns` (ends of turn, new rounds, ticks, `TurnTicks`, the fair sort), `timers` (timer
+progress, results, intervals), `declarations` (declared actions and their malus) and the
+game's `FightRules`. The state of play (ticks, a deferred sort) is in the campaign, not
+here. Their public names are re-exported here.
 """
 
 from __future__ import annotations
@@ -25,18 +27,21 @@ from textual.widgets import DataTable, Static
 
 from gmscreen import rules
 from gmscreen.campaign.model import Declaration, Entry, Timer
-from gmscreen.play.declarations import ARPEGES_STEP, declared_actions, simultaneous_actions, simultaneous_malus
-from gmscreen.play.encounter import add_to_encounter, roll_initiative, slugify, unique_slug
+from gmscreen.play.declarations import declared_actions, simultaneous_actions, simultaneous_malus
+from gmscreen.play.encounter import (TurnMove, add_to_encounter, end_fight, next_turn, previous_turn,
+                                     roll_initiative, slugify, unique_slug)
+from gmscreen.play.games import table_for
 from ..host import CampaignView
 from ..sanitize import clean, literal, literal_text
-from gmscreen.play.timers import INTERVAL_WORDS, STATUS_WORDS, name_of, next_interval_dice, status_of, timer_progress, timer_result
-from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, end_turn, give_back, pass_turn,
-                     remember, sort_fairly, start_fight, ticks_before)
+from gmscreen.play.timers import (STATUS_WORDS, interval_refusal, name_of, record_interval, roll_interval,
+                                  timer_progress, timer_result)
+from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, remember, sort_fairly,
+                                 start_fight)
 from .sheet import condition_line, conditions_text
 
 # Names other modules and the tests import from here, now defined in the logic modules.
 __all__ = ["InitiativePane", "simultaneous_actions", "timer_progress", "timer_result", "STATUS_WORDS",
-           "INTERVAL_WORDS", "ARPEGES_STEP", "TurnTicks", "TURN_LABEL", "MAX_TICK_RECORDS"]
+           "TurnTicks", "TURN_LABEL", "MAX_TICK_RECORDS"]
 
 
 def _dialogs() -> Any:
@@ -49,12 +54,44 @@ def _dialogs() -> Any:
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
     from gmscreen.campaign.session import CampaignSession, EditBuilder
+    from gmscreen.play.timers import TimedTest
+
+    from ..host import CampaignHost
 
 NAME_WIDTH = 24           # longer names and labels are cut in the table; the detail line has them
 MIN_NAME = 10             # a narrow pane cuts names down to this before it starves the notes
 MIN_NOTES = 12            # ...and gives the notes at least this much (or half the room) first
 COLUMNS = ("mark", "init", "name", "state", "notes")
 NOTES_LABEL = "États · actions"
+
+
+def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = None) -> TurnMove | None:
+    """`n` (forward) or `p` on the play core, said through the host's notices; the pane need
+    not be built (the app calls this at once), and when it is the cursor follows the turn."""
+    session = host.session
+    if session is None:
+        return None
+    if not host.writable:
+        reason = getattr(session, "read_only_reason", "") or "lecture seule"
+        host.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")
+        return None
+    move = (next_turn(session, host.change) if forward
+            else previous_turn(session, host.change, host.action_undo))  # the app's undo waits for a choice
+    if move.problem:
+        host.warn(move.problem)
+    for notice in move.notices:
+        host.warn(notice, "information")
+    if move.kept:
+        host.warn("changé depuis, laissé tel quel : " + ", ".join(move.kept) + " (ctrl+z revient pas à pas)")
+    if move.moved:
+        shown = pane if pane is not None else host.pane("initiative")
+        if isinstance(shown, InitiativePane):
+            shown._follow_current()
+        else:
+            enc = session.campaign.encounter
+            if enc.round > 0 and 0 <= enc.turn < len(enc.entries) and enc.entries[enc.turn].character:
+                host.select_character(enc.entries[enc.turn].character)
+    return move
 
 
 # ---------------------------------------------------------------- the pane
@@ -95,10 +132,6 @@ class InitiativePane(CampaignView, Widget):
         self._widths: tuple[int, ...] | None = None   # fixed column widths; None: fit content
         self._space = 0                                # the table's width, once laid out
         self._compact = False                          # short state words: the pane is narrow
-        # Memory of this session's turns (not saved: after a restart `p` only moves the order).
-        self._memory_of: CampaignSession | None = None
-        self._ticks: list[TurnTicks] = []
-        self._resort_at: int | None = None     # a mid-round sort left the full order for this round's end
 
     def compose(self) -> ComposeResult:
         yield Static("", id="initiative-status", markup=False)
@@ -149,10 +182,6 @@ class InitiativePane(CampaignView, Widget):
     def show_campaign(self, session: CampaignSession) -> None:
         if not self.is_mounted:
             return
-        if session is not self._memory_of:
-            self._memory_of = session
-            self._ticks.clear()
-            self._resort_at = None
         self._draw(session)
 
     def _draw(self, session: CampaignSession) -> None:
@@ -410,97 +439,11 @@ class InitiativePane(CampaignView, Widget):
 
     def next_turn(self) -> None:
         """The current actor has acted: their conditions tick, the next one plays (app key `n`)."""
-        session = self.session
-        if session is None or not self._writable():
-            return
-        campaign = session.campaign
-        enc = campaign.encounter
-        if not enc.entries:
-            self._warn("personne dans l'ordre d'initiative : a pour ajouter")
-            return
-        if all(e.delayed for e in enc.entries):
-            self._warn("tout le monde attend : w sur une ligne pour la faire revenir")
-            return
-        notices: list[str] = []
-        if enc.round == 0:
-            if self._change("Début du combat", lambda b: start_fight(b, campaign)):
-                self._warn("Round 1", "information")
-                self._follow_current()
-            return
-        turn = min(enc.turn, len(enc.entries) - 1)
-        ticks = TurnTicks(round=enc.round, actor=enc.entries[turn].id)
-
-        def build(b: EditBuilder) -> None:
-            end_turn(b, campaign, turn, notices, ticks, self._resort_at)
-
-        if self._change(f"{TURN_LABEL}{clean(enc.entries[turn].name)}", build):
-            remember(self._ticks, ticks, campaign)
-            for notice in notices:
-                self._warn(notice, "information")
-            self._follow_current()
+        move_turn(self.host, True, self)
 
     def previous_turn(self) -> None:
-        """Back to the actor before (a mistake at the table).
-
-        Right after `n`, going back is exactly undoing that turn (ctrl+z). Further back, other
-        changes may have been made since, so it cannot be an undo: the order moves back one
-        step and what the `n` of that step ticked (its actor's condition rounds, an expired
-        condition, and across a round the countdowns, the declarations and a deferred sort)
-        is put back from what that `n` remembered (TurnTicks), where nothing changed it since.
-        """
-        session = self.session
-        if session is None or not self._writable():
-            return
-        if (session.last_label or "").startswith(TURN_LABEL):
-            self.host.action_undo()     # the app's: it waits while a roll waits for a choice
-            self._follow_current()
-            return
-        campaign = session.campaign
-        enc = campaign.encounter
-        if enc.round == 0 or not enc.entries:
-            self._warn("pas de combat en cours")
-            return
-        turn = min(enc.turn, len(enc.entries) - 1)
-        previous = next((i for i in range(turn - 1, -1, -1) if not enc.entries[i].delayed), None)
-        if previous is None and enc.round <= 1:
-            self._warn("début du combat : pas de tour précédent")
-            return
-        crossing = previous is None
-        ticks = ticks_before(self._ticks, enc.round, enc.entries[turn].id, crossing)
-        by_id = {e.id: e for e in enc.entries}
-        order = [e.id for e in enc.entries]
-        if (crossing and ticks is not None and ticks.order_before and ticks.order_after == order
-                and sorted(ticks.order_before) == sorted(order)):
-            order = ticks.order_before          # the sort the new round made is taken back too
-        if crossing:
-            target_id = next((i for i in reversed(order) if not by_id[i].delayed), order[-1])
-        else:
-            target_id = enc.entries[previous].id   # type: ignore[index]
-        if ticks is not None and ticks.actor not in (None, target_id):
-            ticks = None                        # the order was changed since: not that step
-        notices: list[str] = []
-        kept: list[str] = []
-
-        def build(b: EditBuilder) -> None:
-            if order != [e.id for e in enc.entries]:
-                b.set(("encounter", "entries"), [by_id[i] for i in order])
-            if crossing:
-                b.set(("encounter", "round"), enc.round - 1)
-                for i, e in enumerate(enc.entries):
-                    if not e.delayed and not e.acted:
-                        b.set(("encounter", "entries", i, "acted"), True)
-            target = next(i for i, e in enumerate(enc.entries) if e.id == target_id)
-            b.set(("encounter", "entries", target, "acted"), False)
-            b.set(("encounter", "turn"), target)
-            if ticks is not None:
-                give_back(b, campaign, ticks, notices, kept)
-
-        if self._change("Tour précédent", build):
-            for notice in notices:
-                self._warn(notice, "information")
-            if kept:
-                self._warn("changé depuis, laissé tel quel : " + ", ".join(kept) + " (ctrl+z revient pas à pas)")
-            self._follow_current()
+        """Back to the actor before (a mistake at the table: `p`, see `play.encounter.previous_turn`)."""
+        move_turn(self.host, False, self)
 
     def action_next_turn(self) -> None:
         self.next_turn()
@@ -533,16 +476,8 @@ class InitiativePane(CampaignView, Widget):
             self._warn("pas de combat en cours")
             return
 
-        def build(b: EditBuilder) -> None:
-            for j in range(len(enc.declared) - 1, -1, -1):
-                b.delete(("encounter", "declared"), j)
-            for j in range(len(enc.entries) - 1, -1, -1):
-                b.delete(("encounter", "entries"), j)
-            b.set(("encounter", "round"), 0)
-            b.set(("encounter", "turn"), 0)
-
         def done(yes: bool | None) -> None:
-            if yes and self._change("Fin du combat", build):
+            if yes and self._change("Fin du combat", lambda b: end_fight(b, campaign)):
                 self._warn("Combat terminé", "information")
 
         self.app.push_screen(_dialogs().ConfirmScreen("Terminer le combat ?", "L'ordre d'initiative est vidé "
@@ -650,11 +585,10 @@ class InitiativePane(CampaignView, Widget):
             self._after_sort(campaign, deferred[0])
 
     def _after_sort(self, campaign: Campaign, deferred: bool) -> None:
-        """Remember a full sort left for the next round, and say so."""
+        """Say that a full sort is left for the next round (`sort_fairly` noted it in the encounter)."""
         enc = campaign.encounter
         if not deferred:
             return
-        self._resort_at = enc.round
         name = enc.entries[enc.turn].name if 0 <= enc.turn < len(enc.entries) else "?"
         self._warn(f"Round {enc.round} en cours : ceux qui ont agi et {clean(name)} gardent leur place ; "
                    f"nouvel ordre complet au round {enc.round + 1}", "information")
@@ -720,12 +654,12 @@ class InitiativePane(CampaignView, Widget):
             def build(b: EditBuilder) -> None:
                 b.set(("encounter", "entries", index, "delayed"), True)
                 if enc.round > 0 and index == enc.turn:
-                    pass_turn(b, campaign, index + 1, notices, ticks, self._resort_at)
+                    pass_turn(b, campaign, index + 1, notices, ticks)
+                    if enc.round != ticks.round:        # waiting started a new round: kept for `p`
+                        remember(b, campaign, ticks)
 
             label = f"Attend : {clean(entry.name)}"
         if self._change(label, build):
-            if enc.round != ticks.round:
-                remember(self._ticks, ticks, campaign)
             for notice in notices:
                 self._warn(notice, "information")
             self._follow_current()
@@ -758,7 +692,7 @@ class InitiativePane(CampaignView, Widget):
             if current and enc.round > 0 and enc.entries:
                 # It was their turn: the next one ready plays (not one who waits or has
                 # acted), or the round ends if they were the last to play.
-                pass_turn(b, campaign, index, notices, None, self._resort_at)
+                pass_turn(b, campaign, index, notices)
                 return
             turn = enc.turn - 1 if index < enc.turn else enc.turn
             turn = min(turn, max(len(enc.entries) - 1, 0))
@@ -810,9 +744,7 @@ class InitiativePane(CampaignView, Widget):
         campaign = session.campaign
         _, entry = found
         entry_id = entry.id
-        note = ""
-        if session.system.id == "arpeges":
-            note = "Arpèges (R12) : chaque action en plus retire 3 à la difficulté de toutes (2 actions : −3 chacune)."
+        note = table_for(session.system.id).fight.declaration_note()
 
         def done(values: dict[str, str] | None) -> None:
             if values is None:
@@ -865,38 +797,29 @@ class InitiativePane(CampaignView, Widget):
             self._warn(f"{clean(timer.label)} est déjà {word}" if timer.status == "done"
                        else f"{clean(timer.label)} est déjà terminé ({word})")
             return
-        campaign = session.campaign
-        interval = timer.request.get("interval", "")
-        if timer.kind == "extended" and campaign.encounter.round > 0 and interval not in ("", "tour"):
-            # MIR R20: during a fight, only a Simple extended test (1 tour) is rolled.
-            self._warn(f"R20 : pendant un combat, seul un test étendu Simple (1 tour) se fait ; "
-                       f"celui-ci prend {INTERVAL_WORDS.get(interval, interval)} : "
-                       "il se lance une fois le combat fini (E)")
+        refusal = interval_refusal(session.campaign, timer)     # the game's (MIR R20: not in a fight)
+        if refusal is not None:
+            self._warn(refusal)
             return
         self._roll_interval(session, index, timer)
 
     def _roll_interval(self, session: CampaignSession, index: int, timer: Timer) -> None:
         campaign = session.campaign
-        before = timer_result(timer)
-        if before is None:
-            self._warn(f"{clean(timer.label)} : le test de ce minuteur est illisible")
-            return
-        dice, step = next_interval_dice(timer, before)
-        request = {**timer.request, **dice}
         try:
-            result = rules.resolve(request)
+            rolled = roll_interval(timer)
         except rules.RequestError as exc:
             self._warn(f"{clean(timer.label)} : {exc}", "error")
             return
-        status = status_of(result)
+        if rolled is None:
+            self._warn(f"{clean(timer.label)} : le test de ce minuteur est illisible")
+            return
+        status, step = rolled.status, rolled.step
         who = name_of(campaign, timer.who)
         record = self.host.record_roll(who=who, line=f"{timer.label} · {step}",
-                                      request=request, result=result)
+                                      request=rolled.request, result=rolled.result)
 
         def build(b: EditBuilder) -> None:
-            b.set(("timers", index, "dice"), dice)
-            if status != timer.status:
-                b.set(("timers", index, "status"), status)
+            record_interval(b, index, timer, rolled)
 
         if not self._change(f"{clean(timer.label)} · {step}", build):
             return
@@ -925,19 +848,16 @@ class InitiativePane(CampaignView, Widget):
         session = self.session
         if session is None or not self._writable():
             return
-        options = [("countdown", "Compte à rebours (rounds)")]
-        if session.system.id == "mir":
-            options.append(("extended", "Test étendu (MIR) pour le personnage sélectionné"))
-        if session.system.id == "magisphere":
-            options.append(("opposition", "Opposition étendue (Magisphère)"))
+        tests = table_for(session.system.id).fight.timed_tests()    # what this game allows
+        options = [("countdown", "Compte à rebours (rounds)")] + [(t.kind, t.option) for t in tests]
 
         def chosen(kind: str | None) -> None:
             if kind == "countdown":
                 self._new_countdown(session)
-            elif kind == "extended":
-                self._new_extended(session)
-            elif kind == "opposition":
-                self._new_opposition(session)
+            else:
+                test = next((t for t in tests if t.kind == kind), None)
+                if test is not None:
+                    self._new_timed_test(session, test)
 
         if len(options) == 1:
             chosen("countdown")
@@ -960,90 +880,18 @@ class InitiativePane(CampaignView, Widget):
             _dialogs().Field("rounds", "Dans combien de rounds ?", check=_dialogs().int_check(1, 999, what="Rounds")),
         ]), done)
 
-    def _new_extended(self, session: CampaignSession) -> None:
-        from ..screens.edit_character import fold
-
+    def _new_timed_test(self, session: CampaignSession, test: TimedTest) -> None:
+        """The game's form for this test timer, for the selected character; the timer it makes."""
         campaign = session.campaign
         char_id = self.host.selected_id
         ch = campaign.character(char_id) if char_id else None
         if ch is None:
-            self._warn("sélectionnez d'abord le personnage qui fait le test (roster)")
+            self._warn(test.who_missing)
             return
-        system = session.system
-        skills = {s.key: s for s in system.group("skills").stats}   # type: ignore[union-attr]
-        voies = {s.key: s for s in system.group("voies").stats}     # type: ignore[union-attr]
-
-        def find_skill(text: str) -> list[str]:
-            t = fold(text)
-            exact = [k for k, s in skills.items() if fold(s.label) == t or k == t]
-            return exact or [k for k, s in skills.items() if fold(s.label).startswith(t) or k.startswith(t)]
-
-        def check_skill(text: str) -> str | None:
-            found = find_skill(text) if text.strip() else []
-            if len(found) == 1:
-                return None
-            if not found:
-                return f"Compétence : aucune ne commence par {text.strip()!r}"
-            return "Compétence ambiguë : " + ", ".join(skills[k].label for k in found)
-
-        def check_interval(text: str) -> str | None:
-            return None if fold(text) in INTERVAL_WORDS else "Temporalité : tour, heure, jour ou semaine"
+        form = test.form(campaign, session.system, ch)
 
         def done(values: dict[str, str] | None) -> None:
-            if values is None:
-                return
-            key = find_skill(values["skill"])[0]
-            skill = skills[key]
-            sheet = ch.sheet
-            level = sheet.get("skills", {}).get(key, 0)
-            voie = sheet.get("voies", {}).get(skill.parent, 1)
-            threshold = int(values["threshold"])
-            cap = int(values["max"].strip() or "0")
-            interval = fold(values["interval"])
-            request = {"system": "mir", "kind": "extended", "skill": level, "voie": voie,
-                       "threshold": threshold, "max_tests": cap, "interval": interval}
-            label = (f"{skill.label} ({voies[skill.parent].label}) ({INTERVAL_WORDS[interval]}{f', {cap} max.' if cap else ''}) "
-                     f"{threshold} succès")
-            self._add_timer(session, Timer(id="", label=label, kind="extended", who=ch.id, request=request))
+            if values is not None:
+                self._add_timer(session, test.make(campaign, session.system, ch, values))
 
-        self.app.push_screen(_dialogs().PromptScreen(f"Test étendu de {clean(ch.name)}", [
-            _dialogs().Field("skill", "Compétence", check=check_skill),
-            _dialogs().Field("threshold", "Succès à atteindre (SD étendu)", check=_dialogs().int_check(1, 99, what="SD")),
-            _dialogs().Field("max", "Nombre de tests au plus (vide : sans limite)", check=_dialogs().int_check(0, 99, empty_ok=True,
-                                                                                          what="Maximum")),
-            _dialogs().Field("interval", "Temporalité (tour, heure, jour, semaine)", "jour", check=check_interval),
-        ], note="R19 : « Guérison (Héritage) (1 jour, 3 max.) 8 succès »"), done)
-
-    def _new_opposition(self, session: CampaignSession) -> None:
-        campaign = session.campaign
-        char_id = self.host.selected_id
-        ch = campaign.character(char_id) if char_id else None
-        if ch is None:
-            self._warn("sélectionnez d'abord le personnage qui mène l'opposition (roster)")
-            return
-        others = {c.name.casefold(): c for c in campaign.characters if c.id != ch.id}
-
-        def done(values: dict[str, str] | None) -> None:
-            if values is None:
-                return
-            name = values["opponent"].strip()
-            opponent = others.get(name.casefold())
-            request = {"system": "magisphere", "kind": "extended_opposed", "target": int(values["target"]),
-                       "actor_stat": int(values["actor_stat"]), "actor_skill": int(values["actor_skill"] or 0),
-                       "opponent_stat": int(values["opponent_stat"]),
-                       "opponent_skill": int(values["opponent_skill"] or 0)}
-            self._add_timer(session, Timer(id="", label=values["label"].strip(), kind="opposition", who=ch.id,
-                                           opponent=opponent.id if opponent else name, request=request))
-
-        self.app.push_screen(_dialogs().PromptScreen(f"Opposition étendue de {clean(ch.name)}", [
-            _dialogs().Field("label", "Libellé", check=_dialogs().nonempty("Libellé")),
-            _dialogs().Field("opponent", "Adversaire (nom d'un personnage ou nom libre)", check=_dialogs().nonempty("Adversaire")),
-            _dialogs().Field("target", "Réussites à obtenir (2 brève, 3 tendue, 5 majeure)", "3",
-                  check=_dialogs().int_check(1, 10, what="Réussites")),
-            _dialogs().Field("actor_stat", f"Statistique de {clean(ch.name)}", check=_dialogs().int_check(0, 30, what="Statistique")),
-            _dialogs().Field("actor_skill", f"Compétence de {clean(ch.name)}", "0", check=_dialogs().int_check(0, 20, empty_ok=True,
-                                                                                      what="Compétence")),
-            _dialogs().Field("opponent_stat", "Statistique de l'adversaire", check=_dialogs().int_check(0, 30, what="Statistique")),
-            _dialogs().Field("opponent_skill", "Compétence de l'adversaire", "0", check=_dialogs().int_check(0, 20, empty_ok=True,
-                                                                                   what="Compétence")),
-        ]), done)
+        self.app.push_screen(_dialogs().PromptScreen(form.title, form.fields, note=form.note), done)

@@ -1,16 +1,20 @@
 """A roll result as the dice tray draws it: the headline, every die in the style of its status,
 groups side by side wrapping at the tray's width, and the mask shown while players watch.
 
-Pure rendering: Textual `Content` from what the rules described; every untrusted string
-(names, headlines, details, labels) goes through `literal`.
+Pure rendering: the tray's styled variant of the one result renderer (`gmscreen.rules.render`)
+gives Textual `Content` from what the rules described; every untrusted string (names,
+headlines, details, labels) goes through `literal`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Sequence
 
 from textual.content import Content
+
+from gmscreen.rules._base import Description
+from gmscreen.rules.render import DescriptionRenderer
 
 from ..sanitize import literal
 
@@ -29,6 +33,32 @@ DIE_STYLES = {
     "kept": "bold",
     "plain": "$text-muted",
 }
+
+
+class TrayRenderer(DescriptionRenderer[Content]):
+    """The tray's variant: the plain layout of the renderer, each piece a `Content` in the style
+    of its role (a die in the style of its status, the outcome in its colour)."""
+
+    STYLES = {
+        **DIE_STYLES,
+        "label": "$text-muted",
+        "total": "bold",
+        "detail": "$text-muted",
+        "who": "bold",
+        "gm": "bold $warning",
+        "good": "bold $success",
+        "bad": "bold $error",
+        "headline": "bold",
+    }
+
+    def text(self, text: str, role: str = "") -> Content:
+        return literal(text, self.STYLES.get(role, ""))
+
+    def join(self, parts: Sequence[Content], separator: str = "") -> Content:
+        return Content(separator).join(parts)
+
+
+TRAY = TrayRenderer()
 
 
 @dataclass(frozen=True)
@@ -70,17 +100,15 @@ def masked_content(ascii: bool) -> Content:
 
 def headline_content(shown: ShownRoll) -> Content:
     """"MJ Ana : réussite  détail": who rolled, the outcome in its colour, the detail."""
-    parts: list[Any] = []
-    if shown.gm_only:
-        parts.append(("MJ ", "bold $warning"))
-    style = "bold $success" if shown.good else "bold $error" if shown.good is False else "bold"
-    headline = shown.headline
     if shown.pending:
-        style, headline = "bold", "en cours"
-    parts += [literal(shown.who, "bold"), " : ", literal(headline, style)]
+        desc = Description(headline="en cours", detail=shown.detail, good=None)
+    else:
+        desc = Description(headline=shown.headline, detail=shown.detail, good=shown.good)
+    parts = [TRAY.text("MJ ", "gm")] if shown.gm_only else []
+    parts += [TRAY.text(shown.who, "who"), TRAY.text(" : "), TRAY.headline(desc)]
     if shown.detail:
-        parts += ["  ", literal(shown.detail, "$text-muted")]
-    return Content.assemble(*parts)
+        parts += [TRAY.text("  "), TRAY.detail(desc)]
+    return TRAY.join(parts)
 
 
 def dice_lines(groups: tuple[DiceGroup, ...], width: int) -> list[Content]:
@@ -100,17 +128,7 @@ def dice_lines(groups: tuple[DiceGroup, ...], width: int) -> list[Content]:
 def group_content(group: DiceGroup) -> Content:
     """"acteur 3 8 7 12 = 4": the label, each die in the style of its status, the total (left out
     when it only repeats a single die)."""
-    parts: list[Any] = []
-    if group.label:
-        parts.append(literal(group.label + " ", "$text-muted"))
-    for n, die in enumerate(group.dice):
-        if n:
-            parts.append(" ")
-        parts.append((f"{die.face}", DIE_STYLES.get(die.status, "")))
-    single = len(group.dice) == 1 and group.dice[0].face == group.total
-    if group.total is not None and not single:
-        parts.append((f" = {group.total}", "bold"))
-    return Content.assemble(*parts)
+    return TRAY.group(group)
 
 
 def winner_words(winner: str | None, draft: Draft, fallback: str) -> str:

@@ -24,7 +24,8 @@ from gmscreen.campaign.model import Character, Condition, to_data
 from gmscreen.play.encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from ..host import CampaignView
 from ..panes import is_wide
-from gmscreen.play.turns import pass_turn
+from gmscreen.play.games import table_for
+from gmscreen.play.roster_rules import leaving, remove_character, start_session
 from ..sanitize import clean, literal_text
 from .sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
 
@@ -508,14 +509,12 @@ class RosterPane(CampaignView, Widget):
             return
         session, _, ch = target
         char_id = ch.id
-        campaign = session.campaign
-        entries = [e for e in campaign.encounter.entries if e.character == char_id]
-        timers = [t for t in campaign.timers if t.who == char_id]
+        takes = leaving(session.campaign, char_id)
         detail = []
-        if entries:
+        if takes.in_order:
             detail.append("Il quitte aussi l'ordre d'initiative.")
-        if timers:
-            detail.append("Minuteurs supprimés : " + ", ".join(clean(t.label) for t in timers))
+        if takes.timers:
+            detail.append("Minuteurs supprimés : " + ", ".join(clean(t.label) for t in takes.timers))
         detail.append("ctrl+z annule.")
 
         def done(yes: bool | None) -> None:
@@ -526,46 +525,13 @@ class RosterPane(CampaignView, Widget):
         self.app.push_screen(_dialogs().ConfirmScreen(f"Retirer {clean(ch.name)} ?", "\n".join(detail), yes="Retirer"), done)
 
     def _remove(self, session: CampaignSession, char_id: str) -> None:
-        campaign = session.campaign
-        index = self._index_of(session, char_id)
-        if index is None:
+        """The character leaves, and all that leaves with them (`play.roster_rules`), as one change."""
+        ch = session.campaign.character(char_id)
+        if ch is None:
             return
-        ch = campaign.characters[index]
         notices: list[str] = []
-
-        def build(b: EditBuilder) -> None:
-            enc = campaign.encounter
-            current = enc.entries[enc.turn].id if 0 <= enc.turn < len(enc.entries) else None
-            gone = [e.id for e in enc.entries if e.character == char_id]
-            start = enc.turn - sum(1 for e in enc.entries[:enc.turn] if e.character == char_id)
-            for j in range(len(enc.declared) - 1, -1, -1):
-                if enc.declared[j].entry in gone:
-                    b.delete(("encounter", "declared"), j)
-            for j in range(len(enc.entries) - 1, -1, -1):
-                if enc.entries[j].character == char_id:
-                    b.delete(("encounter", "entries"), j)
-            if gone:
-                ids = [e.id for e in enc.entries]
-                if current in ids:
-                    turn = ids.index(current)
-                elif enc.round > 0 and ids:
-                    # It was their turn: the next one ready plays (not one who waits or has
-                    # acted), or the round ends if they were the last to play.
-                    pass_turn(b, campaign, start, notices)
-                    turn = enc.turn
-                else:
-                    turn = min(start, max(len(ids) - 1, 0))
-                if turn != enc.turn:
-                    b.set(("encounter", "turn"), turn)
-            for j in range(len(campaign.timers) - 1, -1, -1):
-                timer = campaign.timers[j]
-                if timer.who == char_id:
-                    b.delete(("timers",), j)
-                elif timer.opponent == char_id:
-                    b.set(("timers", j, "opponent"), ch.name)
-            b.delete(("characters",), index)
-
-        if self._change(f"Retirer {clean(ch.name)}", build):
+        if self._change(f"Retirer {clean(ch.name)}",
+                        lambda b: remove_character(b, session.campaign, char_id, notices)):
             for notice in notices:
                 self.host.warn(notice, "information")
 
@@ -606,7 +572,7 @@ class RosterPane(CampaignView, Widget):
                 b.set(("characters", index, "sheet", resource.group), {})
             b.set(("characters", index, "sheet", resource.group, resource.key), new)
 
-        shown = (lambda v: f"D{v}" if v else "aucun") if session.system.id == "tedeum" else str
+        shown = resource.text        # the game's words for the value (SheetLook.resource_text)
         self._change(f"{resource.label} {shown(value)} → {shown(new)} : {clean(ch.name)}", build)
 
     def action_add_condition(self) -> None:
@@ -698,43 +664,20 @@ class RosterPane(CampaignView, Widget):
         assert session is not None
         campaign = session.campaign
         number = campaign.session + 1
-        gains = self._session_gains(session)
-        if session.system.id == "magisphere":
-            detail = ("Chaque PJ regagne 1 point d'Impulsion manquant (R9) : "
-                      + (", ".join(clean(campaign.characters[i].name) for i, _ in gains) or "aucun ne manque de points"))
-        else:
-            detail = f"{session.system.game} : pas de règle entre les séances ; seul le numéro de séance change."
+        fight = table_for(session.system.id).fight
+        detail = fight.session_rule(session.system, campaign, fight.session_gains(campaign))
 
         def done(yes: bool | None) -> None:
             if not yes:
                 return
-            now = self._session_gains(session)
+            given: list = []
 
             def build(b: EditBuilder) -> None:
-                b.set(("session",), campaign.session + 1)
-                for i, value in now:
-                    b.set(("characters", i, "sheet", "resources", "impulsion"), value)
+                given[:] = start_session(b, fight, campaign)    # the gains as they are now
 
-            if self._change(f"Séance {campaign.session + 1}", build) and now:
-                names = ", ".join(clean(campaign.characters[i].name) for i, _ in now)
-                self.host.warn(f"Séance {campaign.session} : +1 Impulsion pour {names}",
-                              "information")
+            if self._change(f"Séance {campaign.session + 1}", build) and given:
+                notice = fight.session_notice(campaign, given)
+                if notice:
+                    self.host.warn(notice, "information")
 
         self.app.push_screen(_dialogs().ConfirmScreen(f"Commencer la séance {number} ?", detail, yes="Nouvelle séance"), done)
-
-    @staticmethod
-    def _session_gains(session: CampaignSession) -> list[tuple[int, int]]:
-        """Magisphère R9: (character index, new Impulsion) for each PC below their maximum."""
-        if session.system.id != "magisphere":
-            return []
-        out = []
-        for i, ch in enumerate(session.campaign.characters):
-            if ch.side != "party":
-                continue
-            res = ch.sheet.get("resources") if isinstance(ch.sheet, dict) else None
-            if not isinstance(res, dict):
-                continue
-            cur, cap = res.get("impulsion", 0), res.get("impulsion_max", 0)
-            if isinstance(cur, int) and isinstance(cap, int) and cur < cap:
-                out.append((i, cur + 1))
-        return out

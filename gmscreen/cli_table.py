@@ -1,0 +1,124 @@
+"""`gmscreen line` and `gmscreen turn`: the headless table driven from a shell.
+
+What a GM binds to a tmux key or a stream deck. Both go through `gmscreen.play` exactly as
+the screen does (same grammar, choices, spending, ticks, journal and undo), and both refuse a
+campaign that another gmscreen holds: two writers would lose one's work.
+"""
+
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from gmscreen.cli import CliError, _campaign_call, _dump, _Parser, _roll_lines
+
+
+@contextmanager
+def _table(path: str, prog: str) -> Iterator[Any]:
+    """The campaign's session, locked for this command alone, saved and released after."""
+    from gmscreen.campaign.session import open_session
+
+    session = open_session(path, if_locked="raise")
+    try:
+        if session.read_only:
+            raise CliError(f"{prog}: {path}: opened read-only ({session.read_only_reason or 'journal damaged'}); "
+                           "nothing was written")
+        yield session
+    finally:
+        session.close()
+
+
+def cmd_line(argv: list[str]) -> int:
+    parser = _Parser(prog="gmscreen line",
+                     description="Roll one quick-roll line on a campaign, exactly as the dice tray reads it; "
+                                 "the roll is logged and what it spends is taken off the sheets.")
+    parser.add_argument("file", metavar="CAMPAIGN.toml")
+    parser.add_argument("text", metavar="TEXT", help='the line, as typed in the tray ("loriane eloquence sd3")')
+    parser.add_argument("--json", action="store_true", help="print the roll as one JSON object")
+    parser.add_argument("--choose", metavar="KEYS", default="",
+                        help="the keys answering the roll's questions, in order (e.g. 'o' or 'nk'); "
+                             "questions left take the choice the odds assume")
+    parser.add_argument("--policy", choices=("odds", "enter"), default="odds",
+                        help="what an unanswered question takes: the choice the odds assume (default) "
+                             "or the tray's default, as Enter")
+    parser.add_argument("--who", metavar="ID", help="the character a line without a name is about")
+    parser.add_argument("--gm-only", action="store_true", help="log the roll for the GM only")
+    parser.add_argument("--seed", type=int, metavar="N", help="seed the dice (to replay a roll)")
+    ns = parser.parse_args(argv)
+    return _campaign_call(parser.prog, lambda: _line(ns, parser.prog))
+
+
+def _line(ns: Any, prog: str) -> int:
+    from gmscreen.play.quickroll.grammar import QuickRollError
+    from gmscreen.play.table_roll import ChoiceError, SessionTable, roll_line
+    from gmscreen.rules import RequestError, get_system
+
+    with _table(ns.file, prog) as session:
+        table = SessionTable(session)
+        rng = random.Random(ns.seed) if ns.seed is not None else None
+        try:
+            roll = roll_line(session, ns.text, selected=ns.who, keys=list(ns.choose), policy=ns.policy,
+                             gm_only=ns.gm_only, table=table, rng=rng)
+        except QuickRollError as err:
+            raise CliError(f"{prog}: {ns.text!r}: {err.message}") from None
+        except ChoiceError as err:
+            raise CliError(f"{prog}: --choose: {err}") from None
+        except RequestError as err:
+            from gmscreen.play.messages import rule_message
+
+            raise CliError(f"{prog}: {ns.text!r}: {rule_message(err, 'fr')}") from None
+        record = roll.record
+        if record is None:
+            raise CliError(f"{prog}: {ns.file}: the roll could not be logged")
+        system = get_system(record.request["system"])
+        answers = [{"question": prompt.question, "key": option.key, "choice": option.label}
+                   for prompt, option in roll.answers]
+        if ns.json:
+            print(_dump({"seq": record.seq, "who": record.who, "line": record.line, "gm_only": record.gm_only,
+                         "seed": record.seed, "request": record.request, "result": record.result,
+                         "answers": answers, "spent": [s.text for s in roll.spends], "timer": roll.timer,
+                         "warnings": list(table.warnings)}))
+        else:
+            kind = system.kinds[record.request["kind"]]
+            print(f"#{record.seq} {record.who} · {record.line}")
+            print("\n".join(_roll_lines(system, kind, record.request, record.result)))
+            for answer in answers:
+                print(f"  {answer['question']} → {answer['choice']}")
+            for spend in roll.spends:
+                print(f"  {spend.text}")
+            for warning in table.warnings:
+                print(f"  ! {warning}")
+    return 0
+
+
+def cmd_turn(argv: list[str]) -> int:
+    parser = _Parser(prog="gmscreen turn",
+                     description="Move the turn of a campaign's fight as n and p do on the screen: conditions "
+                                 "tick, a new round starts, p gives the ticks back.")
+    parser.add_argument("file", metavar="CAMPAIGN.toml")
+    parser.add_argument("direction", choices=("next", "previous"))
+    parser.add_argument("--json", action="store_true", help="print the new state of the fight as JSON")
+    ns = parser.parse_args(argv)
+    return _campaign_call(parser.prog, lambda: _turn(ns, parser.prog))
+
+
+def _turn(ns: Any, prog: str) -> int:
+    from gmscreen.play.encounter import next_turn, previous_turn
+
+    with _table(ns.file, prog) as session:
+        move = (next_turn if ns.direction == "next" else previous_turn)(session)
+        if move.problem:
+            raise CliError(f"{prog}: {ns.file}: {move.problem}")
+        enc = session.campaign.encounter
+        current = enc.entries[min(enc.turn, len(enc.entries) - 1)].name if enc.entries and enc.round else None
+        if ns.json:
+            print(_dump({"moved": move.moved, "undone": move.undone, "round": enc.round, "current": current,
+                         "notices": list(move.notices), "kept": list(move.kept)}))
+        else:
+            for notice in move.notices:
+                print(notice)
+            for kept in move.kept:
+                print(f"! {kept}")
+            print(f"Round {enc.round} · {current}" if current else f"Round {enc.round}")
+    return 0

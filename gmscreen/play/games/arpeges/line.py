@@ -1,0 +1,232 @@
+"""Les Arpèges in the quick-roll line: what its words and numbers mean, the request they build,
+its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ...declarations import simultaneous_actions
+from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat, sign
+from ...quickroll.grammar_kit import finish, flat_skills, free_skills, next_number, raw_side, refuse_helpers
+from ...quickroll.grammar_kit import side_id, to_int, trait
+from ...quickroll.line_rules import LineRules
+from ...quickroll.text import Candidate, Token, candidate
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
+
+
+class ArpegesGrammar(SystemGrammar):
+    system_id = "arpeges"
+    keywords = frozenset({"ouvert", "open", "parade", "parry", "confrontation", "conf", "2j", "deuxjets",
+                          "1j", "actions", "difficulte"})
+
+    def __init__(self, campaign: Campaign) -> None:
+        super().__init__(campaign)
+        self._groups = {}
+        for key in ("caracteristiques", "moyens"):
+            group = self.system.group(key)
+            assert group is not None
+            self._groups[key] = [(s.key, s.label) for s in group.stats]
+        self._known = free_skills(campaign)
+
+    def traits(self, side: Side) -> list[Candidate]:
+        out = [candidate(label, (group, key, label), key) for group, stats in self._groups.items()
+               for key, label in stats]
+        return out + flat_skills(side, self._known)
+
+    def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        tok = tokens[i]
+        norm = tok.norm
+        if norm in ("ouvert", "open"):
+            ctx.values["open_roll"] = True
+            return 1
+        if norm in ("parade", "parry"):
+            ctx.values["parry"] = True
+            ctx.values["confrontation"] = True
+            return 1
+        if norm in ("confrontation", "conf"):
+            ctx.values["confrontation"] = True
+            return 1
+        if norm in ("2j", "deuxjets"):
+            ctx.values["two_rolls"] = True
+            return 1
+        if norm == "1j":
+            ctx.values["two_rolls"] = False
+            return 1
+        if norm == "difficulte":
+            value = next_number(tokens, i, "difficulté")
+            ctx.once("difficulty", value, tok, "la difficulté", tokens[i + 1])
+            return 2
+        return 0
+
+    def negated(self, ctx: Context, token: Token) -> bool:
+        if token.norm in ("parade", "parry"):
+            ctx.values["parry"] = False
+            ctx.values["confrontation"] = True
+            return True
+        return False
+
+    def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        tok = tokens[i]
+        norm = tok.norm.replace("−", "-")
+        m = re.fullmatch(r"[x×](\d+)|(\d+)actions?", norm)
+        if m:
+            ctx.once("simultaneous_actions", int(m.group(1) or m.group(2)), tok, "le nombre d'actions")
+            return 1
+        if re.fullmatch(r"(\d+)", norm) and i + 1 < len(tokens) and tokens[i + 1].norm == "actions":
+            ctx.once("simultaneous_actions", int(norm), tok, "le nombre d'actions", tokens[i + 1])
+            return 2
+        m = re.fullmatch(r"±?d10°?([+\-]\d+)?", norm)
+        if m:
+            side = raw_side(ctx, tok, "already_level")
+            side.raw = {"level": int(m.group(1) or 0)}
+            side.raw_text = tok.text
+            return 1
+        if re.fullmatch(r"[+\-]?\d+", norm):
+            if "difficulty" in ctx.values:
+                ctx.values["difficulty"] += to_int(norm)
+                start = ctx.spans["difficulty"][0]
+                ctx.spans["difficulty"] = (start, tok.end)
+            else:
+                ctx.once("difficulty", to_int(norm), tok, "la difficulté")
+            return 1
+        return 0
+
+    def _level(self, side: Side) -> tuple[int, str]:
+        """Niveau de Compétence = Caractéristique + Moyen + Compétence (best ones when not named)."""
+        if side.raw and not side.traits:
+            return side.raw["level"], side.raw_text
+        skill_t = trait(side, "skill")
+        parts = []
+        total = 0
+        for group in ("caracteristiques", "moyens"):
+            named = trait(side, group)
+            values = side.sheet(group)
+            if named is not None:
+                _, key, label = named[0].value  # type: ignore[misc]
+            else:
+                if skill_t is None:
+                    raise QuickRollError("which_skill", side.start, name=side.name)
+                key, label = max(self._groups[group], key=lambda kl: int(values.get(kl[0], 0) or 0))
+            value = int(values.get(key, 0) or 0)
+            total += value
+            parts.append(f"{label} {sign(value)}")
+        if skill_t is not None:
+            value = int(skill_t[0].value[2])  # type: ignore[index]
+            total += value
+            parts.append(f"{skill_t[0].label} {sign(value)}")
+        return total, f"{' + '.join(parts)} = {sign(total)}"
+
+    def _declared(self, side: Side) -> int:
+        """Actions the side's character declared for the round in the queue (R12), at least 1."""
+        char_id = side_id(side)
+        return 1 if char_id is None else simultaneous_actions(self.campaign, char_id)
+
+    def build(self, ctx: Context) -> Draft:
+        v = ctx.values
+        actor, opp = ctx.actor, ctx.opponent
+        refuse_helpers(ctx, "no_help_rule_plural", game="Les Arpèges")
+        level, a_text = self._level(actor)
+        common: dict[str, Any] = {}
+        if v.get("open_roll"):
+            common["open_roll"] = True
+        explicit = "simultaneous_actions" in v
+        actions = v["simultaneous_actions"] if explicit else self._declared(actor)
+        if opp is None:
+            if v.get("confrontation"):
+                raise QuickRollError("confrontation_needs_vs", len(ctx.line))
+            difficulty = v.get("difficulty")
+            missing = "" if difficulty is not None else "difficulté manquante : un nombre signé (−3, +2, 0)"
+            request = {"difficulty": difficulty if difficulty is not None else 0, "skill_level": level, **common}
+            if actions > 1:
+                request["simultaneous_actions"] = actions
+                ctx.modifiers.append(f"{actions} actions" + ("" if explicit else " déclarées"))
+            baseline = {k: x for k, x in request.items() if k != "simultaneous_actions"} if actions > 1 else None
+            diff = f"difficulté {sign(difficulty)}" if difficulty is not None else "difficulté ?"
+            label = f"{actor.name} · {a_text} · {diff}"
+            return finish(self, ctx, "simple", request, who=actor.name, who_id=side_id(actor), label=label,
+                          missing=missing, baseline=baseline)
+        o_level, o_text = self._level(opp)
+        confrontation = v.get("confrontation") or "difficulty" in v
+        if confrontation:
+            request = {"difficulty": v.get("difficulty", 0), "actor_skill_level": level,
+                       "opponent_skill_level": o_level, **common}
+            if actions > 1:
+                request["simultaneous_actions"] = actions
+                ctx.modifiers.append(f"{actions} actions" + ("" if explicit else " déclarées"))
+            if v.get("parry") is False:
+                request["parry"] = False
+            baseline = {k: x for k, x in request.items() if k != "simultaneous_actions"} if actions > 1 else None
+            label = (f"{actor.name} · {a_text} · difficulté {sign(request['difficulty'])} · "
+                     f"{opp.name} pare · {o_text}")
+            choice = Choice("arpeges_parry", {}) if v.get("parry") is None else None
+            return finish(self, ctx, "confrontation", request, who=actor.name, who_id=side_id(actor), label=label,
+                          baseline=baseline, choice=choice)
+        if actions > 1 and explicit:
+            raise QuickRollError("simultaneous_scope", *ctx.spans["simultaneous_actions"])
+        kind = "opposed_two_rolls" if v.get("two_rolls") else "opposed_one_roll"
+        request = {"actor_skill_level": level, "opponent_skill_level": o_level, **common}
+        how = "deux jets" if kind == "opposed_two_rolls" else "un jet"
+        label = f"{actor.name} · {a_text} contre {opp.name} · {o_text} · opposition en {how}"
+        return finish(self, ctx, kind, request, who=actor.name, who_id=side_id(actor), label=label)
+
+    def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
+        open_roll = bool(request.get("open_roll"))
+        names = {
+            "simple": ["chance_dice", "malchance_dice"],
+            "opposed_one_roll": ["chance_dice", "malchance_dice"],
+            "opposed_two_rolls": ["actor_chance_dice", "actor_malchance_dice", "opponent_chance_dice",
+                                  "opponent_malchance_dice"],
+            "confrontation": ["actor_chance_dice", "actor_malchance_dice", "opponent_chance_dice",
+                              "opponent_malchance_dice"],
+        }[kind]
+        groups = ctx.faces or [[]]
+        faces = flat(ctx) if len(groups) == 1 else None
+        per_side = [list(g) for g in groups] if faces is None else None
+        out: dict[str, Any] = {}
+        for n, name in enumerate(names):
+            if per_side is not None:
+                side_faces = per_side[n // 2] if n // 2 < len(per_side) else []
+                source = side_faces
+            else:
+                source = faces  # type: ignore[assignment]
+            chain: list[int] = []
+            while source:
+                face = source.pop(0)
+                chain.append(face)
+                if not (open_roll and face == 10):
+                    break
+            if chain or not name.startswith("opponent_") or kind == "opposed_two_rolls":
+                out[name] = chain
+        leftover = faces if faces is not None else [f for g in (per_side or []) for f in g]
+        if leftover:
+            last = names[-1] if names[-1] in out else names[1]
+            out[last] = out.get(last, []) + leftover
+        return out
+
+
+class ArpegesLine(LineRules):
+    """The words of Les Arpèges in the quick-roll line and their help."""
+
+    grammar_class = ArpegesGrammar
+    completion_words = ("vs", "ouvert", "2j", "sans parade", "mj")
+    help_title = "Les Arpèges — ±d10 (chance − malchance) + difficulté finale = marge, réussite à 0"
+    help_examples = (
+        ("marchand baratin -3",
+         "difficulté −3 ; Caractéristique et Moyen : les meilleurs de la fiche, ou nommez-les "
+         "(« thibault intuition manœuvre baratin »)"),
+        ("thibault baratin -3 vs marchand baratin", "confrontation : si l'action réussit, p parer · n non"),
+        ("thibault baratin -3 x2", "2 actions simultanées (−3 chacune)"),
+        ("sibylle épée vs marchand baratin", "opposition en un jet (« 2j » : en deux jets)"),
+        ("ouvert", "jet ouvert (±d10°) · « sans parade » : pas de parade"),
+        ("= 6 5", "dé de chance puis dé de malchance ; camps séparés par /"),
+    )
+    help_notes = ()
+
+    def difficulty_token(self, value: int) -> str:
+        return f"{value:+d}"         # a difficulty is a signed number (−3, +2, +0)
+
+
+LINE = ArpegesLine()

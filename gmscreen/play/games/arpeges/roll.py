@@ -1,0 +1,45 @@
+"""Arpèges inside a roll: the parry is decided once the action has succeeded (R9, R10); a
+failed action needs none."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gmscreen.rules import resolve
+
+from ...quickroll.choices import Option, Prompt
+from ...roll_rules import RollRules
+
+if TYPE_CHECKING:
+    from ...quickroll.choices import RollFlow
+
+
+class ArpegesRoll(RollRules):
+    def start(self, flow: RollFlow) -> None:
+        first = dict(flow.request, parry=False)
+        out = resolve(first, seed=flow.rng.randrange(2 ** 31))
+        flow.request["actor_chance_dice"] = out["actor_chance_dice"]
+        flow.request["actor_malchance_dice"] = out["actor_malchance_dice"]
+        if out["actor_margin"] >= 0:
+            flow.result = out
+            flow.prompt = Prompt(
+                f"L'action réussit (marge {out['actor_margin']:+d}) : la cible pare-t-elle ?",
+                (Option("p", "parer", "parry"), Option("n", "laisser passer", "no_parry")), "p")
+        else:
+            flow.result = resolve(flow.request)
+
+    def choose(self, flow: RollFlow, action: str) -> None:
+        if action == "parry":
+            # The parry is a simple roll of the same game, its dice moved into the confrontation.
+            parry = resolve({"system": flow.draft.system, "kind": "simple", "difficulty": 0, "skill_level": 0,
+                             "open_roll": bool(flow.request.get("open_roll"))}, seed=flow.rng.randrange(2 ** 31))
+            flow.request["opponent_chance_dice"] = parry["chance_dice"]
+            flow.request["opponent_malchance_dice"] = parry["malchance_dice"]
+            flow.request.pop("parry", None)
+            flow.result = resolve(flow.request)
+        elif action == "no_parry":
+            flow.request["parry"] = False
+            flow.result = resolve(flow.request)
+
+
+ROLL = ArpegesRoll()

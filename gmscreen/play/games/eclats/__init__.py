@@ -1,0 +1,5 @@
+"""eclats at the table: its parts, one module each (see gmscreen.play.game)."""
+
+from ...game import GameTable
+
+TABLE = GameTable("eclats", package=__name__)

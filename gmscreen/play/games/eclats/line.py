@@ -1,0 +1,99 @@
+"""Éclats in the quick-roll line: what its words and numbers mean, the request they build,
+its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat
+from ...quickroll.grammar_kit import characteristic_candidates, finish, flat_skills, free_skills, next_number
+from ...quickroll.grammar_kit import raw_side, refuse_helpers, side_id, trait
+from ...quickroll.line_rules import LineRules
+from ...quickroll.text import Candidate, Token
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
+
+
+class EclatsGrammar(SystemGrammar):
+    system_id = "eclats"
+    keywords = frozenset({"seuil"})
+
+    def __init__(self, campaign: Campaign) -> None:
+        super().__init__(campaign)
+        self._chars = characteristic_candidates(self.system, "characteristics")
+        self._known = free_skills(campaign)
+
+    def traits(self, side: Side) -> list[Candidate]:
+        return self._chars + flat_skills(side, self._known)
+
+    def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        if tokens[i].norm == "seuil":
+            ctx.once("difficulty", next_number(tokens, i, "seuil"), tokens[i], "le seuil", tokens[i + 1])
+            return 2
+        return 0
+
+    def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        tok = tokens[i]
+        m = re.fullmatch(r"(\d)d(10)?([+\-]\d+)?", tok.norm)
+        if m:
+            side = raw_side(ctx, tok, "already_characteristics")
+            side.raw = {"characteristic": int(m.group(1)), "skill": int(m.group(3) or 0)}
+            side.raw_text = tok.text
+            return 1
+        if re.fullmatch(r"\d+", tok.norm):
+            ctx.once("difficulty", int(tok.norm), tok, "le seuil")
+            return 1
+        return 0
+
+    def build(self, ctx: Context) -> Draft:
+        if ctx.opponent is not None:
+            raise QuickRollError("no_opposed_test", ctx.opponent.start, game="Éclats")
+        refuse_helpers(ctx, "no_help_rule", game="Éclats")
+        side = ctx.actor
+        if side.raw:
+            level, skill = side.raw["characteristic"], side.raw["skill"]
+            text = side.raw_text
+        else:
+            char = trait(side, "char")
+            if char is None:
+                names = ", ".join(s.label[:3].upper() for s in self.system.group("characteristics").stats)  # type: ignore[union-attr]
+                raise QuickRollError("which_characteristic", len(ctx.line), name=side.name, names=names)
+            _, key, label = char[0].value  # type: ignore[misc]
+            level = int(side.sheet("characteristics").get(key, 0) or 0)
+            skill_t = trait(side, "skill")
+            skill = int(skill_t[0].value[2]) if skill_t else 0  # type: ignore[index]
+            text = f"{label} {level}" + (f" + {skill_t[0].label} {skill}" if skill_t else "")
+        threshold = ctx.values.get("difficulty")
+        missing = "" if threshold is not None else "seuil manquant : tapez un nombre (1–15), « difficile »…"
+        seuil = f"seuil {threshold}" if threshold is not None else "seuil ?"
+        request = {"characteristic": level, "skill": skill, "threshold": threshold if threshold is not None else 5}
+        ctx.spans["threshold"] = ctx.spans.get("difficulty", (0, 0))
+        forced_empty = ctx.faces == [[]]
+        choice = Choice("eclats_reroll", {"characteristic": level}) if level > 0 and not forced_empty else None
+        return finish(self, ctx, "simple", request, who=side.name, who_id=side_id(side),
+                      label=f"{side.name} · {text} · {seuil}", missing=missing, choice=choice)
+
+    def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
+        return {"dice": flat(ctx)}
+
+
+class EclatsLine(LineRules):
+    """The words of Éclats in the quick-roll line and their help."""
+
+    grammar_class = EclatsGrammar
+    completion_words = ("mj", "seuil")
+    help_title = "Éclats — un d10 lu 0–9, relancé selon la caractéristique (0–3), + compétence ≥ seuil"
+    help_examples = (
+        ("ysaure emp calmer 15", "caractéristique (abréviation ou nom) + compétence, seuil 15"),
+        ("mael agi pister difficile", "seuil par son nom dans la table"),
+        ("2d10+3 9", "caractéristique 2, compétence 3 sans fiche"),
+        ("= 3 0", "dés lancés à la table, le dernier est gardé ; « = » seul : pas de jet"),
+    )
+    help_notes = (
+        "Après chaque dé, s'il reste des lancers : r relancer · g garder (Entrée = garder)",
+    )
+
+
+LINE = EclatsLine()

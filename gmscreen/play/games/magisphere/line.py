@@ -1,0 +1,249 @@
+"""Magisphère in the quick-roll line: what its words and numbers mean, the request they build,
+its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat, sign
+from ...quickroll.grammar_kit import finish, free_skills, nested_skills, next_number, raw_side, side_id, trait
+from ...quickroll.line_rules import LineRules
+from ...quickroll.text import Candidate, Token, candidate, fold
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
+
+
+_TARGETS = {"breve": 2, "courte": 2, "tendue": 3, "majeure": 5}
+
+
+class MagisphereGrammar(SystemGrammar):
+    system_id = "magisphere"
+    keywords = frozenset({"imp", "impulsion", "impulse", "malus", "bonus", "seuil"} | set(_TARGETS))
+
+    def __init__(self, campaign: Campaign) -> None:
+        super().__init__(campaign)
+        self._known = free_skills(campaign, nested=True)
+        self._stats: dict[str, str] = {}
+        for character in campaign.characters:
+            for name in (character.sheet.get("stats") or {}):
+                self._stats.setdefault(fold(name), name)
+
+    def traits(self, side: Side) -> list[Candidate]:
+        stats = side.sheet("stats")
+        out = [candidate(name, ("stat", name, int(value))) for name, value in stats.items()]
+        return out + nested_skills(side, self._known)
+
+    def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        tok = tokens[i]
+        norm = tok.norm
+        if norm in ("imp", "impulsion", "impulse"):
+            ctx.values[f"{ctx.side.role}_impulse"] = True
+            ctx.spans["impulse_bonus"] = (tok.start, tok.end)
+            ctx.modifiers.append("Impulsion +3")
+            return 1
+        if norm in ("malus", "bonus"):
+            value = abs(next_number(tokens, i, norm))
+            key = norm if ctx.side.role == "actor" or norm == "malus" else "opponent_bonus"
+            ctx.add(key, value)
+            ctx.spans[key] = (tok.start, tokens[i + 1].end)
+            ctx.modifiers.append(f"{norm} {value}")
+            return 2
+        if norm == "seuil":
+            ctx.once("difficulty", next_number(tokens, i, "seuil"), tok, "le seuil", tokens[i + 1])
+            return 2
+        if norm in _TARGETS:
+            ctx.once("target", _TARGETS[norm], tok, "la longueur de l'opposition")
+            return 1
+        return 0
+
+    def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        tok = tokens[i]
+        norm = tok.norm.replace("−", "-")
+        m = re.fullmatch(r"1?d20([+\-]\d+)?", norm)
+        if m:
+            side = raw_side(ctx, tok, "already_scores")
+            side.raw = {"stat": max(0, int(m.group(1) or 0))}
+            side.raw_text = tok.text
+            return 1
+        m = re.fullmatch(r"([+\-])(\d+)", norm)
+        if m:
+            value = int(m.group(2))
+            if m.group(1) == "+":
+                key = "bonus" if ctx.side.role == "actor" else "opponent_bonus"
+                ctx.add(key, value)
+                ctx.spans[key] = (tok.start, tok.end)
+                ctx.modifiers.append(f"+{value}")
+            else:
+                ctx.add("malus", value)
+                ctx.spans["malus"] = (tok.start, tok.end)
+                ctx.modifiers.append(f"malus {value}")
+            return 1
+        if re.fullmatch(r"\d+", norm):
+            ctx.once("difficulty", int(norm), tok, "le seuil")
+            return 1
+        return 0
+
+    def _roller(self, side: Side, prefix: str, ctx: Context) -> tuple[dict[str, Any], str, int | None]:
+        if side.raw and not side.traits:
+            return {prefix + "stat": side.raw["stat"]}, side.raw_text, None
+        stat_t = trait(side, "stat")
+        skill_t = trait(side, "skill")
+        stats = side.sheet("stats")
+        if skill_t is not None:
+            _, name, value, parent = skill_t[0].value  # type: ignore[misc]
+            if stat_t is not None:
+                stat_name, stat = stat_t[0].value[1], stat_t[0].value[2]  # type: ignore[index]
+            elif parent in stats:
+                stat_name, stat = parent, int(stats[parent])
+            else:
+                raise QuickRollError("no_stat", skill_t[1].start, skill_t[1].end, name=side.name, stat=parent)
+            text = f"{name} ({stat_name}) {stat}{sign(value)}" if value else f"{name} ({stat_name}, sans compétence) {stat}"
+            fields = {prefix + "stat": stat}
+            if value:
+                fields[prefix + "skill"] = value
+            return fields, text, value
+        if stat_t is not None:
+            _, name, value = stat_t[0].value  # type: ignore[misc]
+            return {prefix + "stat": value}, f"{name} {value}", None
+        raise QuickRollError("which_skill_or_stat", side.start, name=side.name)
+
+    def _impulsions(self, side: Side) -> int | None:
+        res = side.sheet("resources")
+        if "impulsion" not in res:
+            return None
+        return int(res.get("impulsion") or 0)
+
+    def _helpers(self, ctx: Context, skill_name: str | None) -> list[int]:
+        out = []
+        for _i, helper, tok in ctx.helpers:
+            if skill_name is None:
+                raise QuickRollError("help_needs_skill", tok.start, tok.end)
+            value = 0
+            for table in (helper.sheet.get("skills") or {}).values():
+                if isinstance(table, dict):
+                    for name, v in table.items():
+                        if fold(name) == fold(skill_name):
+                            value = int(v)
+            out.append(value)
+        if ctx.helpers:
+            ctx.modifiers.append("aide " + ", ".join(h.name for _i, h, _t in ctx.helpers))
+        return out
+
+    def build(self, ctx: Context) -> Draft:
+        v = ctx.values
+        actor, opp = ctx.actor, ctx.opponent
+        a, a_text, _ = self._roller(actor, "", ctx)
+        skill_t = trait(actor, "skill") if not actor.raw else None
+        helpers = self._helpers(ctx, skill_t[0].value[1] if skill_t else None)  # type: ignore[index]
+        if opp is None:
+            if "target" in v:
+                raise QuickRollError("extended_needs_vs", *ctx.spans["target"])
+            threshold = v.get("difficulty")
+            missing = "" if threshold is not None else "seuil manquant : tapez un nombre (20), « difficile »…"
+            request: dict[str, Any] = {**a, "threshold": threshold if threshold is not None else 20}
+            ctx.spans["threshold"] = ctx.spans.get("difficulty", (0, 0))
+            extras = self._extras(v, "", helpers)
+            request.update(extras)
+            points = self._impulsions(actor)
+            if points is not None:
+                request["impulsions"] = points
+                ctx.spans["impulsions"] = ctx.spans.get("impulse_bonus", (0, len(ctx.line)))
+                if v.get("actor_impulse") and points < 1:
+                    raise QuickRollError("no_impulsion", *ctx.spans["impulse_bonus"], name=actor.name)
+            baseline = None
+            if extras:
+                baseline = {k: x for k, x in request.items() if k not in extras}
+            seuil = f"seuil {request['threshold']}" if threshold is not None else "seuil ?"
+            if v.get("malus"):
+                seuil += f" + malus {v['malus']}"
+            label = f"{actor.name} · {a_text} · {seuil}" + (f" · bonus {v['bonus']}" if v.get("bonus") else "")
+            choice = Choice("magisphere_reroll", {"sides": {"": (side_id(actor), points, actor.index)},
+                                                  "limit": request.get("reroll_limit", "unlimited")})
+            return finish(self, ctx, "simple", request, who=actor.name, who_id=side_id(actor), label=label,
+                          missing=missing, baseline=baseline, choice=choice if points else None)
+        if "difficulty" in v:
+            raise QuickRollError("opposition_no_threshold", *ctx.spans["difficulty"])
+        if v.get("malus"):
+            raise QuickRollError("malus_in_opposition", *ctx.spans["malus"])
+        o, o_text, _ = self._roller(opp, "opponent_", ctx)
+        extended = "target" in v
+        request = {**{"actor_" + k: x for k, x in a.items()}, **o}
+        extras = {"actor_" + k: x for k, x in self._extras(v, "", helpers).items()}
+        if v.get("opponent_bonus"):
+            extras["opponent_bonus"] = v["opponent_bonus"]
+        if v.get("opponent_impulse"):
+            extras["opponent_impulse_bonus"] = True
+        request.update(extras)
+        sides: dict[str, tuple[str | None, int | None, int | None]] = {}
+        if not extended:
+            for side, prefix in ((actor, "actor_"), (opp, "opponent_")):
+                points = self._impulsions(side)
+                if points is not None:
+                    request[prefix + "impulsions"] = points
+                    sides[prefix] = (side_id(side), points, side.index)
+                    if request.get(prefix + "impulse_bonus") and points < 1:
+                        raise QuickRollError("no_impulsion", *ctx.spans["impulse_bonus"], name=side.name)
+        else:
+            for key in ("actor_impulse_bonus", "opponent_impulse_bonus"):
+                if request.pop(key, None):
+                    raise QuickRollError("impulsion_extended", *ctx.spans["impulse_bonus"])
+            request["target"] = v["target"]
+        baseline = {k: x for k, x in request.items() if k not in extras} if extras else None
+        label = f"{actor.name} · {a_text} contre {opp.name} · {o_text}"
+        if extended:
+            label += f" · opposition en {v['target']} réussites"
+            timer = {"label": f"{actor.name} contre {opp.name} ({v['target']} réussites)", "kind": "opposition",
+                     "who": side_id(actor), "opponent": side_id(opp) or opp.name}
+            return finish(self, ctx, "extended_opposed", request, who=actor.name, who_id=side_id(actor), label=label,
+                          baseline=baseline, timer=timer)
+        choice = Choice("magisphere_reroll", {"sides": sides, "limit": request.get("reroll_limit", "unlimited")})
+        return finish(self, ctx, "opposed", request, who=actor.name, who_id=side_id(actor), label=label,
+                      baseline=baseline, choice=choice if any(p for _, p, _ in sides.values()) else None)
+
+    @staticmethod
+    def _extras(v: dict[str, Any], prefix: str, helpers: list[int]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if v.get("bonus"):
+            out["bonus"] = v["bonus"]
+        if v.get("actor_impulse"):
+            out["impulse_bonus"] = True
+        if helpers:
+            out["helper_skills"] = helpers
+        if v.get("malus"):
+            out["malus"] = v["malus"]
+        return out
+
+    def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
+        if kind == "simple":
+            return {"dice": flat(ctx)}
+        groups = ctx.faces or [[]]
+        if len(groups) == 2:
+            return {"actor_dice": list(groups[0]), "opponent_dice": list(groups[1])}
+        faces = flat(ctx)
+        if kind == "opposed" and len(faces) == 2:
+            return {"actor_dice": faces[:1], "opponent_dice": faces[1:]}
+        raise QuickRollError("split_sides", ctx.faces_pos, len(ctx.line))
+
+
+class MagisphereLine(LineRules):
+    """The words of Magisphère in the quick-roll line and their help."""
+
+    grammar_class = MagisphereGrammar
+    completion_words = ("vs", "aide", "imp", "malus", "bonus", "tendue", "breve", "majeure", "mj")
+    help_title = "Magisphère — 1d20 + statistique + compétence + bonus ≥ seuil + malus"
+    help_examples = (
+        ("shady négociation 25 +2 malus 5", "seuil 25, bonus 2 (+N), malus 5 (malus N ou −N)"),
+        ("shady négo 20 imp", "imp : 1 Impulsion dépensée avant le jet, +3"),
+        ("granok force vs bob force", "opposition (sans la compétence, la statistique où elle est rangée)"),
+        ("granok force vs bob force tendue", "opposition étendue (brève 2, tendue 3, majeure 5) : minuteur"),
+        ("shady discrétion 18 aide granok", "coopération : moitié de la compétence de l'aide"),
+        ("= 5 14", "premier d20 puis relances ; camps séparés par /"),
+    )
+    help_notes = (
+        "Après un échec, s'il reste de l'Impulsion : r relancer (1 point) · g garder",
+    )
+
+
+LINE = MagisphereLine()

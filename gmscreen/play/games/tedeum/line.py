@@ -1,0 +1,238 @@
+"""Te Deum in the quick-roll line: what its words and numbers mean, the request they build,
+its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat
+from ...quickroll.grammar_kit import characteristic_candidates, finish, free_skills, nested_skills, next_number
+from ...quickroll.grammar_kit import raw_side, refuse_helpers, side_id, trait
+from ...quickroll.line_rules import LineRules
+from ...quickroll.text import Candidate, Token
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
+
+
+class TeDeumGrammar(SystemGrammar):
+    system_id = "tedeum"
+    keywords = frozenset({"providence", "prov", "bonus", "malus", "attaque", "attack", "surpris", "seuil",
+                          "ouvert"})
+
+    def __init__(self, campaign: Campaign) -> None:
+        super().__init__(campaign)
+        self._chars = characteristic_candidates(self.system, "characteristics")
+        self._labels = {c.value[1]: c.label for c in self._chars}  # type: ignore[index]
+        self._known = free_skills(campaign, nested=True)
+
+    def traits(self, side: Side) -> list[Candidate]:
+        out = list(self._chars)
+        return out + nested_skills(side, self._known)
+
+    def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        tok = tokens[i]
+        norm = tok.norm
+        role = ctx.side.role
+        if norm in ("providence", "prov"):
+            ctx.values[f"{role}_providence"] = True
+            ctx.spans["use_providence"] = (tok.start, tok.end)
+            ctx.modifiers.append("Providence")
+            return 1
+        if norm in ("bonus", "malus"):
+            ctx.add(f"{role}_shift", 1 if norm == "bonus" else -1)
+            ctx.spans["die_shift"] = (tok.start, tok.end)
+            ctx.modifiers.append(norm)
+            return 1
+        if norm in ("attaque", "attack"):
+            ctx.values["attack"] = True
+            return 1
+        if norm == "surpris":
+            ctx.values["attack"] = True
+            ctx.values["no_defence"] = True
+            return 1
+        if norm == "seuil":
+            ctx.once("difficulty", next_number(tokens, i, "seuil"), tok, "la difficulté", tokens[i + 1])
+            return 2
+        return 0
+
+    def negated(self, ctx: Context, token: Token) -> bool:
+        if token.norm in ("providence", "prov"):
+            ctx.values[f"{ctx.side.role}_providence"] = False
+            return True
+        if token.norm in ("defense", "reaction", "parade"):
+            ctx.values["attack"] = True
+            ctx.values["no_defence"] = True
+            return True
+        return False
+
+    def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
+        tok = tokens[i]
+        norm = tok.norm.replace("−", "-")
+        m = re.fullmatch(r"1?d(4|6|8|10|12|20)([+\-]\d+)?", norm)
+        if m:
+            side = raw_side(ctx, tok, "already_die")
+            side.raw = {"die": int(m.group(1)), "skill": max(0, int(m.group(2) or 0))}
+            side.raw_text = tok.text
+            return 1
+        if re.fullmatch(r"\d+", norm):
+            ctx.once("difficulty", int(norm), tok, "la difficulté")
+            return 1
+        return 0
+
+    def _roller(self, side: Side, prefix: str, ctx: Context) -> tuple[dict[str, Any], str, str | None]:
+        """Fields of one side, its description, and the characteristic key (for XP)."""
+        shift = ctx.values.get(f"{side.role}_shift", 0)
+        use = ctx.values.get(f"{side.role}_providence")
+        if side.raw and not side.traits:
+            fields = {prefix + "die": side.raw["die"], prefix + "skill": side.raw["skill"], prefix + "negative_die": 6}
+            if shift:
+                fields[prefix + "die_shift"] = shift
+            return fields, side.raw_text, None
+        char_t = trait(side, "char")
+        skill_t = trait(side, "skill")
+        if skill_t is not None:
+            _, name, value, parent = skill_t[0].value  # type: ignore[misc]
+            key = char_t[0].value[1] if char_t is not None else parent  # type: ignore[index]
+            text = f"{name} ({self._labels.get(key, key)})"
+        elif char_t is not None:
+            key, value = char_t[0].value[1], 0  # type: ignore[index]
+            text = self._labels.get(key, key)
+        else:
+            raise QuickRollError("which_skill", side.start, name=side.name)
+        die = int(side.sheet("characteristics").get(key, 8) or 8)
+        negative = int(side.sheet("negative_dice").get(key, 6) or 6)
+        providence = int(side.sheet("resources").get("providence", 0) or 0)
+        fields: dict[str, Any] = {prefix + "die": die, prefix + "skill": value, prefix + "negative_die": negative}
+        if shift:
+            fields[prefix + "die_shift"] = shift
+        if providence:
+            fields[prefix + "providence_die"] = providence
+        if use:
+            if not providence:
+                span = ctx.spans.get("use_providence", (0, len(ctx.line)))
+                raise QuickRollError("lost_sheep", *span, name=side.name)
+            fields[prefix + "use_providence"] = True
+        return fields, f"{text} D{die}+{value}", key
+
+    def build(self, ctx: Context) -> Draft:
+        v = ctx.values
+        actor, opp = ctx.actor, ctx.opponent
+        refuse_helpers(ctx, "no_help_in_tests", game="Te Deum")
+        a, a_text, a_key = self._roller(actor, "" if opp is None and not v.get("attack") else "actor_", ctx)
+        mods_keys = {k for k in a if k.endswith("die_shift") or k.endswith("use_providence")}
+        # Asked only for player characters; an NPC calls on Providence with the word in the line.
+        providence_prompt = (v.get("actor_providence") is None and actor.character is not None
+                             and actor.character.side == "party"
+                             and int(actor.sheet("resources").get("providence", 0) or 0) > 0)
+        if v.get("attack"):
+            request: dict[str, Any] = dict(a)
+            label = f"{actor.name} attaque · {a_text}"
+            if v.get("no_defence") or opp is None:
+                request["defender_reacts"] = False
+                if opp is not None:
+                    label += f" · {opp.name} sans défense"
+            else:
+                o, o_text, _ = self._roller(opp, "opponent_", ctx)
+                request.update(o)
+                mods_keys |= {k for k in o if k.endswith("die_shift") or k.endswith("use_providence")}
+                label += f" · {opp.name} se défend · {o_text}"
+            if "difficulty" in v:
+                raise QuickRollError("attack_no_difficulty", *ctx.spans["difficulty"])
+            kind = "attack"
+            missing = ""
+        elif opp is not None:
+            o, o_text, _ = self._roller(opp, "opponent_", ctx)
+            request = {**a, **o}
+            mods_keys |= {k for k in o if k.endswith("die_shift") or k.endswith("use_providence")}
+            if "difficulty" in v:
+                raise QuickRollError("opposition_no_difficulty", *ctx.spans["difficulty"])
+            label = f"{actor.name} · {a_text} contre {opp.name} · {o_text}"
+            kind = "opposed"
+            missing = ""
+        else:
+            difficulty = v.get("difficulty")
+            missing = "" if difficulty is not None else "difficulté manquante : un nombre (13) ou « périlleux »"
+            request = {**a, "difficulty": difficulty if difficulty is not None else 7}
+            words = v.get("difficulty_label") or _tedeum_label(difficulty)
+            diff = f"difficulté {difficulty}" + (f" ({words})" if words else "") if difficulty is not None else "difficulté ?"
+            label = f"{actor.name} · {a_text} · {diff}"
+            kind = "simple"
+        baseline = {k: x for k, x in request.items() if k not in mods_keys} if mods_keys else None
+        prefix = "" if kind == "simple" else "actor_"
+        choice = None
+        if providence_prompt and actor.character is not None:
+            choice = Choice("tedeum_providence", {"prefix": prefix,
+                                                  "providence": int(actor.sheet("resources").get("providence"))})
+        draft = finish(self, ctx, kind, request, who=actor.name, who_id=side_id(actor), label=label, missing=missing,
+                       baseline=baseline, choice=choice)
+        draft.choice = choice if not draft.forced else None
+        return draft
+
+    def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
+        groups = ctx.faces or [[]]
+        prefixes = [""] if kind == "simple" else ["actor_"]
+        if kind == "opposed" or (kind == "attack" and request.get("defender_reacts", True)):
+            prefixes.append("opponent_")
+        if len(groups) > 1 and len(groups) != len(prefixes):
+            raise QuickRollError("dice_groups", ctx.faces_pos, len(ctx.line), expected=len(prefixes))
+        queue = list(flat(ctx)) if len(groups) == 1 else None
+        out: dict[str, Any] = {}
+        for n, prefix in enumerate(prefixes):
+            faces = queue if queue is not None else list(groups[n])
+            from gmscreen.rules.tedeum import effective_die
+
+            die = effective_die(request[prefix + "die"], request.get(prefix + "die_shift", 0))
+            chain: list[int] = []
+            while faces:
+                face = faces.pop(0)
+                chain.append(face)
+                if face != die:
+                    break
+            out[prefix + "dice"] = chain
+            if request.get(prefix + "use_providence"):
+                out[prefix + "providence_dice"] = faces[:1]
+                del faces[:1]
+            if chain and chain[0] == 1:
+                neg = request[prefix + "negative_die"]
+                take = 1
+                if request.get("open_negative_die"):
+                    take = 0
+                    while take < len(faces) and faces[take] == neg:
+                        take += 1
+                    take += 1
+                out[prefix + "negative_dice"] = faces[:take]
+                del faces[:take]
+            if queue is None and faces:
+                out[prefix + "dice"] = chain + faces
+        if queue:
+            out[prefixes[-1] + "dice"] = out[prefixes[-1] + "dice"] + queue
+        return out
+
+
+def _tedeum_label(value: int | None) -> str:
+    from gmscreen.rules.tedeum import difficulty_label
+
+    return (difficulty_label(value) or "") if value is not None else ""
+
+
+class TeDeumLine(LineRules):
+    """The words of Te Deum in the quick-roll line and their help."""
+
+    grammar_class = TeDeumGrammar
+    completion_words = ("vs", "providence", "bonus", "malus", "attaque", "surpris", "mj")
+    help_title = "Te Deum — dé de caractéristique ouvert + compétence ≥ difficulté"
+    help_examples = (
+        ("louvensac charme 13 providence", "Providence appelée avant le jet (le dé baisse d'un cran)"),
+        ("louvensac perception 9 bonus", "bonus / malus : dé d'un cran plus gros / plus petit"),
+        ("louvensac comédie vs gentilhomme perspicacité", "opposition"),
+        ("saint escrime attaque vs gentil escrime", "attaque (« surpris » ou « sans défense » : pas de défense)"),
+        ("= 12 5 4", "dé (et ses explosions), puis Providence, puis dé négatif"),
+    )
+    help_notes = (
+        "Sans « providence » ni « sans providence », le tray demande : p Providence · n sans",
+    )
+
+
+LINE = TeDeumLine()

@@ -1,0 +1,51 @@
+"""Te Deum's sheet: the Providence die, experience, and characteristics as dice."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...sheet_look import FAINT, STRONG, Glance, Piece, SheetLook, free_int, tone
+
+# Providence levels (tedeum.md: Brebis égarée, Pauvre pécheur, Fils prodigue; higher unnamed).
+PROVIDENCE_NAMES = {0: "Brebis égarée", 4: "Pauvre pécheur", 6: "Fils prodigue"}
+SHORT = {"puissance": "Pu", "complexion": "Co", "adresse": "Ad", "sensibilite": "Se", "savoir": "Sa",
+         "entregent": "En"}
+
+
+def _short(stat: Any) -> str:
+    return SHORT.get(stat.key, stat.key[:2])
+
+
+class TeDeumSheet(SheetLook):
+    resource_key = ("resources", "providence", None)
+    glance_title = "Providence · XP"
+
+    def resource_text(self, value: Any) -> str:
+        return f"D{value}" if value else "aucun"
+
+    def glance(self, system: Any, sheet: Mapping[str, Any], *, ascii: bool = False) -> list[Piece]:
+        line = Glance()
+        prov = free_int(sheet, "resources", "providence")
+        line.add("Prov ", FAINT)
+        line.add(f"D{prov}" if prov else "—", STRONG if prov else FAINT)
+        xp = sheet.get("xp")
+        total = sum(v for v in xp.values() if isinstance(v, int)) if isinstance(xp, Mapping) else 0
+        line.stat("XP ", str(total), tone(strong=total > 0))
+        self.group_glance(line, system, sheet, "characteristics", _short)
+        return line.pieces
+
+    def glance_legend(self, system: Any, sheet: Mapping[str, Any], *, ascii: bool = False) -> list[tuple[str, str]]:
+        return [("Prov", "Providence (dé)"), ("XP", "expérience (total des caractéristiques)"),
+                *self.group_legend(system, ("characteristics",), _short)]
+
+    def value_text(self, group: Any, stat: Any, value: int) -> str:
+        """Dice stats read as dice; the Providence die with its level's name."""
+        if not stat.choices:
+            return super().value_text(group, stat, value)
+        if group.key == "resources":
+            name = PROVIDENCE_NAMES.get(value, "")
+            return (f"D{value}" if value else "aucun dé") + (f" ({name})" if name else "")
+        return f"D{value}"
+
+
+SHEET = TeDeumSheet()

@@ -1,0 +1,166 @@
+"""Pieces every game's quick-roll grammar builds with (the games' `line.py` modules).
+
+Reading a number after a keyword, the one trait of a kind a side named, the skills other
+characters have, the common tail that turns gathered values into a checked `Draft`, and
+cutting typed faces into groups: written once here so that no two games copy them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Sequence
+
+from .grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, check_request, flat
+from .text import Candidate, Token, candidate, fold
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
+    from gmscreen.rules._base import System
+
+# Known skills of a campaign: folded name -> (name as written, parent key or None).
+KnownSkills = dict[str, tuple[str, str | None]]
+
+
+def to_int(text: str) -> int:
+    """An integer as typed, the typographic minus included."""
+    return int(text.replace("−", "-"))
+
+
+def next_number(tokens: Sequence[Token], i: int, what: str) -> int:
+    """The number after the keyword at i (`sd 3`, `seuil 15`), or an error naming `what`."""
+    if i + 1 >= len(tokens) or not re.fullmatch(r"[+\-−]?\d+", tokens[i + 1].norm):
+        tok = tokens[i]
+        raise QuickRollError("number_must_follow", tok.start, tok.end, word=tok.text, what=what)
+    return to_int(tokens[i + 1].norm)
+
+
+def trait(side: Side, kind: str) -> tuple[Candidate, Token] | None:
+    """The one trait of `kind` the side named (a second one is an error), or None."""
+    found = [(c, t) for c, t in side.traits if isinstance(c.value, tuple) and c.value[0] == kind]
+    if len(found) > 1:
+        c, t = found[1]
+        raise QuickRollError("already_has", t.start, t.end, word=t.text, name=side.name, label=found[0][0].label)
+    return found[0] if found else None
+
+
+def raw_side(ctx: Context, tok: Token, code: str) -> Side:
+    """The side that dice typed without a sheet (`6d12`, `1d20+3`) are for; error `code`
+    (with `word` and `name`) when it already has a character or its dice."""
+    side = ctx.side
+    if side.named:
+        raise QuickRollError(code, tok.start, tok.end, word=tok.text, name=side.name)
+    return side
+
+
+def refuse_helpers(ctx: Context, code: str, **params: Any) -> None:
+    """Error `code` on the first helper named, when this test takes no help."""
+    if ctx.helpers:
+        h = ctx.helpers[0][2]
+        raise QuickRollError(code, h.start, h.end, **params)
+
+
+def side_id(side: Side) -> str | None:
+    """The id of the side's character (None for raw dice)."""
+    return side.character.id if side.character is not None else None
+
+
+def characteristic_candidates(system: System, group_key: str) -> list[Candidate]:
+    """The fixed stats of one sheet group, as traits `("char", key, label)`."""
+    group = system.group(group_key)
+    assert group is not None
+    return [candidate(s.label, ("char", s.key, s.label), s.key) for s in group.stats]
+
+
+def free_skills(campaign: Campaign, group: str = "skills", nested: bool = False) -> KnownSkills:
+    """Every skill name used in the campaign, folded -> (name, parent key or None)."""
+    out: KnownSkills = {}
+    for character in campaign.characters:
+        skills = character.sheet.get(group)
+        if not isinstance(skills, dict):
+            continue
+        if nested:
+            for parent, table in skills.items():
+                if isinstance(table, dict):
+                    for name in table:
+                        out.setdefault(fold(name), (name, parent))
+        else:
+            for name in skills:
+                out.setdefault(fold(name), (name, None))
+    return out
+
+
+def flat_skills(side: Side, known: KnownSkills) -> list[Candidate]:
+    """Free skills in one flat table (Éclats, Arpèges): the side's own, then those only
+    others have, at 0, so that a line naming them still reads."""
+    own = side.sheet("skills")
+    out = [candidate(name, ("skill", name, int(value))) for name, value in own.items()]
+    owned = {fold(n) for n in own}
+    out += [candidate(name, ("skill", name, 0)) for key, (name, _) in known.items() if key not in owned]
+    return out
+
+
+def nested_skills(side: Side, known: KnownSkills) -> list[Candidate]:
+    """Skills filed under a parent (Magisphère statistic, Te Deum characteristic): the side's
+    own, then those only others have, at 0, so that a line naming them still reads."""
+    out, owned = [], set()
+    for parent, table in side.sheet("skills").items():
+        if isinstance(table, dict):
+            for name, value in table.items():
+                out.append(candidate(name, ("skill", name, int(value), parent)))
+                owned.add(fold(name))
+    out += [candidate(name, ("skill", name, 0, parent)) for key, (name, parent) in known.items()
+            if key not in owned]
+    return out
+
+
+def finish(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, Any], *, who: str,
+           who_id: str | None, label: str, missing: str = "", baseline: dict[str, Any] | None = None,
+           choice: Choice | None = None, timer: dict[str, Any] | None = None) -> Draft:
+    """Common tail: rule options, hidden, forced faces, validation, the draft."""
+    request = {"system": grammar.system_id, "kind": kind, **grammar.rules_defaults(kind), **request}
+    if ctx.hidden:
+        request["hidden"] = True
+    forced = ctx.faces is not None
+    if forced:
+        request.update(grammar.split_faces(ctx, request, kind))
+    if not missing or forced:
+        if missing and forced:
+            raise QuickRollError("missing", len(ctx.line), text=missing)
+        check_request(request, ctx, forced)
+    else:
+        # Validate with the placeholder difficulty so that every other mistake still shows.
+        check_request(request, ctx, False)
+    if baseline is not None:
+        base_kind = baseline.get("kind", kind)
+        baseline = {"system": grammar.system_id, **grammar.rules_defaults(base_kind), **baseline, "kind": base_kind}
+        if ctx.hidden:
+            baseline["hidden"] = True
+    span = ctx.spans.get("difficulty")
+    return Draft(
+        line=ctx.line, system=grammar.system_id, kind=kind, request=request, who=who, who_id=who_id,
+        label=label, gm_only=ctx.gm_only, forced=forced, missing=missing, baseline=baseline,
+        modifier_text=", ".join(ctx.modifiers), choice=None if forced else choice, sides=list(ctx.sides),
+        difficulty_span=span, timer=timer,
+    )
+
+
+def chunks(faces: list[int], sizes: Sequence[int]) -> list[list[int]]:
+    """Cut a flat list of faces by sizes; what is left over goes to the last group."""
+    out, pos = [], 0
+    for size in sizes:
+        out.append(faces[pos:pos + size])
+        pos += size
+    if pos < len(faces):
+        out[-1] = out[-1] + faces[pos:]
+    return out
+
+
+def groups_or_split(ctx: Context, sizes: Sequence[int]) -> list[list[int]]:
+    """Use the '/' groups when the GM typed them, else cut the flat list by known sizes."""
+    groups = ctx.faces or [[]]
+    if len(groups) > 1:
+        if len(groups) != len(sizes):
+            raise QuickRollError("dice_groups_given", ctx.faces_pos, len(ctx.line), expected=len(sizes),
+                                 given=len(groups))
+        return [list(g) for g in groups]
+    return chunks(flat(ctx), sizes)

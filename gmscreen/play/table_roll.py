@@ -1,0 +1,324 @@
+"""One quick-roll line rolled at the table, from its text to the log, with no screen.
+
+Enter in the dice tray, `gmscreen line` and the tests go through the same steps: the line read
+into a `Draft`, the `RollFlow` with its choices (each prompt answered by a key, or by a policy),
+the roll shown while a choice is open kept on disk first (`X.pending.toml`, so a crash loses no
+dice the table saw), then the log, the spending as one undoable change, and the timer an
+extended test starts. Writes go through a `RollTable`: the session itself (`SessionTable`), or
+the screen's host, which takes the same calls and also redraws its panes and tells the GM.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+
+from gmscreen.rules import RequestError, get_system
+
+from .quickroll.choices import RollFlow, spending
+from .quickroll.grammar import Draft, QuickRollError, parse
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign, RollRecord
+    from gmscreen.campaign.pending import PendingRoll
+    from gmscreen.campaign.session import CampaignSession, EditBuilder
+
+    from .quickroll.choices import Option, Prompt
+    from .quickroll.grammar import Spend
+
+# How `roll_line` answers a prompt no key was given for.
+POLICIES = ("odds", "enter")
+
+
+class RollTable(Protocol):
+    """Where a roll lands. The screen's host fits it as it is (`CampaignHost`)."""
+
+    def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
+                    gm_only: bool = False, seed: int | None = None,
+                    pending: str | None = None) -> RollRecord | None: ...
+
+    def change(self, label: str, build: Callable[[EditBuilder], None]) -> bool: ...
+
+    def warn(self, message: str, severity: str = "warning") -> None: ...
+
+
+class SessionTable:
+    """The session itself as the table (no screen): the same journal, undo and roll log as the
+    screen's; what the host would tell the GM is kept in `warnings`, nothing raises."""
+
+    def __init__(self, session: CampaignSession) -> None:
+        self.session = session
+        self.warnings: list[str] = []
+
+    def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
+                    gm_only: bool = False, seed: int | None = None, pending: str | None = None) -> RollRecord | None:
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        try:
+            record = self.session.record_roll(who=who, line=line, request=request, result=result,
+                                              gm_only=gm_only, seed=seed, pending=pending)
+        except ReadOnlyError as exc:
+            self.warn(f"roll not logged: {exc}")
+            return None
+        except CampaignError as exc:
+            self.warn("roll not logged: " + "; ".join(str(p) for p in exc.problems), "error")
+            return None
+        if self.session.read_only:
+            self.warn("read-only campaign: the roll is shown but not saved")
+        return record
+
+    def change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
+        from gmscreen.campaign.changes import ChangeError
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        try:
+            with self.session.edit(label) as builder:
+                build(builder)
+        except ReadOnlyError as exc:
+            self.warn(str(exc))
+            return False
+        except CampaignError as exc:
+            self.warn("; ".join(str(p) for p in exc.problems) or str(exc), "error")
+            return False
+        except (ChangeError, ValueError, KeyError, IndexError, TypeError) as exc:
+            self.warn(f"{label}: {exc}", "error")
+            return False
+        return True
+
+    def warn(self, message: str, severity: str = "warning") -> None:
+        self.warnings.append(message)
+
+
+class ChoiceError(ValueError):
+    """A key given for a prompt that has no such option."""
+
+
+def read_line(campaign: Campaign, text: str, *, selected: str | None = None) -> Draft:
+    """The line as the tray reads it; a refusal of the rules is said as a line error too.
+    Raises `QuickRollError`."""
+    try:
+        return parse(text, campaign, selected=selected)
+    except RequestError as exc:
+        raise QuickRollError("rule", 0, error=exc) from None
+
+
+class TableRoll:
+    """One roll from Enter to the log. `start()`, then `choose(key)` while `prompt` is set (or
+    `settle()`), then `finish()`; `abandon()` gives it up. Rules errors (`RequestError`) come
+    out of `start` and `choose` as they are."""
+
+    def __init__(self, session: CampaignSession, draft: Draft, *, table: RollTable | None = None,
+                 rng: random.Random | None = None, gm_only: bool = False) -> None:
+        self.session = session
+        self.draft = draft
+        self.table: RollTable = table if table is not None else SessionTable(session)
+        self.flow = RollFlow(draft, rng if rng is not None else random.Random())
+        self.gm_only = gm_only or draft.gm_only     # the tray may change it until the roll is logged
+        self.pending: PendingRoll | None = None     # the roll shown and waiting, as kept on disk
+        self.record: RollRecord | None = None
+        self.spends: list[Spend] = []
+        self.timer: str | None = None               # the id of the timer the roll started
+        self.answers: list[tuple[Prompt, Option]] = []   # each prompt asked, and the option taken
+
+    @property
+    def prompt(self) -> Prompt | None:
+        return self.flow.prompt
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.flow.result
+
+    @property
+    def shown(self) -> bool:
+        """Dice are on the table: the roll can no longer be dropped, only logged."""
+        return self.flow.result is not None
+
+    # ------------------------------------------------------------ the flow
+
+    def start(self) -> TableRoll:
+        self.flow.start()
+        self._keep_pending()
+        return self
+
+    def choose(self, key: str) -> bool:
+        """One key of the open prompt ("enter": its default); False when it means nothing now."""
+        prompt = self.flow.prompt
+        option = prompt.option(key) if prompt is not None else None
+        if not self.flow.choose(key):
+            return False
+        if prompt is not None and option is not None:
+            self.answers.append((prompt, option))
+        self._keep_pending()
+        return True
+
+    def settle(self) -> TableRoll:
+        """Every open choice at its default, as Enter would (the campaign is closing)."""
+        self.flow.settle()
+        return self
+
+    def policy_key(self, policy: str = "odds") -> str:
+        """The key `policy` takes at the open prompt: "odds", the way of playing the odds shown
+        while typing assume (`RollRules.policy_key`); "enter", the prompt's default."""
+        if policy not in POLICIES:
+            raise ValueError(f"unknown choice policy {policy!r} (expected one of {', '.join(POLICIES)})")
+        return self.flow.rules.policy_key(self.flow) if policy == "odds" else "enter"
+
+    def play(self, keys: Sequence[str] = (), policy: str | None = "odds") -> TableRoll:
+        """Answer the prompts: `keys` first, one a prompt, then `policy` for the others (None:
+        stop at the next open prompt). ChoiceError for a key the prompt does not offer."""
+        keys = list(keys)
+        for _ in range(50):
+            prompt = self.flow.prompt
+            if prompt is None or (not keys and policy is None):
+                break
+            key = keys.pop(0) if keys else self.policy_key(policy)  # type: ignore[arg-type]
+            if not self.choose(key):
+                offered = ", ".join(f"{o.key} ({o.label})" for o in prompt.options)
+                raise ChoiceError(f"no choice {key!r} at « {prompt.question} »: expected {offered}")
+        if keys:
+            raise ChoiceError(f"{len(keys)} choice{'s' if len(keys) > 1 else ''} left over "
+                              f"({', '.join(map(repr, keys))}): the roll asked no more")
+        return self
+
+    # ------------------------------------------------------------ to the log
+
+    def finish(self) -> RollRecord | None:
+        """Log the roll, spend its resources as one undoable change, start its timer; the
+        record (None when it could not be logged: the table was told why)."""
+        flow = self.flow
+        assert flow.result is not None and flow.prompt is None, "finish() a roll still asking"
+        draft, result = flow.draft, flow.result
+        pending = self.pending
+        if pending is not None:
+            # The file holds what is logged now (a choice other than the default changes it), so
+            # a crash between logging and spending is repaired exactly on the next opening.
+            final = self._pending_of(flow, pending)
+            if final != pending:
+                self._write_pending(final)
+            pending = final
+        self.pending = None
+        record = self.table.record_roll(who=draft.who, line=draft.line, request=flow.request, result=result,
+                                        gm_only=self.gm_only, seed=flow.seed,
+                                        pending=pending.id if pending else None)
+        self.record = record
+        self.spends = spending(draft, result, self.session.campaign)
+        self._spend(" · ".join(s.text for s in self.spends), [(s.path, s.after) for s in self.spends])
+        if pending is not None and record is not None:
+            self.session.clear_pending()
+        if draft.timer is not None:
+            self._start_timer(draft, flow.request, result)
+        return record
+
+    def abandon(self) -> RollRecord | None:
+        """Give the roll up. Nothing is logged when no die was shown (a choice asked before
+        the roll); dice the table saw are never dropped: the roll is logged as kept on disk,
+        each choice at its default, with its spending. Returns that record, or None."""
+        pending, self.pending = self.pending, None
+        if pending is None:
+            return None
+        record = self.table.record_roll(who=pending.who, line=pending.line, request=pending.request,
+                                        result=pending.result, gm_only=pending.gm_only, seed=pending.seed,
+                                        pending=pending.id)
+        self._spend(" · ".join(s.text for s in pending.spends), [(s.path, s.after) for s in pending.spends])
+        if record is not None:
+            self.session.clear_pending()
+        self.record = record
+        return record
+
+    def _spend(self, label: str, values: list[tuple[tuple, Any]]) -> None:
+        if not values:
+            return
+
+        def build(b: EditBuilder) -> None:
+            for path, after in values:
+                b.set(path, after)
+
+        self.table.change(label, build)
+
+    def _start_timer(self, draft: Draft, request: dict[str, Any], result: dict[str, Any]) -> None:
+        """An extended test starts a timer holding its request and the dice of its first interval."""
+        from .encounter import slugify, unique_slug
+        from .timers import status_of
+
+        assert draft.timer is not None
+        kind = get_system(draft.system).kinds[draft.kind]
+        dice = {k: result[k] for k in kind.dice_fields if k in result}
+        base = {k: v for k, v in request.items() if k not in kind.dice_fields}
+        taken = {t.id for t in self.session.campaign.timers}
+        timer_id = unique_slug(slugify(draft.timer["label"], "test"), taken)
+        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result)}
+        timer = {k: v for k, v in timer.items() if v is not None}
+        if self.table.change(f"Minuteur : {draft.timer['label']}", lambda b: b.insert(("timers",), None, timer)):
+            self.timer = timer_id
+
+    # ------------------------------------------------------------ the roll shown, kept on disk
+
+    def _keep_pending(self) -> None:
+        """Before dice are shown with a choice still open: the roll they belong to, settled with
+        its defaults (what Enter, `q` or a signal would log), is written to `X.pending.toml`; a
+        SIGKILL or a power cut then loses nothing, the next opening logs it
+        (`CampaignSession.recover_pending`)."""
+        flow = self.flow
+        if flow.prompt is None or flow.result is None:
+            return
+        try:
+            settled = flow.settled()
+        except RequestError:
+            settled = flow                       # the next choice fails: the roll as it stands
+        if settled.result is None:
+            settled = flow
+        pending = self._pending_of(settled, self.pending)
+        if pending != self.pending:
+            self._write_pending(pending)
+
+    def _pending_of(self, flow: RollFlow, old: PendingRoll | None) -> PendingRoll:
+        """The record of `flow` as logged now, under the id (and time shown) of `old`."""
+        from gmscreen.campaign.pending import PendingRoll, PendingSpend, new_pending_id
+        from gmscreen.campaign.rolllog import now_iso
+
+        assert flow.result is not None
+        draft = flow.draft
+        spends = tuple(PendingSpend(tuple(s.path), s.after, s.text)
+                       for s in spending(draft, flow.result, self.session.campaign))
+        return PendingRoll(old.id if old else new_pending_id(), old.time if old else now_iso(),
+                           self.session.campaign.session, draft.who, draft.line, copy.deepcopy(flow.request),
+                           copy.deepcopy(flow.result), self.gm_only, flow.seed, spends)
+
+    def _write_pending(self, pending: PendingRoll) -> None:
+        from gmscreen.campaign.errors import CampaignError
+
+        self.pending = pending
+        try:
+            self.session.write_pending(pending)
+        except CampaignError as exc:
+            self.table.warn("jet montré mais pas mis à l'abri : "
+                            + "; ".join(str(p) for p in exc.problems), "error")
+
+
+def roll_line(session: CampaignSession, text: str, *, selected: str | None = None, keys: Sequence[str] = (),
+              policy: str = "odds", gm_only: bool = False, table: RollTable | None = None,
+              rng: random.Random | None = None) -> TableRoll:
+    """Roll one quick-roll line on `session` exactly as the tray would, and log it.
+
+    Each prompt takes the next of `keys`, then `policy` ("odds": the choice the odds shown while
+    typing assume; "enter": each prompt's default, as Enter). Raises `QuickRollError` for a line
+    that does not read (or lacks its difficulty), `ChoiceError` for a key the prompt does not
+    offer (nothing is logged unless dice were shown: then the roll is logged as it stood), and
+    `RequestError` when the rules refuse the roll (same). The roll returned holds its record,
+    spends and timer; what could not be written is in `table.warnings` (a `SessionTable`)."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown choice policy {policy!r} (expected one of {', '.join(POLICIES)})")
+    draft = read_line(session.campaign, text, selected=selected)
+    if draft.missing:
+        raise QuickRollError("missing", 0, text=draft.missing)
+    roll = TableRoll(session, draft, table=table, rng=rng, gm_only=gm_only).start()
+    try:
+        roll.play(keys, policy)
+    except (ChoiceError, RequestError):
+        roll.abandon()
+        raise
+    roll.finish()
+    return roll

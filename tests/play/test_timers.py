@@ -1,0 +1,146 @@
+"""Test timers on the play core alone: the games say which they allow, the form each asks, the
+request it builds; an interval rolled, kept in the campaign on disk, and R20 said by MIR."""
+
+from __future__ import annotations
+
+from gmscreen import rules
+from gmscreen.campaign.model import Timer
+from gmscreen.play.forms import int_check, nonempty
+from gmscreen.play.games import table_for
+from gmscreen.play.timers import (interval_refusal, next_interval_dice, record_interval, roll_interval,
+                                  timed_test_of, timer_progress, timer_result)
+from gmscreen.rules import registry
+
+
+def fields(form) -> dict:
+    return {f.name: f for f in form.fields}
+
+
+def add(session, timer: Timer) -> int:
+    with session.edit(f"Minuteur : {timer.label}") as b:
+        b.insert(("timers",), None, timer)
+    return len(session.campaign.timers) - 1
+
+
+def roll(session, index: int):
+    timer = session.campaign.timers[index]
+    rolled = roll_interval(timer)
+    assert rolled is not None
+    with session.edit(f"{timer.label} · {rolled.step}") as b:
+        record_interval(b, index, timer, rolled)
+    return rolled
+
+
+def test_each_game_says_which_test_timers_it_allows():
+    kinds = {sid: tuple(t.kind for t in table_for(sid).fight.timed_tests()) for sid in registry.system_ids()}
+    assert kinds == {**{sid: () for sid in registry.system_ids()}, "mir": ("extended",),
+                     "magisphere": ("opposition",)}
+    assert table_for("mir").fight.timed_test("opposition") is None
+
+
+def test_mir_extended_test_form_request_and_intervals(sessions):
+    session = sessions.open("mir")
+    c, system = session.campaign, session.system
+    test = table_for(system.id).fight.timed_test("extended")
+    callia = c.character("callia")
+    form = test.form(c, system, callia)
+    asked = fields(form)
+    assert form.title == "Test étendu de Callia" and list(asked) == ["skill", "threshold", "max", "interval"]
+    assert asked["interval"].value == "jour" and form.note.startswith("R19")
+    assert asked["skill"].check("zzz") == "Compétence : aucune ne commence par 'zzz'"
+    assert asked["skill"].check("  infil ") is None and asked["skill"].check("INFILTRATION") is None
+    assert asked["interval"].check("Semaine") is None
+    assert asked["interval"].check("mois") == "Temporalité : tour, heure, jour ou semaine"
+    assert asked["threshold"].check("0") == "SD : attendu un entier de 1 à 99, pas 0"
+    assert asked["max"].check("") is None
+    timer = test.make(c, system, callia, {"skill": "infil", "threshold": "6", "max": "", "interval": "tour"})
+    assert timer.label == "Infiltration (Mensonge) (1 tour) 6 succès"
+    assert (timer.kind, timer.who, timer.status) == ("extended", "callia", "running")
+    assert timer.request == {"system": "mir", "kind": "extended", "skill": 3, "voie": 3, "threshold": 6,
+                             "max_tests": 0, "interval": "tour"}
+    timer.id = "infiltration"
+    index = add(session, timer)
+    assert timed_test_of(c.timers[index]) is test
+    assert interval_refusal(c, c.timers[index]) is None          # 1 tour: allowed during the fight
+    rolled = roll(session, index)
+    assert rolled.step == "test 1" and len(rolled.dice["rolls"]) == 1
+    assert len(rolled.dice["rolls"][0]) == 6 and all(1 <= d <= 12 for d in rolled.dice["rolls"][0])
+    assert rolled.request == {**timer.request, **rolled.dice}
+    assert rolled.result == rules.resolve(rolled.request)
+    session = sessions.reopen(session)                           # kept on disk
+    saved = session.campaign.timers[index]
+    assert saved.dice == rolled.dice and saved.status == rolled.status
+    assert timer_progress(session.campaign, saved).startswith(f"{rolled.result['total_successes']}/6 · test 1")
+
+
+def test_mir_r20_then_the_last_day_of_the_sample(sessions):
+    session = sessions.open("mir")
+    c = session.campaign
+    timer = c.timers[0]
+    assert timer_progress(c, timer) == "6/8 · test 2/3 · 1 jour"
+    refusal = interval_refusal(c, timer)
+    assert refusal is not None and refusal.startswith("R20 : pendant un combat")
+    assert "celui-ci prend 1 jour" in refusal
+    with session.edit("Fin du combat") as b:
+        b.set(("encounter", "round"), 0)
+    assert interval_refusal(c, timer) is None
+    rolled = roll(session, 0)
+    assert rolled.step == "test 3" and len(rolled.dice["rolls"][2]) == 5      # Guérison 2 + Héritage 3
+    assert c.timers[0].status == rolled.result["outcome"] != "pending"        # the third and last test
+    session.undo()
+    assert c.timers[0].status == "running" and len(c.timers[0].dice["rolls"]) == 2
+
+
+def test_magisphere_opposition_form_request_and_a_round(sessions):
+    session = sessions.open("magisphere")
+    c, system = session.campaign, session.system
+    test = table_for(system.id).fight.timed_test("opposition")
+    shady = c.character("shady")
+    form = test.form(c, system, shady)
+    assert form.title == "Opposition étendue de Shady"
+    assert list(fields(form)) == ["label", "opponent", "target", "actor_stat", "actor_skill",
+                                  "opponent_stat", "opponent_skill"]
+    assert fields(form)["target"].value == "3" and fields(form)["target"].check("11") is not None
+    values = {"label": "Partie de dés", "opponent": "LE GROS BOB", "target": "2", "actor_stat": "11",
+              "actor_skill": "", "opponent_stat": "9", "opponent_skill": "4"}
+    timer = test.make(c, system, shady, values)
+    assert (timer.kind, timer.who, timer.opponent) == ("opposition", "shady", "gros-bob")
+    assert timer.request == {"system": "magisphere", "kind": "extended_opposed", "target": 2, "actor_stat": 11,
+                             "actor_skill": 0, "opponent_stat": 9, "opponent_skill": 4}
+    assert test.make(c, system, shady, {**values, "opponent": "Un inconnu"}).opponent == "Un inconnu"
+    assert interval_refusal(c, c.timers[0]) is None
+    rolled = roll(session, 0)                                     # the sample's Revanche, round 3
+    assert rolled.step == "manche 3"
+    assert len(rolled.dice["actor_dice"]) == len(rolled.dice["opponent_dice"]) == 3
+    assert rolled.dice["actor_dice"][:2] == [20, 7] and 1 <= rolled.dice["opponent_dice"][2] <= 20
+    winner = rolled.result["winner"]
+    assert c.timers[0].status == ("running" if winner == "pending" else winner)
+
+
+def test_next_dice_never_change_the_timer_itself():
+    timer = Timer(id="t", label="t", kind="opposition", who="a", opponent="b",
+                  request={"system": "magisphere", "kind": "extended_opposed", "target": 3,
+                           "actor_stat": 10, "opponent_stat": 9},
+                  dice={"actor_dice": [5], "opponent_dice": [6]})
+    dice, step = next_interval_dice(timer, timer_result(timer))
+    assert step == "manche 2" and timer.dice == {"actor_dice": [5], "opponent_dice": [6]}
+    assert dice["actor_dice"][0] == 5 and len(dice["opponent_dice"]) == 2
+
+
+def test_a_timer_no_game_knows_reads_as_broken(sessions):
+    session = sessions.open("eclats")
+    odd = Timer(id="x", label="x", kind="extended", request={"system": "nulle-part", "kind": "extended"})
+    assert timed_test_of(odd) is None and roll_interval(odd) is None
+    assert timer_progress(session.campaign, odd) == "test illisible (voir le fichier)"
+    assert interval_refusal(session.campaign, odd) is None
+    countdown = Timer(id="c", label="c", rounds=2)
+    assert timed_test_of(countdown) is None and timer_progress(session.campaign, countdown) == "2 rounds"
+
+
+def test_form_checks():
+    check = int_check(1, 10, empty_ok=True, what="Réussites")
+    assert check("") is None and check("\u22123") == "Réussites : attendu un entier de 1 à 10, pas -3"
+    assert check("+4") is None and check("deux") == "Réussites : attendu un entier de 1 à 10, pas 'deux'"
+    assert int_check(1, 10)("") == "une valeur : attendu un entier de 1 à 10"
+    assert nonempty("Libellé")("  ") == "Libellé : ne peut pas être vide"
+    assert nonempty("Libellé", 3)("abcd") == "Libellé : 3 caractères au plus"

@@ -1,0 +1,116 @@
+"""`gmscreen line` and `gmscreen turn`: the table played from a shell, on real campaign files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gmscreen.campaign import load_campaign, sample_path
+from gmscreen.campaign.session import open_session
+
+from _cli_helpers import assert_one_line_error, run
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def copy_sample(tmp_path: Path):
+    def copy(system: str) -> Path:
+        target = tmp_path / f"{system}.toml"
+        shutil.copyfile(sample_path(system), target)
+        return target
+    return copy
+
+
+def _rolls(path: Path) -> list:
+    with open_session(path, read_only=True) as session:
+        return list(session.rolls)
+
+
+def test_a_line_is_rolled_logged_and_printed_as_the_tray_reads_it(capsys, copy_sample) -> None:
+    path = copy_sample("mir")
+    status, out, err = run(capsys, "line", str(path), "loriane eloquence sd3", "--seed", "4")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "#1 Loriane · loriane eloquence sd3"
+    assert lines[1] == "MIR · test simple" and "SD 3" in out
+    [record] = _rolls(path)
+    assert record.line == "loriane eloquence sd3" and record.request["difficulty"] == 3
+    assert record.request == {"system": "mir", "kind": "simple", "skill": 3, "voie": 2, "difficulty": 3}
+
+
+def test_json_gives_the_logged_roll_and_the_same_seed_replays_it(capsys, copy_sample) -> None:
+    path = copy_sample("mir")
+    _, first, _ = run(capsys, "line", str(path), "loriane eloquence sd3", "--json", "--seed", "7")
+    _, second, _ = run(capsys, "line", str(path), "loriane eloquence sd3", "--json", "--seed", "7")
+    one, two = json.loads(first), json.loads(second)
+    assert (one["seq"], two["seq"]) == (1, 2)
+    assert one["result"] == two["result"] and one["result"]["outcome"] in ("success", "failure",
+                                                                           "critical_success")
+    assert [r.result for r in _rolls(path)] == [one["result"], two["result"]]
+
+
+def test_a_choice_takes_the_odds_policy_or_the_key_given_and_spends_on_the_sheet(capsys, copy_sample) -> None:
+    path = copy_sample("tedeum")
+    before = load_campaign(path).characters[0].sheet["resources"]["providence"]
+    # The odds assume no Providence: the sheet keeps its die.
+    _, out, _ = run(capsys, "line", str(path), "louvensac entregent 6", "--json", "--seed", "3")
+    roll = json.loads(out)
+    assert [a["key"] for a in roll["answers"]] == ["n"] and roll["spent"] == []
+    assert load_campaign(path).characters[0].sheet["resources"]["providence"] == before
+    # `--choose p` calls the Providence: its die steps down on the sheet, as in the tray.
+    _, out, _ = run(capsys, "line", str(path), "louvensac entregent 6", "--json", "--seed", "3", "--choose", "p")
+    roll = json.loads(out)
+    assert [a["key"] for a in roll["answers"]] == ["p"] and roll["spent"]
+    assert load_campaign(path).characters[0].sheet["resources"]["providence"] == before - 2
+    assert roll["request"]["use_providence"] is True
+
+
+def test_a_bad_line_or_key_is_one_error_line_and_writes_nothing(capsys, copy_sample) -> None:
+    path = copy_sample("tedeum")
+    text = path.read_bytes()
+    assert_one_line_error(*run(capsys, "line", str(path), "louvensac zzz"), "gmscreen line", "zzz")
+    assert_one_line_error(*run(capsys, "line", str(path), "louvensac\x1b[2J entregent 6"), "\\x1b")
+    assert path.read_bytes() == text and _rolls(path) == []
+
+
+def test_a_campaign_open_in_another_gmscreen_is_refused(capsys, copy_sample) -> None:
+    path = copy_sample("mir")
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from gmscreen.campaign.session import open_session\n"
+        f"s = open_session({str(path)!r}, if_locked='raise'); print('locked', flush=True); time.sleep(30)")],
+        cwd=REPO, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        for args in (("line", str(path), "loriane eloquence sd3"), ("turn", str(path), "next")):
+            assert_one_line_error(*run(capsys, *args), "open in another gmscreen")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert _rolls(path) == []
+
+
+def test_turns_tick_and_previous_gives_the_ticks_back_across_runs(capsys, copy_sample) -> None:
+    path = copy_sample("mir")
+    assert load_campaign(path).encounter.round == 2
+    _, out, _ = run(capsys, "turn", str(path), "next", "--json")
+    first = json.loads(out)
+    _, out, _ = run(capsys, "turn", str(path), "next", "--json")
+    second = json.loads(out)
+    assert second["notices"] and "expire" in " ".join(second["notices"])
+    conditions = load_campaign(path).characters
+    _, out, _ = run(capsys, "turn", str(path), "previous", "--json")
+    back = json.loads(out)
+    assert back["current"] == first["current"] and "revient" in " ".join(back["notices"])
+    assert load_campaign(path).characters != conditions      # the condition is back on its sheet
+
+
+def test_turn_in_a_campaign_with_nobody_in_the_fight_is_one_error(capsys, copy_sample, tmp_path: Path) -> None:
+    path = tmp_path / "new.toml"
+    assert run(capsys, "new", str(path), "--system", "eclats")[0] == 0
+    assert_one_line_error(*run(capsys, "turn", str(path), "next"), "gmscreen turn")
