@@ -674,12 +674,12 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._call_pane("dice-tray", "focus_line")
 
     def action_next_turn(self) -> None:
-        from .widgets.initiative import move_turn     # the play core moves it: no pane to wait for
+        from gmscreen.ui.widgets.initiative.pane import move_turn     # the play core moves it: no pane to wait for
 
         move_turn(self, True)
 
     def action_previous_turn(self) -> None:
-        from .widgets.initiative import move_turn
+        from gmscreen.ui.widgets.initiative.pane import move_turn
 
         move_turn(self, False)
 

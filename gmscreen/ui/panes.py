@@ -21,11 +21,11 @@ PANES: dict[str, str] = {
 
 # id -> (module under gmscreen.ui.widgets, class)
 _CLASSES: dict[str, tuple[str, str]] = {
-    "roster": ("roster", "RosterPane"),
-    "initiative": ("initiative", "InitiativePane"),
-    "difficulty": ("difficulty", "DifficultyPane"),
-    "log": ("roll_log", "RollLog"),
-    "dice-tray": ("dice_tray", "DiceTray"),
+    "roster": ("roster.pane", "RosterPane"),
+    "initiative": ("initiative.pane", "InitiativePane"),
+    "difficulty": ("difficulty.pane", "DifficultyPane"),
+    "log": ("log.roll_log", "RollLog"),
+    "dice-tray": ("tray.dice_tray", "DiceTray"),
 }
 
 # The main panes, in the order of the keys 1-4; the dice tray is always shown.

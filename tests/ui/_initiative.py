@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gmscreen.ui.widgets.initiative import InitiativePane
+from gmscreen.ui.widgets.initiative.pane import InitiativePane
 
 
 def initiative_pane() -> InitiativePane:

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from gmscreen.campaign.model import Character
 from gmscreen.play.quickroll import RollFlow, parse
-from gmscreen.ui.widgets.dice_tray import DiceTray, GrammarHelp
+from gmscreen.ui.widgets.tray.dice_tray import DiceTray, GrammarHelp
 
 from _pilot import press
 
@@ -318,7 +318,7 @@ def test_the_tray_variant_only_styles_what_the_renderer_says() -> None:
     """The tray's result is the one renderer's plain layout, each piece in the style of its role."""
     from gmscreen.play.render import DescriptionRenderer
     from gmscreen.rules import get_system, resolve
-    from gmscreen.ui.widgets.roll_result import DIE_STYLES, TRAY, ShownRoll, dice_lines, headline_content
+    from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES, TRAY, ShownRoll, dice_lines, headline_content
 
     request = {"system": "mir", "kind": "opposed", "actor_pool": 3, "opponent_pool": 3,
                "actor_dice": [7, 8, 1], "opponent_dice": [2, 3, 12]}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gmscreen import rules
 from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, PromptScreen
-from gmscreen.ui.widgets.initiative import InitiativePane, simultaneous_actions, timer_progress
-from gmscreen.ui.widgets.roster import RosterPane
+from gmscreen.ui.widgets.initiative.pane import InitiativePane, simultaneous_actions, timer_progress
+from gmscreen.ui.widgets.roster.pane import RosterPane
 
 from _initiative import current, initiative_pane, make, order
 

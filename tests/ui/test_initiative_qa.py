@@ -8,8 +8,8 @@ import pytest
 
 from gmscreen.campaign.model import Condition
 from gmscreen.ui import GMScreenApp
-from gmscreen.ui.widgets import initiative as initiative_module
-from gmscreen.ui.widgets.initiative import STATUS_WORDS, InitiativePane
+from gmscreen.ui.widgets.initiative import pane as initiative_module
+from gmscreen.ui.widgets.initiative.pane import STATUS_WORDS, InitiativePane
 
 from _initiative import current, initiative_pane, make, order
 from _pilot import ready

@@ -12,7 +12,7 @@ from gmscreen.campaign import load_campaign
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.host import SAVE_DELAY
 from gmscreen.ui.screens.disk_conflict import DiskConflictScreen
-from gmscreen.ui.widgets.roster import RosterPane
+from gmscreen.ui.widgets.roster.pane import RosterPane
 
 from _pilot import ready
 

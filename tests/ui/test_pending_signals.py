@@ -147,7 +147,7 @@ def _seed(campaign, line: str, keys: tuple[str, ...]) -> int:
 async def test_the_kept_roll_is_exactly_what_quitting_logs(pane_host, open_sample, system: str, line: str,
                                                            keys: tuple[str, ...]) -> None:
     from gmscreen.campaign.pending import read_pending
-    from gmscreen.ui.widgets.dice_tray import DiceTray
+    from gmscreen.ui.widgets.tray.dice_tray import DiceTray
 
     session = open_sample(system)
     seed = _seed(session.campaign, line, keys)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from gmscreen.ui.widgets.dice_tray import DiceTray
-from gmscreen.ui.widgets.initiative import InitiativePane
+from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+from gmscreen.ui.widgets.initiative.pane import InitiativePane
 
 from _pilot import ready
 
@@ -40,7 +40,7 @@ async def test_edit_form_shows_escapes_neutralised_and_keeps_them(pane_host, ope
     fields, and saving an untouched field keeps its characters as they were in the file."""
     from gmscreen.campaign.model import Character
     from gmscreen.ui.screens.edit_character import EditCharacterScreen
-    from gmscreen.ui.widgets.roster import RosterPane
+    from gmscreen.ui.widgets.roster.pane import RosterPane
 
     session = open_sample("arpeges")
     name, notes, skill = "Bob\x1b]2;pwn\x07", "[red]x[/red]\x1b[2J", "Lame\x1b]2;x\x07"
@@ -75,7 +75,7 @@ async def test_palette_roll_line_for_a_name_with_an_escape_parses(campaign_file)
     """"Roll <name> <skill>" puts the names as shown (ESC → U+FFFD); the line must still parse."""
     from gmscreen.ui import GMScreenApp
     from gmscreen.ui.palette import GMScreenCommands
-    from gmscreen.ui.widgets.dice_tray import DiceTray
+    from gmscreen.ui.widgets.tray.dice_tray import DiceTray
 
     path = campaign_file("arpeges")
     text = path.read_text(encoding="utf-8")

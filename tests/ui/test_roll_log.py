@@ -11,7 +11,7 @@ from gmscreen.campaign import open_session
 from gmscreen.campaign.model import RollRecord
 from gmscreen.rules import get_system, resolve
 from gmscreen.play.logline import compact_dice, fold, hhmm, log_line
-from gmscreen.ui.widgets.roll_log import RollLog
+from gmscreen.ui.widgets.log.roll_log import RollLog
 
 GM_COLOURS = {"gm-good": "#4EBF71", "gm-bad": "#E05252", "gm-crit": "#FFB454", "gm-fumble": "#FF6E6E",
               "gm-hidden": "#9E9EAE", "gm-current": "#FFB454"}

@@ -11,8 +11,8 @@ from gmscreen.rules import registry
 from gmscreen.ui.screens.edit_character import EditCharacterScreen
 from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, PromptScreen
 from gmscreen.ui.screens.roster_sheet import SheetScreen
-from gmscreen.ui.widgets.roster import FIRST_ROWS, RosterPane, copy_names
-from gmscreen.ui.widgets.sheet import glance, glance_header, glance_legend, resource_of, sheet_content
+from gmscreen.ui.widgets.roster.pane import FIRST_ROWS, RosterPane, copy_names
+from gmscreen.ui.widgets.roster.sheet import glance, glance_header, glance_legend, resource_of, sheet_content
 
 
 def roster_pane() -> RosterPane:

@@ -14,9 +14,9 @@ import pytest
 import gmscreen.rules
 from gmscreen.rules import System
 from gmscreen.ui import GMScreenApp
-from gmscreen.ui.widgets.roster import (CONDITIONS_MIN, NAME_FLOOR, NAME_MIN, NAME_WIDTH, Columns, RosterPane,
+from gmscreen.ui.widgets.roster.pane import (CONDITIONS_MIN, NAME_FLOOR, NAME_MIN, NAME_WIDTH, Columns, RosterPane,
                                         fit_name, plan_columns)
-from gmscreen.ui.widgets.sheet import glance, glance_header, glance_legend, sheet_content
+from gmscreen.ui.widgets.roster.sheet import glance, glance_header, glance_legend, sheet_content
 
 from _pilot import ready
 

@@ -10,8 +10,8 @@ import pytest
 from gmscreen.rules import RequestError, get_system, resolve
 from gmscreen.ui import GMScreenApp
 from gmscreen.play.quickroll import RollFlow, parse, rule_message
-from gmscreen.ui.widgets.dice_tray import DiceTray, GrammarHelp
-from gmscreen.ui.widgets.roll_log import RollLog
+from gmscreen.ui.widgets.tray.dice_tray import DiceTray, GrammarHelp
+from gmscreen.ui.widgets.log.roll_log import RollLog
 
 from _pilot import ready
 

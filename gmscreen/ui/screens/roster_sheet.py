@@ -10,7 +10,7 @@ from textual.widgets import Static
 from gmscreen.campaign.model import Character
 from gmscreen.rules import System
 
-from ..widgets.sheet import SheetView
+from gmscreen.ui.widgets.roster.sheet import SheetView
 from .steady import SteadyModalScreen
 
 

@@ -16,7 +16,7 @@ from textual.content import Content
 from gmscreen.rules._base import Description
 from gmscreen.rules.render import DescriptionRenderer
 
-from ..sanitize import literal
+from gmscreen.ui.sanitize import literal
 
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Draft

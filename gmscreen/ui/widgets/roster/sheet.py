@@ -19,7 +19,7 @@ from gmscreen.play.games import table_for
 from gmscreen.play.sheet_look import FAINT, PLAIN, STRONG, Resource, SheetLook, stat_value
 from gmscreen.rules import Stat, System
 
-from ..sanitize import clean
+from gmscreen.ui.sanitize import clean
 
 __all__ = ["SIDE_MARKS", "Resource", "SheetView", "condition_line", "conditions_text", "glance", "glance_header",
            "glance_legend", "look", "resource_of", "sheet_content", "side_label", "side_mark", "stat_value"]

@@ -22,29 +22,29 @@ from textual.widgets import DataTable
 from gmscreen.campaign.model import Character, Condition, to_data
 
 from gmscreen.play.encounter import add_to_encounter, roll_initiative, slugify, unique_slug
-from ..host import CampaignView
-from ..panes import is_wide
+from gmscreen.ui.host import CampaignView
+from gmscreen.ui.panes import is_wide
 from gmscreen.play.games import table_for
 from gmscreen.play.roster_rules import leaving, remove_character, start_session
-from ..sanitize import clean, literal_text
-from .sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
+from gmscreen.ui.sanitize import clean, literal_text
+from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
 
 
 def _dialogs() -> Any:
     """The small dialogs, imported on first use (they pull in TextArea and friends)."""
-    from ..screens import roster_dialogs
+    from gmscreen.ui.screens import roster_dialogs
 
     return roster_dialogs
 
 
 def _edit() -> Any:
-    from ..screens import edit_character
+    from gmscreen.ui.screens import edit_character
 
     return edit_character
 
 
 def _sheet() -> Any:
-    from ..screens import roster_sheet
+    from gmscreen.ui.screens import roster_sheet
 
     return roster_sheet
 

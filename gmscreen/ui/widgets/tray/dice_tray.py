@@ -26,13 +26,13 @@ from textual.worker import Worker, WorkerState
 
 from gmscreen.rules import RequestError, get_system
 
-from ..host import CampaignView
-from ..sanitize import clean, literal
-from .choice_prompt import ChoicePrompt, prompt_content
-from .grammar_help import GrammarHelp
-from .line_completion import LineSuggester, common_prefix
-from .roll_odds import error_content, odds_content
-from .roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
+from gmscreen.ui.host import CampaignView
+from gmscreen.ui.sanitize import clean, literal
+from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
+from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
+from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
+from gmscreen.ui.widgets.tray.roll_odds import error_content, odds_content
+from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
 
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Draft, QuickRollError, RollFlow

@@ -10,8 +10,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from ..sanitize import clean
-from ..screens.steady import SteadyModalScreen
+from gmscreen.ui.sanitize import clean
+from gmscreen.ui.screens.steady import SteadyModalScreen
 
 
 class GrammarHelp(SteadyModalScreen[None]):

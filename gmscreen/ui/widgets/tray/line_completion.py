@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from textual.suggester import Suggester
 
 if TYPE_CHECKING:
-    from .dice_tray import DiceTray
+    from gmscreen.ui.widgets.tray.dice_tray import DiceTray
 
 
 class LineSuggester(Suggester):

@@ -22,8 +22,8 @@ from gmscreen.rules import RequestError, System
 
 from gmscreen.play import chances
 from gmscreen.play.games import table_for
-from ..host import CampaignView
-from ..sanitize import clean, literal
+from gmscreen.ui.host import CampaignView
+from gmscreen.ui.sanitize import clean, literal
 
 if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession

@@ -31,13 +31,13 @@ from gmscreen.play.declarations import declared_actions, simultaneous_actions, s
 from gmscreen.play.encounter import (TurnMove, add_to_encounter, end_fight, next_turn, previous_turn,
                                      roll_initiative, slugify, unique_slug)
 from gmscreen.play.games import table_for
-from ..host import CampaignView
-from ..sanitize import clean, literal, literal_text
+from gmscreen.ui.host import CampaignView
+from gmscreen.ui.sanitize import clean, literal, literal_text
 from gmscreen.play.timers import (STATUS_WORDS, interval_refusal, name_of, record_interval, roll_interval,
                                   timer_progress, timer_result)
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, remember, sort_fairly,
                                  start_fight)
-from .sheet import condition_line, conditions_text
+from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text
 
 # Names other modules and the tests import from here, now defined in the logic modules.
 __all__ = ["InitiativePane", "simultaneous_actions", "timer_progress", "timer_result", "STATUS_WORDS",
@@ -46,7 +46,7 @@ __all__ = ["InitiativePane", "simultaneous_actions", "timer_progress", "timer_re
 
 def _dialogs() -> Any:
     """The small dialogs, imported on first use (they pull in TextArea and friends)."""
-    from ..screens import roster_dialogs
+    from gmscreen.ui.screens import roster_dialogs
 
     return roster_dialogs
 
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession, EditBuilder
     from gmscreen.play.timers import TimedTest
 
-    from ..host import CampaignHost
+    from gmscreen.ui.host import CampaignHost
 
 NAME_WIDTH = 24           # longer names and labels are cut in the table; the detail line has them
 MIN_NAME = 10             # a narrow pane cuts names down to this before it starves the notes

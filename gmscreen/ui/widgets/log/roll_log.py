@@ -29,9 +29,9 @@ from textual.strip import Strip
 
 from gmscreen.campaign.rolllog import masked
 
-from ..host import CampaignView
+from gmscreen.ui.host import CampaignView
 from gmscreen.play.logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
-from ..sanitize import clean
+from gmscreen.ui.sanitize import clean
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import RollRecord

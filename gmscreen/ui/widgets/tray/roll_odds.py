@@ -10,7 +10,7 @@ from textual.content import Content
 from gmscreen.rules import RequestError, get_system
 
 from gmscreen.play import chances
-from ..sanitize import literal
+from gmscreen.ui.sanitize import literal
 
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Draft, QuickRollError

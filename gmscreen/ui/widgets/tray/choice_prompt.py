@@ -10,11 +10,11 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Static
 
-from ..sanitize import literal
+from gmscreen.ui.sanitize import literal
 
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Prompt
-    from .dice_tray import DiceTray
+    from gmscreen.ui.widgets.tray.dice_tray import DiceTray
 
 
 class ChoicePrompt(Static, can_focus=True):

@@ -1,0 +1,1 @@
+"""The difficulty pane: the game's difficulty table and the chance of each row."""

@@ -1,0 +1,1 @@
+"""The initiative pane: the order of the fight, its rounds, delays, declarations and timers."""

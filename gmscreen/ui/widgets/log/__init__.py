@@ -1,0 +1,1 @@
+"""The roll log pane."""

@@ -1,0 +1,1 @@
+"""The roster pane: the party and its sheets at a glance."""
