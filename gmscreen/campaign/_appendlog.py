@@ -19,10 +19,11 @@ import fcntl
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from . import safeload
 from .errors import CampaignError, Problem
 from .safeload import parse_problem
 
@@ -312,6 +313,37 @@ def real_path(path: str | Path) -> Path:
     return p.resolve() if p.is_symlink() else p
 
 
+def file_header(about: tuple[str, ...], version: int) -> str:
+    """What a new log starts with: comment lines saying what it is ("{campaign}" is filled in
+    when the file is created), then the format this version writes."""
+    return "".join(f"# {line}\n" for line in about) + f"format = {version}\n"
+
+
+def beside(campaign_path: str | Path, suffix: str) -> Path:
+    """`X.toml` -> `X<suffix>` beside the real file (a name without `.toml` just gains the
+    suffix): where a campaign's roll log, journal and pending rolls live."""
+    p = real_path(campaign_path)
+    stem = p.name[:-5] if p.name.endswith(".toml") else p.name
+    return p.with_name(stem + suffix)
+
+
+def read_whole(path: Path, names: tuple[str, ...], convert: Convert, *, what: str, called: str,
+               expected: str) -> tuple[bytes, Scan] | None:
+    """A whole log read and scanned, None when it does not exist yet. A file that cannot be
+    read, or is too large or deep to parse, is one CampaignError naming the `called` file or
+    saying what was `expected` of it, never a traceback."""
+    try:
+        data = safeload.read_limited(path, safeload.MAX_LOG_BYTES)
+        return data, scan(data, str(path), names, convert, what=what)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CampaignError([Problem(str(path), "", f"cannot read the {called}: {exc.strerror or exc}")])
+    except (safeload.LoadError, MemoryError) as exc:
+        why = exc.message if isinstance(exc, safeload.LoadError) else parse_problem(exc)
+        raise CampaignError([Problem(str(path), "", f"{why}: {expected}")]) from None
+
+
 def fsync_dir(path: Path) -> None:
     """Make a new or renamed directory entry durable."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -321,6 +353,7 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+@dataclass(eq=False)
 class AppendFile:
     """The writing end of an append-only file, shared safely between processes.
 
@@ -329,20 +362,23 @@ class AppendFile:
     tail left by a writer that died, so every new entry starts on a clean boundary.
     """
 
-    def __init__(self, path: Path, names: tuple[str, ...], header: str, convert: Convert, *,
-                 what: str, end: int, lines: int, counts: dict[str, int]) -> None:
-        self.path = path
-        self.names = names
-        self.header = header
-        self.convert = convert
-        self.what = what
-        self.end = end
-        self.lines = lines
-        self.counts = dict(counts)        # entries of each name before `end` (problem indexes)
-        created = not path.exists()
-        self.fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    path: Path
+    names: tuple[str, ...]
+    header: str
+    convert: Convert
+    _: KW_ONLY
+    what: str
+    end: int
+    lines: int
+    counts: dict[str, int]              # entries of each name before `end` (problem indexes)
+    fd: int = field(init=False, default=-1)
+
+    def __post_init__(self) -> None:
+        self.counts = dict(self.counts)
+        created = not self.path.exists()
+        self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
         if created:
-            fsync_dir(path.parent)
+            fsync_dir(self.path.parent)
 
     def close(self) -> None:
         if self.fd >= 0:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _toml, safeload
-from ._appendlog import AppendFile, EntryError, format_line, real_path, scan
+from ._appendlog import AppendFile, EntryError, beside, file_header, format_line, read_whole
 from .changes import OPS, Change, Op
 from .errors import CampaignError, Problem
 from .rolllog import now_iso
@@ -32,17 +32,12 @@ from .rolllog import now_iso
 JOURNAL_FORMAT = 1
 NAMES = ("change",)
 ACTIONS = ("do", "undo", "redo")
-_HEADER = (
-    "# gmscreen change journal of {campaign}: the changes made since its last full save.\n"
-    "# Replayed when the campaign is opened after a crash; emptied after each save.\n"
-    f"format = {JOURNAL_FORMAT}\n"
-)
+_HEADER = file_header(("gmscreen change journal of {campaign}: the changes made since its last full save.",
+                       "Replayed when the campaign is opened after a crash; emptied after each save."), JOURNAL_FORMAT)
 
 
 def journal_path(campaign_path: str | Path) -> Path:
-    p = real_path(campaign_path)
-    stem = p.name[:-5] if p.name.endswith(".toml") else p.name
-    return p.with_name(stem + ".journal.toml")
+    return beside(campaign_path, ".journal.toml")
 
 
 @dataclass
@@ -131,17 +126,12 @@ class Journal:
         `warnings` as well (the session then refuses to write, see `damaged`).
         """
         j = cls(Path(path))
-        try:
-            data = safeload.read_limited(j.path, safeload.MAX_LOG_BYTES)
-            found = scan(data, str(j.path), NAMES, _convert, what="journal entry")
-        except FileNotFoundError:
+        read = read_whole(j.path, NAMES, _convert, what="journal entry", called="journal",
+                          expected="expected the changes since the last save (remove the journal if they do "
+                                   "not matter)")
+        if read is None:
             return j
-        except OSError as exc:
-            raise CampaignError([Problem(str(j.path), "", f"cannot read the journal: {exc.strerror or exc}")])
-        except (safeload.LoadError, MemoryError) as exc:
-            why = exc.message if isinstance(exc, safeload.LoadError) else safeload.parse_problem(exc)
-            raise CampaignError([Problem(str(j.path), "", f"{why}: expected the changes since the last save "
-                                                          "(remove the journal if they do not matter)")]) from None
+        data, found = read
         fmt = found.header.get("format", JOURNAL_FORMAT)
         if type(fmt) is not int or fmt > JOURNAL_FORMAT or fmt < 1:
             raise CampaignError([Problem(

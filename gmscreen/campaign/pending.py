@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _toml
-from ._appendlog import fsync_dir, real_path, scan
+from ._appendlog import beside, fsync_dir, scan
 from .errors import CampaignError, Problem
 from .model import RollRecord
 
@@ -65,9 +65,7 @@ def new_pending_id() -> str:
 
 def pending_path(campaign_path: str | Path) -> Path:
     """`X.toml` -> `X.pending.toml` (a name without `.toml` just gains the suffix)."""
-    p = real_path(campaign_path)
-    stem = p.name[:-5] if p.name.endswith(".toml") else p.name
-    return p.with_name(stem + ".pending.toml")
+    return beside(campaign_path, ".pending.toml")
 
 
 # ---------------------------------------------------------------- writing

@@ -22,25 +22,21 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import _toml, safeload
-from ._appendlog import AppendFile, EntryError, Scan, format_line, real_path, scan
+from . import _toml
+from ._appendlog import AppendFile, EntryError, Scan, beside, file_header, format_line, read_whole, scan
 from .errors import CampaignError, Problem
 from .model import RollRecord
 
 LOG_FORMAT = 1
 NAMES = ("roll", "reveal")
-_HEADER = (
-    "# gmscreen roll log of {campaign}: one [[roll]] table per roll, oldest first.\n"
-    "# Append-only: gmscreen never rewrites an entry; [[reveal]] shows a GM-only roll later.\n"
-    f"format = {LOG_FORMAT}\n"
-)
+_HEADER = file_header(("gmscreen roll log of {campaign}: one [[roll]] table per roll, oldest first.",
+                       "Append-only: gmscreen never rewrites an entry; [[reveal]] shows a GM-only roll later."),
+                      LOG_FORMAT)
 
 
 def rolls_path(campaign_path: str | Path) -> Path:
     """`X.toml` -> `X.rolls.toml` (a name without `.toml` just gains the suffix)."""
-    p = real_path(campaign_path)
-    stem = p.name[:-5] if p.name.endswith(".toml") else p.name
-    return p.with_name(stem + ".rolls.toml")
+    return beside(campaign_path, ".rolls.toml")
 
 
 def now_iso() -> str:
@@ -147,17 +143,11 @@ class RollLog:
         last entry or a damaged one is reported in `warnings` and skipped.
         """
         log = cls(Path(path))
-        try:
-            data = safeload.read_limited(log.path, safeload.MAX_LOG_BYTES)
-            found = scan(data, str(log.path), NAMES, _convert, what="roll log entry")
-        except FileNotFoundError:
+        read = read_whole(log.path, NAMES, _convert, what="roll log entry", called="roll log",
+                          expected="expected a roll log gmscreen can read")
+        if read is None:
             return log
-        except OSError as exc:
-            raise CampaignError([Problem(str(log.path), "", f"cannot read the roll log: {exc.strerror or exc}")])
-        except (safeload.LoadError, MemoryError) as exc:
-            why = exc.message if isinstance(exc, safeload.LoadError) else safeload.parse_problem(exc)
-            raise CampaignError([Problem(str(log.path), "", f"{why}: expected a roll log gmscreen can read")]) \
-                from None
+        data, found = read
         log._check_header(found, format_line(data))
         log._integrate(found)
         log._size = found.good_end

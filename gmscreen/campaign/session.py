@@ -320,29 +320,25 @@ class CampaignSession:
 
     def undo(self) -> Change | None:
         """Take back the last change (many steps deep); returns it, or None when none is left."""
-        with self._guard():
-            self._require_writable()
-            if not self._undo:
-                return None
-            change = self._undo[-1]
-            inverse = change.inverse()
-            _apply_all(self.campaign, inverse.ops)
-            self._commit("undo", inverse)
-            self._undo.pop()
-            self._push(self._redo, change)
-            return change
+        return self._step("undo", self._undo, self._redo)
 
     def redo(self) -> Change | None:
         """Apply again the last undone change; returns it, or None."""
+        return self._step("redo", self._redo, self._undo)
+
+    def _step(self, action: str, source: list[Change], target: list[Change]) -> Change | None:
+        """Undo or redo: the change on top of `source` is applied (its inverse for an undo) and
+        journalled, then moved onto `target`; it leaves `source` only once that is done."""
         with self._guard():
             self._require_writable()
-            if not self._redo:
+            if not source:
                 return None
-            change = self._redo[-1]
-            _apply_all(self.campaign, change.ops)
-            self._commit("redo", change)
-            self._redo.pop()
-            self._push(self._undo, change)
+            change = source[-1]
+            applied = change.inverse() if action == "undo" else change
+            _apply_all(self.campaign, applied.ops)
+            self._commit(action, applied)
+            source.pop()
+            self._push(target, change)
             return change
 
     # -- the roll log

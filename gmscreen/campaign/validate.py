@@ -15,7 +15,7 @@ import importlib
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from gmscreen.rules import get_system, registry
 from gmscreen.rules._base import type_name
@@ -486,6 +486,39 @@ class _Checker:
             return False
         return path not in self.poisoned
 
+    def tables(self, path: tuple, parent: dict, key: str, header: str, what: str,
+               allowed: Iterable[str]) -> Iterator[tuple[tuple, dict]]:
+        """Each table of the array `parent[key]` ([[header]]; none when the key is absent), with
+        its path, once it is known to be a table of `what` with only `allowed` keys."""
+        if key not in parent or not self.check_array(path + (key,), parent[key],
+                                                     f"an array of tables ([[{header}]])"):
+            return
+        for j, table in enumerate(parent[key]):
+            where = path + (key, j)
+            if self.check_table(where, table, f"{what} table"):
+                self.keys(where, table, allowed, what)
+                yield where, table
+
+    def identified(self, path: tuple, table: Any, table_what: str, allowed: Iterable[str], what: str,
+                   id_what: str, ids: dict[str, int], duplicate: str) -> bool:
+        """A table with only `allowed` keys and an id unique in its array (see `unique_id`);
+        False when it is not a table at all."""
+        if not self.check_table(path, table, table_what):
+            return False
+        self.keys(path, table, allowed, what)
+        self.unique_id(path, table, id_what, ids, duplicate)
+        return True
+
+    def unique_id(self, path: tuple, table: dict, what: str, ids: dict[str, int], duplicate: str) -> None:
+        """`table["id"]`: required, a slug, and none of `ids` (id -> its index in the array),
+        which it then joins; a repeat is reported in the words of `duplicate` ({id}, {first})."""
+        if self.required(path, table, "id", what) and self.check_slug(path + ("id",), table["id"]):
+            ident = table["id"]
+            if ident in ids:
+                self.error(path + ("id",), duplicate.format(id=ident, first=ids[ident]))
+            else:
+                ids[ident] = path[-1]
+
     def keys(self, path: tuple, table: dict, allowed: Iterable[str], what: str) -> None:
         allowed = tuple(allowed)
         for key in table:
@@ -634,13 +667,8 @@ class _Checker:
             if key not in CHARACTER_KEYS:
                 hint = get_system(self.system).derived_keys.get(key, "") if self.system else ""
                 self.unknown(path + (key,), key, CHARACTER_KEYS, "a character", hint)
-        if self.required(path, ch, "id", "the character's id (a slug such as \"loriane\")"):
-            if self.check_slug(path + ("id",), ch["id"]):
-                if ch["id"] in seen:
-                    self.error(path + ("id",), f"duplicate id {ch['id']!r} (also characters[{seen[ch['id']]}]); "
-                                               "expected an id unique in the campaign")
-                else:
-                    seen[ch["id"]] = path[1]
+        self.unique_id(path, ch, "the character's id (a slug such as \"loriane\")", seen,
+                       "duplicate id {id!r} (also characters[{first}]); expected an id unique in the campaign")
         if self.required(path, ch, "name", "the character's name"):
             if self.check_str(path + ("name",), ch["name"], nonempty=True, what="the character's name"):
                 self.character_names.add(ch["name"].casefold())
@@ -790,60 +818,40 @@ class _Checker:
             if key in ticks and self.check_array(path + (key,), ticks[key], "an array of entry ids"):
                 for j, ident in enumerate(ticks[key]):
                     self.check_str(path + (key, j), ident, nonempty=True, what="an entry id")
-        if "conditions" in ticks and self.check_array(path + ("conditions",), ticks["conditions"],
-                                                     "an array of tables ([[encounter.ticks.conditions]])"):
-            for j, tick in enumerate(ticks["conditions"]):
-                where = path + ("conditions", j)
-                if not self.check_table(where, tick, "a ticked condition table"):
-                    continue
-                self.keys(where, tick, TICKED_CONDITION_KEYS, "a ticked condition")
-                if self.required(where, tick, "character", "the id of the character who bore it"):
-                    self.check_str(where + ("character",), tick["character"], nonempty=True, what="a character id")
-                if self.required(where, tick, "index", "its place among the character's conditions"):
-                    self.check_int(where + ("index",), tick["index"], 0, MAX_ITEMS, what="a place in the list")
-                if self.required(where, tick, "before", "the condition before the tick"):
-                    self._condition(where + ("before",), tick["before"])
-                if "after" in tick:
-                    self.check_int(where + ("after",), tick["after"], 0, MAX_COUNT, what="rounds left after the tick")
-        if "countdowns" in ticks and self.check_array(path + ("countdowns",), ticks["countdowns"],
-                                                     "an array of tables ([[encounter.ticks.countdowns]])"):
-            for j, tick in enumerate(ticks["countdowns"]):
-                where = path + ("countdowns", j)
-                if not self.check_table(where, tick, "a ticked countdown table"):
-                    continue
-                self.keys(where, tick, TICKED_COUNTDOWN_KEYS, "a ticked countdown")
-                if self.required(where, tick, "timer", "the id of the countdown"):
-                    self.check_str(where + ("timer",), tick["timer"], nonempty=True, what="a timer id")
-                for key in ("rounds", "rounds_after"):
-                    if key in tick:
-                        self.check_int(where + (key,), tick[key], 0, MAX_COUNT, what="rounds left")
-                for key in ("status", "status_after"):
-                    if key in tick:
-                        self.check_choice(where + (key,), tick[key], TIMER_STATUS["countdown"])
-        if "declared" in ticks and self.check_array(path + ("declared",), ticks["declared"],
-                                                   "an array of tables ([[encounter.ticks.declared]])"):
-            for j, decl in enumerate(ticks["declared"]):
-                where = path + ("declared", j)
-                if not self.check_table(where, decl, "a declaration table"):
-                    continue
-                self.keys(where, decl, DECLARATION_KEYS, "a declaration")
-                if self.required(where, decl, "entry", "the id of the entry that declared"):
-                    self.check_str(where + ("entry",), decl["entry"], nonempty=True, what="an entry id")
-                if "actions" in decl and self.check_array(where + ("actions",), decl["actions"], "an array of actions"):
-                    for k, action in enumerate(decl["actions"]):
-                        self.check_str(where + ("actions", k), action, what="an action")
+        for where, tick in self.tables(path, ticks, "conditions", "encounter.ticks.conditions",
+                                       "a ticked condition", TICKED_CONDITION_KEYS):
+            if self.required(where, tick, "character", "the id of the character who bore it"):
+                self.check_str(where + ("character",), tick["character"], nonempty=True, what="a character id")
+            if self.required(where, tick, "index", "its place among the character's conditions"):
+                self.check_int(where + ("index",), tick["index"], 0, MAX_ITEMS, what="a place in the list")
+            if self.required(where, tick, "before", "the condition before the tick"):
+                self._condition(where + ("before",), tick["before"])
+            if "after" in tick:
+                self.check_int(where + ("after",), tick["after"], 0, MAX_COUNT, what="rounds left after the tick")
+        for where, tick in self.tables(path, ticks, "countdowns", "encounter.ticks.countdowns",
+                                       "a ticked countdown", TICKED_COUNTDOWN_KEYS):
+            if self.required(where, tick, "timer", "the id of the countdown"):
+                self.check_str(where + ("timer",), tick["timer"], nonempty=True, what="a timer id")
+            for key in ("rounds", "rounds_after"):
+                if key in tick:
+                    self.check_int(where + (key,), tick[key], 0, MAX_COUNT, what="rounds left")
+            for key in ("status", "status_after"):
+                if key in tick:
+                    self.check_choice(where + (key,), tick[key], TIMER_STATUS["countdown"])
+        for where, decl in self.tables(path, ticks, "declared", "encounter.ticks.declared", "a declaration",
+                                       DECLARATION_KEYS):
+            if self.required(where, decl, "entry", "the id of the entry that declared"):
+                self.check_str(where + ("entry",), decl["entry"], nonempty=True, what="an entry id")
+            if "actions" in decl and self.check_array(where + ("actions",), decl["actions"], "an array of actions"):
+                for k, action in enumerate(decl["actions"]):
+                    self.check_str(where + ("actions", k), action, what="an action")
 
     def _entry(self, path: tuple, entry: Any, characters: dict[str, int], ids: dict[str, int]) -> None:
-        if not self.check_table(path, entry, "an entry table"):
+        if not self.identified(path, entry, "an entry table", ENTRY_KEYS, "an encounter entry",
+                               "the entry's id (a slug, unique in the encounter)", ids,
+                               "duplicate entry id {id!r} (also encounter.entries[{first}]); "
+                               "expected an id unique in the encounter"):
             return
-        self.keys(path, entry, ENTRY_KEYS, "an encounter entry")
-        if self.required(path, entry, "id", "the entry's id (a slug, unique in the encounter)"):
-            if self.check_slug(path + ("id",), entry["id"]):
-                if entry["id"] in ids:
-                    self.error(path + ("id",), f"duplicate entry id {entry['id']!r} (also encounter.entries"
-                                               f"[{ids[entry['id']]}]); expected an id unique in the encounter")
-                else:
-                    ids[entry["id"]] = path[-1]
         if self.required(path, entry, "name", "the name shown in the turn order"):
             self.check_str(path + ("name",), entry["name"], nonempty=True, what="the name shown in the turn order")
         if "character" in entry:
@@ -893,15 +901,9 @@ class _Checker:
     # -- timers
 
     def _timer(self, path: tuple, timer: Any, characters: dict[str, int], ids: dict[str, int]) -> None:
-        if not self.check_table(path, timer, "a timer table"):
+        if not self.identified(path, timer, "a timer table", TIMER_KEYS, "a timer", "the timer's id (a slug)", ids,
+                               "duplicate timer id {id!r} (also timers[{first}])"):
             return
-        self.keys(path, timer, TIMER_KEYS, "a timer")
-        if self.required(path, timer, "id", "the timer's id (a slug)"):
-            if self.check_slug(path + ("id",), timer["id"]):
-                if timer["id"] in ids:
-                    self.error(path + ("id",), f"duplicate timer id {timer['id']!r} (also timers[{ids[timer['id']]}])")
-                else:
-                    ids[timer["id"]] = path[-1]
         if self.required(path, timer, "label", "the timer's label"):
             self.check_str(path + ("label",), timer["label"], nonempty=True, what="the timer's label")
         kind = timer.get("kind", "countdown")

@@ -1,8 +1,10 @@
 """The headless table: what a GM does at the table, with no screen.
 
-The quick-roll line (`quickroll`: words, grammar, completion, history, the roll flow with
-its choices), turns and their ticks (`turns`, `encounter`, `declarations`), timers and
-extended tests (`timers`), the odds memo (`chances`) and a roll as text (`logline`). It
-imports `rules` and `campaign`, never Textual: the screen shows it, and the command line
-can drive it alone.
+The encounter (`encounter`, `turns`, `declarations`, `roster_rules`), timers and extended
+tests (`timers`), the quick-roll line (`quickroll`: words, grammar, completion, history,
+choices), the roll from Enter to the log (`table_roll`), the odds memo (`chances`), a
+result in words (`render`, `logline`) and the catalogs that word every error (`messages`).
+What one game means lives in `games/<id>/`, found through `games.table_for`. It imports
+`rules` and `campaign`, never Textual: the screen shows it, and `gmscreen line` / `gmscreen
+turn` drive it alone.
 """

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from gmscreen.rules import RequestError, odds, success_chance
 
 _SIZE = 512
-_memo: OrderedDict[str, float | None] = OrderedDict()
+_memo: OrderedDict[str, float | RequestError] = OrderedDict()
 computed = 0          # requests actually computed (tests check the memo works)
 
 
@@ -22,7 +22,8 @@ def _key(request: Mapping[str, Any]) -> str:
 
 
 def chance(request: Mapping[str, Any]) -> float:
-    """Exact chance of success (or of the actor winning); RequestError when the request is bad."""
+    """Exact chance of success (or of the actor winning); RequestError when the request is bad.
+    A refused request is remembered with its error, so it is not computed again either."""
     global computed
     key = _key(request)
     if key in _memo:
@@ -32,11 +33,11 @@ def chance(request: Mapping[str, Any]) -> float:
         computed += 1
         try:
             value = success_chance(odds(request))
-        except RequestError:
-            value = None
+        except RequestError as exc:
+            value = exc
         _memo[key] = value
         if len(_memo) > _SIZE:
             _memo.popitem(last=False)
-    if value is None:
-        odds(request)      # raises the RequestError again, with its message
-    return value  # type: ignore[return-value]
+    if isinstance(value, RequestError):
+        raise value.with_traceback(None)
+    return value

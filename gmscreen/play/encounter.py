@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
     from gmscreen.campaign.session import CampaignSession, EditBuilder
 
+    from .session_table import RollTable
+
 Build = Callable[["EditBuilder"], None]
 ChangeFn = Callable[[str, Build], bool]     # makes one undoable change; False: refused (and said why)
 
@@ -50,17 +52,18 @@ def unique_slug(base: str, taken: set[str]) -> str:
     return f"{base}-{n}"
 
 
-def roll_initiative(app: Any, session: CampaignSession, who: str) -> int | None:
-    """Roll the campaign's initiative expression and log it; None (GM told) when it cannot."""
+def roll_initiative(table: RollTable, session: CampaignSession, who: str) -> int | None:
+    """Roll the campaign's initiative expression and log it through `table` (the screen's
+    host, or a `SessionTable`); None (the GM told) when it cannot."""
     text = session.campaign.initiative.strip()
     try:
         expr = parse_expression(text)
     except rules.RequestError as exc:
-        app.warn(f"initiative de la campagne {text!r} : {exc.reason}")
+        table.warn(f"initiative de la campagne {text!r} : {exc.reason}")
         return None
     seed = random.SystemRandom().getrandbits(63)
     total, faces = expr.roll(random.Random(seed))
-    app.record_roll(who=who, line=f"initiative {expr}", request={"expression": str(expr)},
+    table.record_roll(who=who, line=f"initiative {expr}", request={"expression": str(expr)},
                     result={"expression": str(expr), "total": total, "dice": faces}, seed=seed)
     return total
 
@@ -73,7 +76,7 @@ def insertion_index(entries: list[Entry], initiative: int) -> int:
     return len(entries)
 
 
-def add_to_encounter(app: Any, session: CampaignSession, *, name: str, character: str | None,
+def add_to_encounter(table: RollTable, session: CampaignSession, *, name: str, character: str | None,
                      initiative: int) -> bool:
     """Insert an entry at its place by initiative; the current actor stays current."""
     campaign = session.campaign
@@ -88,7 +91,7 @@ def add_to_encounter(app: Any, session: CampaignSession, *, name: str, character
         if enc.round > 0 and had and index <= enc.turn:
             b.set(("encounter", "turn"), enc.turn + 1)
 
-    return bool(app.change(f"Initiative {initiative} : {clean(name)}", build))
+    return bool(table.change(f"Initiative {initiative} : {clean(name)}", build))
 
 
 # ---------------------------------------------------------------- moving the turn

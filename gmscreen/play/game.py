@@ -10,9 +10,8 @@ one module a part, imported on first use.
 
 from __future__ import annotations
 
-from functools import cached_property
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
 
 from .fight_rules import FightRules
 from .roll_rules import RollRules
@@ -21,9 +20,47 @@ from .sheet_look import SheetLook
 if TYPE_CHECKING:   # the quick-roll package loads after the first frame; the roster's glance needs none of it
     from .quickroll.line_rules import LineRules
 
+P = TypeVar("P")
+
+
+class _Part(Generic[P]):
+    """A part of every table, named by its attribute: found on first read (`GameTable._part`,
+    else `default()`, every hook the plain default) and kept on the table."""
+
+    def __init__(self, default: Callable[[], P]) -> None:
+        self._default = default
+        self._name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, table: None, owner: type) -> _Part[P]: ...
+
+    @overload
+    def __get__(self, table: GameTable, owner: type) -> P: ...
+
+    def __get__(self, table: GameTable | None, owner: type) -> P | _Part[P]:
+        if table is None:
+            return self
+        part: P = table._part(self._name, self._default)
+        table.__dict__[self._name] = part      # read from the table itself from now on
+        return part
+
+
+def _line_rules() -> LineRules:
+    from .quickroll.line_rules import LineRules
+
+    return LineRules()
+
 
 class GameTable:
     """One system's parts: given as objects, or found as `<package>.<part>.<PART>`."""
+
+    line = _Part(_line_rules)
+    sheet = _Part(SheetLook)
+    roll = _Part(RollRules)
+    fight = _Part(FightRules)
 
     def __init__(self, system_id: str, *, package: str | None = None, line: LineRules | None = None,
                  sheet: SheetLook | None = None, roll: RollRules | None = None,
@@ -32,7 +69,7 @@ class GameTable:
         self._package = package
         self._given: dict[str, Any] = {"line": line, "sheet": sheet, "roll": roll, "fight": fight}
 
-    def _part(self, name: str, default: type) -> Any:
+    def _part(self, name: str, default: Callable[[], Any]) -> Any:
         given = self._given.get(name)
         if given is not None:
             return given
@@ -46,21 +83,3 @@ class GameTable:
             else:
                 return getattr(module, name.upper())
         return default()
-
-    @cached_property
-    def line(self) -> LineRules:
-        from .quickroll.line_rules import LineRules
-
-        return self._part("line", LineRules)
-
-    @cached_property
-    def sheet(self) -> SheetLook:
-        return self._part("sheet", SheetLook)
-
-    @cached_property
-    def roll(self) -> RollRules:
-        return self._part("roll", RollRules)
-
-    @cached_property
-    def fight(self) -> FightRules:
-        return self._part("fight", FightRules)

@@ -9,7 +9,8 @@ drawn in the first frame: keep the imports here light).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gmscreen.rules import Stat, StatGroup, System

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from gmscreen.rules import RequestError, get_system
 
 from .quickroll.choices import RollFlow, spending
 from .quickroll.grammar import Draft, QuickRollError, parse
+from .session_table import RollTable, SessionTable
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, RollRecord
@@ -29,67 +30,6 @@ if TYPE_CHECKING:
 
 # How `roll_line` answers a prompt no key was given for.
 POLICIES = ("odds", "enter")
-
-
-class RollTable(Protocol):
-    """Where a roll lands. The screen's host fits it as it is (`CampaignHost`)."""
-
-    def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
-                    gm_only: bool = False, seed: int | None = None,
-                    pending: str | None = None) -> RollRecord | None: ...
-
-    def change(self, label: str, build: Callable[[EditBuilder], None]) -> bool: ...
-
-    def warn(self, message: str, severity: str = "warning") -> None: ...
-
-
-class SessionTable:
-    """The session itself as the table (no screen): the same journal, undo and roll log as the
-    screen's; what the host would tell the GM is kept in `warnings`, nothing raises."""
-
-    def __init__(self, session: CampaignSession) -> None:
-        self.session = session
-        self.warnings: list[str] = []
-
-    def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
-                    gm_only: bool = False, seed: int | None = None, pending: str | None = None) -> RollRecord | None:
-        from gmscreen.campaign.errors import CampaignError
-        from gmscreen.campaign.session import ReadOnlyError
-
-        try:
-            record = self.session.record_roll(who=who, line=line, request=request, result=result,
-                                              gm_only=gm_only, seed=seed, pending=pending)
-        except ReadOnlyError as exc:
-            self.warn(f"roll not logged: {exc}")
-            return None
-        except CampaignError as exc:
-            self.warn("roll not logged: " + "; ".join(str(p) for p in exc.problems), "error")
-            return None
-        if self.session.read_only:
-            self.warn("read-only campaign: the roll is shown but not saved")
-        return record
-
-    def change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
-        from gmscreen.campaign.changes import ChangeError
-        from gmscreen.campaign.errors import CampaignError
-        from gmscreen.campaign.session import ReadOnlyError
-
-        try:
-            with self.session.edit(label) as builder:
-                build(builder)
-        except ReadOnlyError as exc:
-            self.warn(str(exc))
-            return False
-        except CampaignError as exc:
-            self.warn("; ".join(str(p) for p in exc.problems) or str(exc), "error")
-            return False
-        except (ChangeError, ValueError, KeyError, IndexError, TypeError) as exc:
-            self.warn(f"{label}: {exc}", "error")
-            return False
-        return True
-
-    def warn(self, message: str, severity: str = "warning") -> None:
-        self.warnings.append(message)
 
 
 class ChoiceError(ValueError):

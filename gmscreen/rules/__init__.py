@@ -1,7 +1,10 @@
 """The rules core: five French dice systems, resolved exactly as their rules say.
 
 `resolve(request, seed=...)` rolls (or takes forced dice) and returns the outcome mapping;
-`odds(request)` returns exact probabilities. Nothing here imports Textual or touches files.
+`odds(request)` returns exact probabilities; `check(request)` refuses a request exactly as
+`odds` would (same `RequestError`: field, code, parameters) without computing any probability,
+so a line can be validated on every keystroke and its odds computed once, by whoever shows
+them. Nothing here imports Textual or touches files.
 """
 
 from __future__ import annotations
@@ -9,25 +12,14 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ._base import (
-    DiceGroup,
-    Description,
-    Die,
-    Difficulty,
-    FieldSpec,
-    Kind,
-    Reader,
-    RequestError,
-    Stat,
-    StatGroup,
-    System,
-    forced_mode,
-    make_rng,
-)
+    DiceGroup, Description, Die, Difficulty, FieldSpec, Kind, Reader, RequestError, Stat, StatGroup, System,
+    forced_mode, make_rng)
 
 __all__ = [
     "RequestError",
     "resolve",
     "odds",
+    "check",
     "SYSTEMS",
     "get_system",
     "System",
@@ -102,12 +94,29 @@ def resolve(request: Mapping[str, Any], *, seed: int | None = None) -> dict:
     return {"system": system.id, "kind": kind.name, "hidden": hidden, **result}
 
 
-def odds(request: Mapping[str, Any]) -> dict:
-    """Exact probabilities of every outcome (or winner) of a test, without dice."""
+def _open_unforced(request: Mapping[str, Any]) -> tuple[System, Kind, Reader, bool]:
+    """`_open`, refusing forced dice: odds (and their check) are for dice not yet rolled."""
     system, kind, reader, hidden = _open(request)
     for name in kind.dice_fields:
         if reader.has(name):
             raise RequestError(reader.key(name), "odds_forced_dice")
+    return system, kind, reader, hidden
+
+
+def check(request: Mapping[str, Any]) -> None:
+    """Refuse `request` exactly as `odds` would, computing no probability. A kind without its
+    own `check` (one that does not split its reading out) has its odds computed instead."""
+    _, kind, reader, _ = _open_unforced(request)
+    if kind.check is None:
+        kind.odds(reader)
+    else:
+        kind.check(reader)
+    reader.finish()
+
+
+def odds(request: Mapping[str, Any]) -> dict:
+    """Exact probabilities of every outcome (or winner) of a test, without dice."""
+    system, kind, reader, hidden = _open_unforced(request)
     result = kind.odds(reader)
     reader.finish()
     out = {"system": system.id, "kind": kind.name, "hidden": hidden, **result}

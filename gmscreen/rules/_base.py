@@ -64,18 +64,6 @@ class Reader:
             raise RequestError(key, "out_of_range", lo=lo, hi=hi, value=value)
         return value
 
-    def choice_int(self, name: str, choices: Sequence[int], default: Any = _REQUIRED) -> int:
-        key = self.key(name)
-        self.used.add(key)
-        if key not in self.request:
-            if default is _REQUIRED:
-                raise RequestError(key, "required_choice", choices=tuple(choices))
-            return default
-        value = self.request[key]
-        if isinstance(value, bool) or not isinstance(value, int) or value not in choices:
-            raise RequestError(key, "expected_choice", choices=tuple(choices), value=value)
-        return value
-
     def bool(self, name: str, default: bool | None = None) -> bool:
         key = self.key(name)
         self.used.add(key)
@@ -88,7 +76,8 @@ class Reader:
             raise RequestError(key, "expected_bool", value=value)
         return value
 
-    def choice(self, name: str, choices: Sequence[str], default: Any = _REQUIRED) -> str:
+    def choice(self, name: str, choices: Sequence[Any], default: Any = _REQUIRED, of: type = str) -> Any:
+        """One of `choices`, each of type `of` (str words, or int die sizes: a bool is never one)."""
         key = self.key(name)
         self.used.add(key)
         if key not in self.request:
@@ -96,7 +85,7 @@ class Reader:
                 raise RequestError(key, "required_choice", choices=tuple(choices))
             return default
         value = self.request[key]
-        if not isinstance(value, str) or value not in choices:
+        if isinstance(value, bool) or not isinstance(value, of) or value not in choices:
             raise RequestError(key, "expected_choice", choices=tuple(choices), value=value)
         return value
 
@@ -311,6 +300,10 @@ class Kind:
     dice_fields: tuple[str, ...]                # every forced-dice field, main and conditional
     contest: bool = False                       # reports `winner` rather than `outcome`
     policy: str | None = None                   # name of the choice policy field, if any
+    # Reads every field exactly as `odds` does (same errors, same order) and computes nothing:
+    # `gmscreen.rules.check` validates a line on each keystroke with it. None (a kind that
+    # does not split its reading out): `check` computes the odds instead.
+    check: Callable[[Reader], object] | None = None
 
 
 @dataclass(frozen=True)
@@ -342,6 +335,16 @@ class System:
     test_timers: Mapping[str, str] = field(default_factory=dict)
     # Keys a GM may write on a sheet that the system derives itself -> why they are refused.
     derived_keys: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of_module(cls, names: Mapping[str, Any], **own: Any) -> "System":
+        """The system a rules module declares (`System.of_module(globals(), game=...)`): its id is the
+        module's own name, as the registry finds it, and its parts are the names every system module
+        defines (KINDS, SHEET, DIFFICULTIES, OUTCOME_WORDS, describe), so a module writes only what
+        is its own and no two modules repeat the wiring."""
+        return cls(id=names["__name__"].rpartition(".")[2], kinds=names["KINDS"], sheet=names["SHEET"],
+                   difficulties=names["DIFFICULTIES"], outcome_words=names["OUTCOME_WORDS"],
+                   describe=names["describe"], **own)
 
     def group(self, key: str) -> StatGroup | None:
         for g in self.sheet:

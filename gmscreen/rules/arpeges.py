@@ -11,22 +11,8 @@ from fractions import Fraction
 from typing import Callable
 
 from ._base import (
-    DiceGroup,
-    Description,
-    DiceSource,
-    Die,
-    Difficulty,
-    FieldSpec,
-    ForcedDice,
-    Kind,
-    RandomDice,
-    Reader,
-    RequestError,
-    Stat,
-    StatGroup,
-    System,
-    forced_mode,
-)
+    DiceGroup, Description, DiceSource, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader,
+    RequestError, Stat, StatGroup, System, forced_mode)
 
 CARACTERISTIQUES = (
     Stat("corps", "Corps", -10, 10, gloss="body"),
@@ -254,6 +240,11 @@ def _winner(margin: int) -> str:
     return "actor" if margin > 0 else "opponent" if margin < 0 else "tie"
 
 
+def _faces(prefix: str, chance: list[int], malchance: list[int]) -> dict[str, list[int]]:
+    """The faces a result shows, under the names of the request fields that force them."""
+    return {prefix + "chance_dice": chance, prefix + "malchance_dice": malchance}
+
+
 # ---------------------------------------------------------------- kind simple (R1–R5, R12)
 
 _SIMPLE_DICE = ("chance_dice", "malchance_dice")
@@ -272,8 +263,7 @@ def _resolve_simple(reader: Reader, rng: random.Random) -> dict:
         "roll": chance - malchance,
         "chance": chance,
         "malchance": malchance,
-        "chance_dice": chance_dice,
-        "malchance_dice": malchance_dice,
+        **_faces("", chance_dice, malchance_dice),
     }
 
 
@@ -298,8 +288,7 @@ def _resolve_one_roll(reader: Reader, rng: random.Random) -> dict:
         "margin": margin,
         "difficulty": difficulty,
         "roll": roll,
-        "chance_dice": chance_dice,
-        "malchance_dice": malchance_dice,
+        **_faces("", chance_dice, malchance_dice),
     }
 
 
@@ -328,17 +317,16 @@ def _resolve_two_rolls(reader: Reader, rng: random.Random) -> dict:
     a_roll = sum(a_chance) - sum(a_malchance)
     o_roll = sum(o_chance) - sum(o_malchance)
     a_margin, o_margin = actor + a_roll, opponent + o_roll       # R7: difficulty 0 each
+    margin = a_margin - o_margin
     return {
-        "winner": _winner(a_margin - o_margin),
+        "winner": _winner(margin),
         "actor_margin": a_margin,
         "opponent_margin": o_margin,
-        "margin": a_margin - o_margin,
+        "margin": margin,
         "actor_roll": a_roll,
         "opponent_roll": o_roll,
-        "actor_chance_dice": a_chance,
-        "actor_malchance_dice": a_malchance,
-        "opponent_chance_dice": o_chance,
-        "opponent_malchance_dice": o_malchance,
+        **_faces("actor_", a_chance, a_malchance),
+        **_faces("opponent_", o_chance, o_malchance),
     }
 
 
@@ -388,10 +376,8 @@ def _resolve_confrontation(reader: Reader, rng: random.Random) -> dict:
         "parried": parried,
         "defender_final_difficulty": defender_final if parry_rolled else None,
         "defender_margin": defender_margin,
-        "actor_chance_dice": a_chance,
-        "actor_malchance_dice": a_malchance,
-        "opponent_chance_dice": o_chance,
-        "opponent_malchance_dice": o_malchance,
+        **_faces("actor_", a_chance, a_malchance),
+        **_faces("opponent_", o_chance, o_malchance),
     }
 
 
@@ -520,24 +506,19 @@ _CONFRONTATION_FIELDS = (
     _dice_spec("opponent_malchance_dice", "dé de malchance de la parade (seulement si elle a lieu)"),
 )
 
-SYSTEM = System(
-    id="arpeges",
-    game="Les Arpèges",
+KINDS = {
+    "simple": Kind("simple", "action simple", _resolve_simple, _odds_simple, _SIMPLE_FIELDS, _SIMPLE_DICE,
+                   check=_simple_inputs),
+    "opposed_one_roll": Kind("opposed_one_roll", "opposition en un jet", _resolve_one_roll, _odds_one_roll,
+                             _ONE_ROLL_FIELDS, _SIMPLE_DICE, contest=True, check=_levels),
+    "opposed_two_rolls": Kind("opposed_two_rolls", "opposition en deux jets", _resolve_two_rolls,
+                              _odds_two_rolls, _TWO_ROLL_FIELDS, _TWO_ROLL_DICE, contest=True, check=_levels),
+    "confrontation": Kind("confrontation", "confrontation", _resolve_confrontation, _odds_confrontation,
+                          _CONFRONTATION_FIELDS, _TWO_ROLL_DICE, policy="parry", check=_confrontation_inputs),
+}
+
+SYSTEM = System.of_module(globals(), game="Les Arpèges", gm="Meneur du Jeu",
     dice="±d10 : dé de chance − dé de malchance, + difficulté finale = marge ; réussite si marge ≥ 0",
-    gm="Meneur du Jeu",
-    kinds={
-        "simple": Kind("simple", "action simple", _resolve_simple, _odds_simple, _SIMPLE_FIELDS, _SIMPLE_DICE),
-        "opposed_one_roll": Kind("opposed_one_roll", "opposition en un jet", _resolve_one_roll, _odds_one_roll,
-                                 _ONE_ROLL_FIELDS, _SIMPLE_DICE, contest=True),
-        "opposed_two_rolls": Kind("opposed_two_rolls", "opposition en deux jets", _resolve_two_rolls,
-                                  _odds_two_rolls, _TWO_ROLL_FIELDS, _TWO_ROLL_DICE, contest=True),
-        "confrontation": Kind("confrontation", "confrontation", _resolve_confrontation, _odds_confrontation,
-                              _CONFRONTATION_FIELDS, _TWO_ROLL_DICE, policy="parry"),
-    },
-    sheet=SHEET,
-    difficulties=DIFFICULTIES,
     difficulty_field="difficulty",
-    outcome_words=OUTCOME_WORDS,
-    describe=describe,
     difficulty_word="difficulté",
 )

@@ -11,20 +11,8 @@ from functools import lru_cache
 from typing import Mapping, Sequence
 
 from ._base import (
-    DiceGroup,
-    Description,
-    Die,
-    Difficulty,
-    FieldSpec,
-    ForcedDice,
-    Kind,
-    RandomDice,
-    Reader,
-    RequestError,
-    Stat,
-    StatGroup,
-    System,
-)
+    DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
+    Stat, StatGroup, System)
 
 CHARACTERISTICS = (
     Stat("eve", "ÉVEil", 0, 3, gloss="awakening"),
@@ -245,20 +233,13 @@ KINDS = {
         ),
         ("dice",),
         policy="policy",
+        check=_read,
     ),
 }
 
-SYSTEM = System(
-    id="eclats",
-    game="Éclats",
+SYSTEM = System.of_module(globals(), game="Éclats", gm="maître de jeu",
     dice="un d10 lu 0–9, relancé selon la caractéristique (0–3), dernier dé gardé + compétence ≥ seuil 1–15",
-    gm="maître de jeu",
-    kinds=KINDS,
-    sheet=SHEET,
-    difficulties=DIFFICULTIES,
     difficulty_field="threshold",
-    outcome_words=OUTCOME_WORDS,
-    describe=describe,
     rule_options={"level3_second_zero": ("automatic_failure", "none"),
                   "single_zero": ("counts_zero", "automatic_failure")},
 )

@@ -11,21 +11,8 @@ from itertools import accumulate
 from dataclasses import dataclass
 
 from ._base import (
-    DiceGroup,
-    Description,
-    Die,
-    Difficulty,
-    FieldSpec,
-    ForcedDice,
-    Kind,
-    RandomDice,
-    Reader,
-    RequestError,
-    Stat,
-    StatGroup,
-    System,
-    forced_mode,
-)
+    DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
+    Stat, StatGroup, System, forced_mode)
 
 # Statistics and skills are not listed by the seed: free names. Skills are stored under
 # the statistic they use (skills.PRE.Négociation = 3).
@@ -708,25 +695,21 @@ _EXTENDED_FIELDS = (
     )
 )
 
-SYSTEM = System(
-    id="magisphere",
-    game="Magisphère",
+KINDS = {
+    "simple": Kind("simple", "test de compétence", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
+                   ("dice",), policy="impulsions", check=_simple_inputs),
+    "opposed": Kind("opposed", "opposition", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
+                    ("actor_dice", "opponent_dice"), contest=True, policy="actor_impulsions",
+                    check=_opposed_inputs),
+    "extended_opposed": Kind("extended_opposed", "opposition étendue", _resolve_extended, _odds_extended,
+                             _EXTENDED_FIELDS, ("actor_dice", "opponent_dice"), contest=True,
+                             check=_extended_inputs),
+}
+
+SYSTEM = System.of_module(globals(), game="Magisphère", gm="MJ",
     dice="1d20 + statistique + compétence + bonus ≥ seuil + malus ; 20 et 1 naturels critiques ; Impulsion",
-    gm="MJ",
-    kinds={
-        "simple": Kind("simple", "test de compétence", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
-                       ("dice",), policy="impulsions"),
-        "opposed": Kind("opposed", "opposition", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
-                        ("actor_dice", "opponent_dice"), contest=True, policy="actor_impulsions"),
-        "extended_opposed": Kind("extended_opposed", "opposition étendue", _resolve_extended, _odds_extended,
-                                 _EXTENDED_FIELDS, ("actor_dice", "opponent_dice"), contest=True),
-    },
-    sheet=SHEET,
-    difficulties=DIFFICULTIES,
     difficulty_field="threshold",
-    outcome_words=OUTCOME_WORDS,
     extra_tables=(("Oppositions étendues (réussites à atteindre)", OPPOSITIONS),),
-    describe=describe,
     initiative="1d20",
     rule_options={"reroll_limit": ("unlimited", "one")},
     test_timers={"opposition": "extended_opposed"},

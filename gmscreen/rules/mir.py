@@ -8,24 +8,11 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ._base import (
-    DiceGroup,
-    Description,
-    Die,
-    Difficulty,
-    FieldSpec,
-    ForcedDice,
-    Kind,
-    RandomDice,
-    Reader,
-    RequestError,
-    Stat,
-    StatGroup,
-    System,
-    forced_mode,
-)
+    DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
+    Stat, StatGroup, System, forced_mode)
 
 VOIES = (
     Stat("heritage", "Héritage", 1, 6, default=1, gloss="Heritage"),
@@ -211,6 +198,16 @@ class _Roller:
         return f"max(1, {parts}) = {self.dice(help_dice)}"
 
 
+def dice_count(request: Mapping[str, Any], prefix: str = "", help_dice: int = 0) -> int:
+    """R5/R11: the dice a roller of `request` throws (at least one), for those who must know it
+    before any die is rolled: the quick-roll line cutting typed faces, an extended test's first
+    interval. `prefix` names the side ("actor_", "opponent_"); fields are taken as given."""
+    pool = request.get(prefix + "pool")
+    if pool is None:
+        pool = request.get(prefix + "skill", 0) + request.get(prefix + "voie", 0)
+    return _Roller(pool, None, request.get(prefix + "modifier", 0), request.get(prefix + "penalty", 0)).dice(help_dice)
+
+
 def _read_roller(reader: Reader, *, need_skill: bool = False) -> _Roller:
     """Pool from `pool`, or from `skill` + `voie` (never `pool` with `voie`)."""
     skill = reader.int("skill", 0, 6, default=None)
@@ -272,9 +269,12 @@ def _simple_result(roller: _Roller, difficulty: int, faces: list[int]) -> dict:
     }
 
 
+def _read_simple(reader: Reader) -> tuple[_Roller, int]:
+    return _read_roller(reader), reader.int("difficulty", 0, 7)
+
+
 def _resolve_simple(reader: Reader, rng: random.Random) -> dict:
-    roller = _read_roller(reader)
-    difficulty = reader.int("difficulty", 0, 7)
+    roller, difficulty = _read_simple(reader)
     forced = reader.dice("dice")
     if difficulty == 0:
         # R6: a Triviale action is not rolled.
@@ -286,8 +286,7 @@ def _resolve_simple(reader: Reader, rng: random.Random) -> dict:
 
 
 def _odds_simple(reader: Reader) -> dict:
-    roller = _read_roller(reader)
-    difficulty = reader.int("difficulty", 0, 7)
+    roller, difficulty = _read_simple(reader)
     if difficulty == 0:
         return {"outcome": {"success": 1.0, "failure": 0.0}}
     n = roller.dice()
@@ -368,9 +367,14 @@ def _winner(actor: list[int], opponent: list[int], initiator: str) -> tuple[str,
     return initiator, "initiator"
 
 
-def _resolve_opposed(reader: Reader, rng: random.Random) -> dict:
+def _read_opposed(reader: Reader) -> tuple[str, _Roller, _Roller]:
     initiator = reader.choice("initiator", ("actor", "opponent"), "actor")
-    sides = {"actor": _read_roller(reader.sub("actor_")), "opponent": _read_roller(reader.sub("opponent_"))}
+    return initiator, _read_roller(reader.sub("actor_")), _read_roller(reader.sub("opponent_"))
+
+
+def _resolve_opposed(reader: Reader, rng: random.Random) -> dict:
+    initiator, actor, opponent = _read_opposed(reader)
+    sides = {"actor": actor, "opponent": opponent}
     forced = _require_all(reader, ("actor_dice", "opponent_dice"))
     faces = {}
     for side, roller in sides.items():
@@ -413,9 +417,7 @@ def _opposed_actor_ways(n_actor: int, n_opponent: int, initiator: str) -> tuple[
 
 
 def _odds_opposed(reader: Reader) -> dict:
-    initiator = reader.choice("initiator", ("actor", "opponent"), "actor")
-    actor = _read_roller(reader.sub("actor_"))
-    opponent = _read_roller(reader.sub("opponent_"))
+    initiator, actor, opponent = _read_opposed(reader)
     wins, den = _opposed_actor_ways(actor.dice(), opponent.dice(), initiator)
     return {"winner": {"actor": wins / den, "opponent": (den - wins) / den, "tie": 0.0}}
 
@@ -503,17 +505,38 @@ def _extended_success_ways(n: int, threshold: int, max_tests: int) -> tuple[int,
             H[t] = sum(H[t - k] * weight[k] for k in range(1, min(t, K) + 1))
         num = sum(H[t] * tail(threshold - t) * per_test ** (threshold - 1 - t) for t in range(threshold))
         return num, per_test ** threshold
-    # Countdown: step through the tests; all states after m tests share per_test**m.
-    states = {0: 1}
-    num = 0
-    for m in range(1, max_tests + 1):
-        num = num * per_test + sum(w * tail(threshold - t) for t, w in states.items())
-        nxt: dict[int, int] = {}
-        for t, w in states.items():
-            for k in range(1, min(K, threshold - 1 - t) + 1):
-                nxt[t + k] = nxt.get(t + k, 0) + w * ways[k]
-        states = nxt
-    return num, per_test ** max_tests
+    M, P = max_tests, per_test
+    if K == 0 or M * min(threshold, M * K) <= 5 * threshold:
+        # A short countdown (its states stay few): step through the tests; all states after m
+        # tests share P**m. Measured: below this bound it beats the series division below.
+        states = {0: 1}
+        num = 0
+        for _ in range(M):
+            num = num * P + sum(w * tail(threshold - t) for t, w in states.items())
+            nxt: dict[int, int] = {}
+            for t, w in states.items():
+                for k in range(1, min(K, threshold - 1 - t) + 1):
+                    nxt[t + k] = nxt.get(t + k, 0) + w * ways[k]
+            states = nxt
+        return num, P ** M
+    # A longer countdown M < threshold, in O(threshold * K) steps rather than O(M * threshold * K).
+    # With A(x) = sum of ways[k] x^k over k >= 1 (a test adding k), [x^t] A^j counts the ways to
+    # stand undecided at t after j tests, and
+    #   num = sum over t of tail(threshold - t) [x^t] C,  C = sum of P^(M-1-j) A^j for j < M,
+    # over P^M. C (P - A) = P^M - A^M: one series division, and A^M = x^M B^M one power of
+    # B = A / x (J. C. P. Miller's recurrence). Every division is exact: integers throughout.
+    b = ways[1:]
+    power = [b[0] ** M]                              # [x^k] B^M, up to the degree that counts
+    for k in range(1, threshold - M):
+        acc = sum(((M + 1) * i - k) * b[i] * power[k - i] for i in range(1, min(k, K - 1) + 1))
+        power.append(acc // (k * b[0]))
+    rhs = [P ** M] + [0] * (threshold - 1)          # P^M - A^M below x^threshold
+    for i, p in enumerate(power):
+        rhs[M + i] -= p
+    C: list[int] = []
+    for t in range(threshold):
+        C.append((rhs[t] + sum(ways[k] * C[t - k] for k in range(1, min(t, K) + 1))) // P)
+    return sum(C[t] * tail(threshold - t) for t in range(threshold)), P ** M
 
 
 def _odds_extended(reader: Reader) -> dict:
@@ -621,6 +644,7 @@ KINDS = {
             FieldSpec("dice", "dice", 1, 12, help=_DICE_HELP),
         ),
         ("dice",),
+        check=_read_simple,
     ),
     "group": Kind(
         "group", "test de groupe", _resolve_group, _odds_group,
@@ -632,6 +656,7 @@ KINDS = {
             FieldSpec("dice", "dice", 1, 12, help=_DICE_HELP + ", help included"),
         ),
         ("helper_dice", "dice"),
+        check=_read_group,
     ),
     "opposed": Kind(
         "opposed", "test opposé", _resolve_opposed, _odds_opposed,
@@ -643,6 +668,7 @@ KINDS = {
         ),
         ("actor_dice", "opponent_dice"),
         contest=True,
+        check=_read_opposed,
     ),
     "extended": Kind(
         "extended", "test étendu", _resolve_extended, _odds_extended,
@@ -653,21 +679,14 @@ KINDS = {
             FieldSpec("rolls", "dice_lists", 1, 12, help="forced faces, one list per test"),
         ),
         ("rolls",),
+        check=_read_extended,
     ),
 }
 
-SYSTEM = System(
-    id="mir",
-    game="MIR",
+SYSTEM = System.of_module(globals(), game="MIR", gm="Exarch",
     dice="pool de d12 (compétence + Voie) : 7–11 = 1 succès, 12 = 2 succès ; SD 1–7",
-    gm="Exarch",
-    kinds=KINDS,
-    sheet=SHEET,
-    difficulties=DIFFICULTIES,
     difficulty_field="difficulty",
-    outcome_words=OUTCOME_WORDS,
     extra_tables=(("Temporalité", TEMPORALITE),),
-    describe=describe,
     die_words={"counted": "succès", "critical": "succès critique = 2"},
     total_unit=" succès",
     difficulty_word="SD",

@@ -17,20 +17,8 @@ from math import lcm
 from typing import Any, Iterable, Mapping
 
 from ._base import (
-    DiceGroup,
-    Description,
-    Die,
-    Difficulty,
-    FieldSpec,
-    Kind,
-    RandomDice,
-    Reader,
-    RequestError,
-    Stat,
-    StatGroup,
-    System,
-    forced_mode,
-)
+    DiceGroup, Description, Die, Difficulty, FieldSpec, Kind, RandomDice, Reader, RequestError, Stat,
+    StatGroup, System, forced_mode)
 
 DICE = (4, 6, 8, 10, 12, 20)
 NEGATIVE_DICE = (4, 6, 8, 10, 12)
@@ -151,11 +139,11 @@ class _Roller:
 
 
 def _read_roller(reader: Reader) -> _Roller:
-    die = reader.choice_int("die", DICE)
+    die = reader.choice("die", DICE, of=int)
     shift = reader.int("die_shift", -5, 5, 0)
     skill = reader.int("skill", 0, 20, 0)
-    negative = reader.choice_int("negative_die", NEGATIVE_DICE)
-    providence = reader.choice_int("providence_die", PROVIDENCE_DICE, 0)
+    negative = reader.choice("negative_die", NEGATIVE_DICE, of=int)
+    providence = reader.choice("providence_die", PROVIDENCE_DICE, 0, of=int)
     use = reader.bool("use_providence", False)
     if use and providence == 0:
         raise RequestError(reader.key("use_providence"), "no_providence")
@@ -339,10 +327,14 @@ def _xp(outcome: str, difficulty: int) -> int:
     return 1 if outcome == "critical_success" and difficulty >= PAR_DEFAUT else 0
 
 
-def _resolve_simple(reader: Reader, rng: random.Random) -> dict:
+def _read_simple(reader: Reader) -> tuple[_Roller, int, bool]:
     roller = _read_roller(reader)
     difficulty = reader.int("difficulty", 1, MAX_DIFFICULTY)
-    open_negative = reader.bool("open_negative_die", False)
+    return roller, difficulty, reader.bool("open_negative_die", False)
+
+
+def _resolve_simple(reader: Reader, rng: random.Random) -> dict:
+    roller, difficulty, open_negative = _read_simple(reader)
     forced = forced_mode(reader, SIMPLE_DICE)
     roll = _roll_side(reader, roller, rng, forced, open_negative)
     outcome = _simple_outcome(roll, difficulty)
@@ -372,11 +364,15 @@ def _resolve_simple(reader: Reader, rng: random.Random) -> dict:
 # ---------------------------------------------------------------- kind: opposed
 
 
-def _resolve_opposed(reader: Reader, rng: random.Random) -> dict:
+def _read_opposed(reader: Reader) -> tuple[Reader, Reader, _Roller, _Roller, bool]:
     actor_reader, opp_reader = reader.sub("actor_"), reader.sub("opponent_")
     actor = _read_roller(actor_reader)
     opponent = _read_roller(opp_reader)
-    open_negative = reader.bool("open_negative_die", False)
+    return actor_reader, opp_reader, actor, opponent, reader.bool("open_negative_die", False)
+
+
+def _resolve_opposed(reader: Reader, rng: random.Random) -> dict:
+    actor_reader, opp_reader, actor, opponent, open_negative = _read_opposed(reader)
     forced = forced_mode(reader, OPPOSED_DICE)
     a = _roll_side(actor_reader, actor, rng, forced, open_negative)
     o = _roll_side(opp_reader, opponent, rng, forced, open_negative)
@@ -643,17 +639,13 @@ def _floats(probs: Mapping[str, Fraction]) -> dict[str, float]:
 
 
 def _odds_simple(reader: Reader) -> dict:
-    roller = _read_roller(reader)
-    difficulty = reader.int("difficulty", 1, MAX_DIFFICULTY)
-    open_negative = reader.bool("open_negative_die", False)
+    roller, difficulty, open_negative = _read_simple(reader)
     return {"outcome": _floats(simple_odds_exact(roller, difficulty, open_negative)),
             "policy": _policy(roller)}
 
 
 def _odds_opposed(reader: Reader) -> dict:
-    actor = _read_roller(reader.sub("actor_"))
-    opponent = _read_roller(reader.sub("opponent_"))
-    reader.bool("open_negative_die", False)     # R18 changes nothing of who wins (R7)
+    _, _, actor, opponent, _ = _read_opposed(reader)     # R18 changes nothing of who wins (R7)
     return {"winner": _floats(opposed_odds_exact(actor, opponent)), "policy": _policy(actor, opponent)}
 
 
@@ -851,23 +843,17 @@ _ATTACK_FIELDS = (
     + _prefixed(_ROLLER_DICE, "opponent_", "defender")
 )
 
-SYSTEM = System(
-    id="tedeum",
-    game="Te Deum pour un massacre",
+KINDS = {
+    "simple": Kind("simple", "test de compétence", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
+                   SIMPLE_DICE, policy="use_providence", check=_read_simple),
+    "opposed": Kind("opposed", "test d'opposition", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
+                    OPPOSED_DICE, contest=True, policy="use_providence", check=_read_opposed),
+    "attack": Kind("attack", "attaque", _resolve_attack, _odds_attack, _ATTACK_FIELDS,
+                   OPPOSED_DICE, policy="use_providence", check=_read_attack),
+}
+
+SYSTEM = System.of_module(globals(), game="Te Deum pour un massacre", gm="MJ",
     dice="dé de caractéristique ouvert D4–D20 + compétence ≥ seuil ; dé de Providence ; dé négatif après un 1",
-    gm="MJ",
-    kinds={
-        "simple": Kind("simple", "test de compétence", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
-                       SIMPLE_DICE, policy="use_providence"),
-        "opposed": Kind("opposed", "test d'opposition", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
-                        OPPOSED_DICE, contest=True, policy="use_providence"),
-        "attack": Kind("attack", "attaque", _resolve_attack, _odds_attack, _ATTACK_FIELDS,
-                       OPPOSED_DICE, policy="use_providence"),
-    },
-    sheet=SHEET,
-    difficulties=DIFFICULTIES,
     difficulty_field="difficulty",
-    outcome_words=OUTCOME_WORDS,
-    describe=describe,
     rule_options={"open_negative_die": (False, True)},
 )

@@ -13,7 +13,7 @@ import gc
 import os
 import sys
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App, ComposeResult, InvalidThemeError
@@ -35,6 +35,9 @@ from .screens.steady import SteadyScreen
 from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes
 from .widgets.footer import QuietFooter
+
+if TYPE_CHECKING:
+    from .widgets.tray.dice_tray import DiceTray
 
 MAX_NOTICES = 4            # load problems shown one by one; past that, the first ones and a count
 
@@ -660,18 +663,19 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     # ------------------------------------------------------------ delegated to panes
 
-    def _call_pane(self, pane_id: str, method: str, *args: Any) -> Any:
-        widget = self.pane(pane_id)
-        handler = getattr(widget, method, None)
-        if handler is None:
-            self.warn(f"{PANES[pane_id]}: not available")
-            return None
-        return handler(*args)
+    def _tray(self) -> DiceTray | None:
+        """The dice tray for a key of the app; None, the GM told, when it is not there."""
+        tray = self.dice_tray()
+        if tray is None:
+            self.warn(f"{PANES['dice-tray']}: not available")
+        return tray
 
     def action_focus_quick_roll(self) -> None:
         if self.screen.maximized is not None:
             self.screen.minimize()
-        self._call_pane("dice-tray", "focus_line")
+        tray = self._tray()
+        if tray is not None:
+            tray.focus_line()
 
     def action_next_turn(self) -> None:
         from gmscreen.ui.widgets.initiative.pane import move_turn     # the play core moves it: no pane to wait for
@@ -684,16 +688,26 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         move_turn(self, False)
 
     def action_toggle_gm_only(self) -> None:
-        self._call_pane("dice-tray", "toggle_gm_only")
+        tray = self._tray()
+        if tray is not None:
+            tray.toggle_gm_only()
 
     def action_repeat_roll(self) -> None:
-        self._call_pane("dice-tray", "repeat_last")
+        tray = self._tray()
+        if tray is not None:
+            tray.repeat_last()
 
     async def action_search_log(self) -> None:
         await self._ensure_pane("log")
         if not self.wide:
             self._mark_current("log")
-        self._call_pane("log", "start_search")
+        from .widgets.log.roll_log import RollLog
+
+        log = self.pane("log")
+        if isinstance(log, RollLog):
+            log.start_search()
+        else:
+            self.warn(f"{PANES['log']}: not available")
 
     def action_undo(self) -> None:
         if not self._roll_pending("undo"):
@@ -707,8 +721,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         """A roll waiting for a choice spends from the sheet as it stood when it was rolled:
         undoing a change under it (the Impulsion it would spend, a Providence point) would
         let it spend what the sheet no longer holds. The choice comes first."""
-        tray = self.pane("dice-tray")
-        if getattr(tray, "flow", None) is None:
+        if not self.roll_waiting():
             return False
         self.warn(f"a roll is waiting for a choice: answer it (or escape) before {which}")
         return True
@@ -725,7 +738,9 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     def set_line(self, text: str) -> None:
         """Put `text` in the quick-roll line (palette "Roll <name> <skill>")."""
-        self._call_pane("dice-tray", "set_line", text)
+        tray = self._tray()
+        if tray is not None:
+            tray.set_line(text)
 
     # ------------------------------------------------------------ screens
 
@@ -752,20 +767,3 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     async def action_quit(self) -> None:
         self._settle_pending_roll()
         self.exit(0)
-
-    def binding_owners(self) -> Iterable[tuple[str, Any]]:
-        """(group title, node) for the app and every pane, for the keys screen and the palette."""
-        yield "Screen", self
-        main = self.screen_stack[0] if self.screen_stack else None
-        if main is None:
-            return
-        yield "Screen", main
-        for pane_id in MAIN_PANES + ("dice-tray",):
-            pane = self.pane(pane_id)
-            if pane is None:
-                continue
-            title = PANES[pane_id]
-            yield title, pane
-            for child in pane.query("*"):
-                if child._bindings.key_to_bindings and type(child).BINDINGS:
-                    yield title, child

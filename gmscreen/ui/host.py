@@ -8,17 +8,21 @@ through the `show_*` hooks, requests go up through the host's methods.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from textual.app import App
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .panes import MAIN_PANES, PANES
 from .sanitize import clean
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession, EditBuilder
+    from gmscreen.play.session_table import SessionTable
+
+    from .widgets.tray.dice_tray import DiceTray
 
 # Seconds after the last change before the full (atomic) save runs in a thread.
 # Every change is already durable in the journal when `change` returns.
@@ -33,11 +37,19 @@ class CampaignView:
     def host(self) -> CampaignHost:
         return self.app  # type: ignore[attr-defined,no-any-return]
 
+    @property
+    def ascii(self) -> bool:
+        """Nothing but ASCII in what the view draws (the host's `--ascii`)."""
+        return self.host.ascii
+
     def show_campaign(self, session: CampaignSession) -> None:
         """The campaign changed (any change, undo, redo, load): redraw from it."""
 
     def show_roll(self, record: RollRecord) -> None:
         """A roll was recorded (or a GM-only roll revealed: same seq, `revealed` set)."""
+
+    def show_record(self, record: RollRecord) -> None:
+        """A logged roll the GM wants to see in full (an interval of a timer): the dice tray shows it."""
 
     def show_selection(self, char_id: str | None) -> None:
         """The selected character changed."""
@@ -122,6 +134,35 @@ class CampaignHost(App[int]):
         found = screen.query(f"#{pane_id}") if screen is not None else None
         return found.first() if found else None
 
+    def dice_tray(self) -> DiceTray | None:
+        """The dice tray when it is built (a pane test's host may have none)."""
+        from .widgets.tray.dice_tray import DiceTray
+
+        tray = self.pane("dice-tray")
+        return tray if isinstance(tray, DiceTray) else None
+
+    def roll_waiting(self) -> bool:
+        """A roll in the dice tray waits for a choice (reroll, Providence, parry…)."""
+        tray = self.dice_tray()
+        return tray is not None and tray.flow is not None
+
+    def binding_owners(self) -> Iterable[tuple[str, Any]]:
+        """(group title, node) for the app and every pane, for the keys screen and the palette."""
+        yield "Screen", self
+        main = self.screen_stack[0] if self.screen_stack else None
+        if main is None:
+            return
+        yield "Screen", main
+        for pane_id in MAIN_PANES + ("dice-tray",):
+            pane = self.pane(pane_id)
+            if pane is None:
+                continue
+            title = PANES[pane_id]
+            yield title, pane
+            for child in pane.query("*"):
+                if child._bindings.key_to_bindings and type(child).BINDINGS:
+                    yield title, child
+
     def action_undo(self) -> None:
         self.undo()
 
@@ -142,26 +183,27 @@ class CampaignHost(App[int]):
         Returns False, after telling the GM why, when the campaign is read-only or
         the change is refused; nothing is half-applied then.
         """
-        from gmscreen.campaign.changes import ChangeError
-        from gmscreen.campaign.errors import CampaignError
-        from gmscreen.campaign.session import ReadOnlyError
-
-        if self.session is None:
-            return False
-        try:
-            with self.session.edit(label) as builder:
-                build(builder)
-        except ReadOnlyError as exc:
-            self.warn(str(exc))
-            return False
-        except CampaignError as exc:
-            self.warn("; ".join(str(p) for p in exc.problems) or str(exc), severity="error")
-            return False
-        except (ChangeError, ValueError, KeyError, IndexError, TypeError) as exc:
-            self.warn(f"{label}: {exc}", severity="error")
+        if self.session is None or not self._writes(self.session).change(label, build):
             return False
         self.after_change()
         return True
+
+    def may_edit(self) -> bool:
+        """A campaign is open for changes; else False, after telling the GM why."""
+        session = self.session
+        if session is None:
+            return False
+        if not self.writable:
+            reason = getattr(session, "read_only_reason", "") or "lecture seule"
+            self.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")
+            return False
+        return True
+
+    def _writes(self, session: CampaignSession) -> SessionTable:
+        """The session's writes as the play core makes them, refusals said in the notices."""
+        from gmscreen.play.session_table import SessionTable
+
+        return SessionTable(session, tell=self.warn)
 
     def undo(self) -> None:
         self._undo_redo("undo")
@@ -226,25 +268,18 @@ class CampaignHost(App[int]):
         Read-only campaigns cannot log: the result is still shown by the caller,
         and the GM is told the roll was not kept.
         """
-        from gmscreen.campaign.errors import CampaignError
-        from gmscreen.campaign.session import ReadOnlyError
-
-        if self.session is None:
-            return None
-        try:
-            record = self.session.record_roll(who=who, line=line, request=request, result=result,
-                                              gm_only=gm_only, seed=seed, pending=pending)
-        except ReadOnlyError as exc:
-            self.warn(f"roll not logged: {exc}")
-            return None
-        except CampaignError as exc:
-            self.warn("roll not logged: " + "; ".join(str(p) for p in exc.problems), severity="error")
-            return None
-        if self.session.read_only:
-            self.warn("read-only campaign: the roll is shown but not saved")
-        for view in self.views():
-            view.show_roll(record)
+        record = self._writes(self.session).record_roll(
+            who=who, line=line, request=request, result=result, gm_only=gm_only, seed=seed,
+            pending=pending) if self.session is not None else None
+        if record is not None:
+            for view in self.views():
+                view.show_roll(record)
         return record
+
+    def show_record(self, record: RollRecord) -> None:
+        """Called by a pane that rolled for the GM (the initiative's `r`): shown where dice are."""
+        for view in self.views():
+            view.show_record(record)
 
     def reveal_roll(self, seq: int) -> None:
         from gmscreen.campaign.errors import CampaignError

@@ -25,9 +25,9 @@ class SessionKeeper:
     def _settle_pending_roll(self) -> None:
         """A roll waiting for a choice (Impulsion reroll, parry...) when the campaign closes is
         settled with its defaults and logged: dice the table saw are never lost."""
-        settle = getattr(self.pane("dice-tray"), "settle_pending", None)
-        if settle is not None and self.session is not None and not self.session.closed:
-            settle()
+        tray = self.dice_tray()
+        if tray is not None and self.session is not None and not self.session.closed:
+            tray.settle_pending()
 
     def _drop_session(self) -> None:
         session, self.session = self.session, None

@@ -7,7 +7,7 @@ Names come from campaign files, so each hit is literal `Content` highlighted her
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
@@ -18,6 +18,8 @@ from .sanitize import clean
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Character
+
+    from .app import GMScreenApp
 
 
 def _leaf_stats(sheet: dict[str, Any]) -> Iterator[str]:
@@ -41,7 +43,7 @@ class GMScreenCommands(Provider):
 
     def _commands(self) -> list[tuple[str, Callable[[], Any], str, bool]]:
         """(title, callback, help, discoverable) — built each time: the campaign changes."""
-        app: Any = self.app
+        app = cast("GMScreenApp", self.app)     # the palette is the GMScreenApp's (its COMMANDS)
         commands: list[tuple[str, Callable[[], Any], str, bool]] = []
         from .screens.keys_help import binding_table
 
@@ -50,14 +52,14 @@ class GMScreenCommands(Provider):
             where = "" if group == "Screen" else f"{group}: "
             commands.append((f"{where}{title}", partial(_run_action, app, binding.action, node),
                              f"key {' '.join(keys)}" + (f" · {binding.id}" if binding.id else ""), group == "Screen"))
-        session = getattr(app, "session", None)
+        session = app.session
         if session is not None:
             characters: list[Character] = list(session.campaign.characters)
             for character in characters:
                 name = clean(character.name)
                 commands.append((f"Select {name}", partial(_select, app, character.id),
                                  "party" if character.side == "party" else "NPC", True))
-            selected = getattr(app, "selected_id", None)
+            selected = app.selected_id
             characters.sort(key=lambda c: c.id != selected)
             grammar = grammar_for(session.campaign)
             for character in characters:
@@ -95,18 +97,15 @@ class GMScreenCommands(Provider):
                 yield Hit(score, display, callback, text=title, help=help_text)
 
 
-async def _run_action(app: Any, action: str, node: Any) -> None:
+async def _run_action(app: GMScreenApp, action: str, node: Any) -> None:
     await app.run_action(action, node)
 
 
-async def _select(app: Any, char_id: str) -> None:
+async def _select(app: GMScreenApp, char_id: str) -> None:
     app.select_character(char_id)
-    if hasattr(app, "action_show_pane"):
-        await app.action_show_pane("roster")
+    await app.action_show_pane("roster")
 
 
-def _roll_line(app: Any, line: str) -> None:
-    if hasattr(app, "action_focus_quick_roll"):
-        app.action_focus_quick_roll()
-    if hasattr(app, "set_line"):
-        app.set_line(line)
+def _roll_line(app: GMScreenApp, line: str) -> None:
+    app.action_focus_quick_roll()
+    app.set_line(line)

@@ -16,6 +16,16 @@ def fields(form) -> dict:
     return {f.name: f for f in form.fields}
 
 
+def open_form(sessions, system_id: str, kind: str, who: str):
+    """That sample open, its game's timed test `kind` and the form it asks for `who`:
+    (session, campaign, system, test, character, form)."""
+    session = sessions.open(system_id)
+    c, system = session.campaign, session.system
+    test = table_for(system.id).fight.timed_test(kind)
+    actor = c.character(who)
+    return session, c, system, test, actor, test.form(c, system, actor)
+
+
 def add(session, timer: Timer) -> int:
     with session.edit(f"Minuteur : {timer.label}") as b:
         b.insert(("timers",), None, timer)
@@ -39,11 +49,7 @@ def test_each_game_says_which_test_timers_it_allows():
 
 
 def test_mir_extended_test_form_request_and_intervals(sessions):
-    session = sessions.open("mir")
-    c, system = session.campaign, session.system
-    test = table_for(system.id).fight.timed_test("extended")
-    callia = c.character("callia")
-    form = test.form(c, system, callia)
+    session, c, system, test, callia, form = open_form(sessions, "mir", "extended", "callia")
     asked = fields(form)
     assert form.title == "Test étendu de Callia" and list(asked) == ["skill", "threshold", "max", "interval"]
     assert asked["interval"].value == "jour" and form.note.startswith("R19")
@@ -92,11 +98,7 @@ def test_mir_r20_then_the_last_day_of_the_sample(sessions):
 
 
 def test_magisphere_opposition_form_request_and_a_round(sessions):
-    session = sessions.open("magisphere")
-    c, system = session.campaign, session.system
-    test = table_for(system.id).fight.timed_test("opposition")
-    shady = c.character("shady")
-    form = test.form(c, system, shady)
+    session, c, system, test, shady, form = open_form(sessions, "magisphere", "opposition", "shady")
     assert form.title == "Opposition étendue de Shady"
     assert list(fields(form)) == ["label", "opponent", "target", "actor_stat", "actor_skill",
                                   "opponent_stat", "opponent_skill"]

@@ -1,5 +1,5 @@
 """Waiting for the screen in Pilot tests: one definition of "ready" (and of "refused to open")
-for every test file."""
+for every test file, and the GM colours a bare test host lacks."""
 
 from __future__ import annotations
 
@@ -7,6 +7,10 @@ from typing import Any
 
 from gmscreen.ui.panes import PANES
 from gmscreen.ui.screens.load_error import LoadErrorScreen
+
+# The theme variables gmscreen's styles use, for a test host that loads no theme.
+GM_COLOURS = {"gm-good": "#4EBF71", "gm-bad": "#E05252", "gm-crit": "#FFB454", "gm-fumble": "#FF6E6E",
+              "gm-hidden": "#9E9EAE", "gm-current": "#FFB454"}
 
 
 async def ready(app: Any, pilot: Any) -> None:

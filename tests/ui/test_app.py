@@ -368,3 +368,28 @@ async def test_ascii_mode_draws_ascii_borders(campaign_file) -> None:
         status = app.status.render()
         assert str(status).isascii() or all(ord(c) < 128 for c in str(status).replace(
             app.session.campaign.name, "").replace(app.session.system.game, ""))
+
+
+async def test_ascii_mode_shows_the_quick_roll_line_and_no_box_drawing(campaign_file):
+    """--ascii: the one-line quick-roll field keeps its text visible (an ASCII border on a
+    compact Input hid it) and no box-drawing or arrow glyph is left in the chrome."""
+    import re
+
+    from gmscreen.ui import GMScreenApp
+
+    app = GMScreenApp(campaign_file("arpeges"), ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("slash", "s", "i", "b")
+        await pilot.pause()
+        line = app.query_one("#quick-roll")
+        assert line.value == "sib" and line.content_region.height == 1 and line.styles.border_top[0] in ("", "none")
+        texts = []
+        for pane in ("1", "2", "3", "4"):
+            await pilot.press("escape", pane)
+            await pilot.pause()
+            texts.append(app.export_screenshot())
+        shown = "\n".join(texts)
+        assert not re.search("[\u2190-\u21ff\u2500-\u259f\u23ce\u25b6\u29d7]", shown), \
+            sorted(set(re.findall("[\u2190-\u21ff\u2500-\u259f\u23ce\u25b6\u29d7]", shown)))
+        assert "·" not in app.query_one("#dice-tray").border_title

@@ -1,4 +1,4 @@
-"""Command palette: keys, characters with hostile names, skills, themes."""
+"""Command palette: keys, characters with hostile names, skills, themes, roll lines the tray takes."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from textual.command import CommandPalette
 
+from gmscreen.play.quickroll import QuickRollError, parse
+from gmscreen.rules import SYSTEMS
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.palette import GMScreenCommands
 
@@ -89,3 +91,51 @@ async def test_palette_offers_skills_and_themes(campaign_file) -> None:
         hit.command()
         await pilot.pause()
         assert app.theme == "gmscreen-light"
+
+
+@pytest.mark.parametrize("system", tuple(SYSTEMS))
+async def test_palette_roll_commands_are_lines_the_tray_takes(campaign_file, system: str) -> None:
+    app = GMScreenApp(campaign_file(system))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        provider = GMScreenCommands(app.screen)
+        titles = [title for title, *_ in provider._commands() if title.startswith("Roll ")]
+        assert titles
+        campaign = app.session.campaign
+        for title in titles:
+            line = title[len("Roll "):]
+            try:
+                parse(line, campaign)
+            except QuickRollError as exc:
+                # Asking for what comes next (a characteristic, a difficulty) is fine; refusing
+                # a word of the line is a dead end offered by the palette.
+                skill_at = len(line) - len(line.split()[-1])
+                assert not skill_at <= exc.position < len(line), f"palette offers {title!r}, the tray says: {exc}"
+
+
+async def test_palette_roll_line_for_a_name_with_an_escape_parses(campaign_file):
+    """"Roll <name> <skill>" puts the names as shown (ESC → U+FFFD); the line must still parse."""
+    from gmscreen.ui import GMScreenApp
+    from gmscreen.ui.palette import GMScreenCommands
+    from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+
+    path = campaign_file("arpeges")
+    text = path.read_text(encoding="utf-8")
+    text = text.replace('name = "Thibault"', 'name = "Bob\\u001b]2;pwn\\u0007"', 1)
+    text = text.replace("Baratin = -1", '"Bara\\u001btin" = -1', 1)
+    path.write_text(text, encoding="utf-8")
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        hits = [h async for h in GMScreenCommands(app.screen).search("Roll Bob Bara")]
+        hit = next(h for h in hits if h.text == "Roll Bob\ufffd]2;pwn\ufffd Bara\ufffdtin")
+        hit.command()
+        await pilot.pause()
+        tray = app.query_one(DiceTray)
+        assert tray.line.value == "Bob\ufffd]2;pwn\ufffd Bara\ufffdtin "
+        tray.line.value += "-3"
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        record = app.session.rolls[-1]
+        assert record.who == "Bob\x1b]2;pwn\x07" and record.request["skill_level"] == 4

@@ -8,8 +8,7 @@ from gmscreen.rules import SYSTEMS, get_system, odds
 from gmscreen.play import chances
 from gmscreen.ui.widgets.difficulty.pane import DifficultyPane, chance_text
 
-GM_COLOURS = {"gm-good": "#4EBF71", "gm-bad": "#E05252", "gm-crit": "#FFB454", "gm-fumble": "#FF6E6E",
-              "gm-hidden": "#9E9EAE", "gm-current": "#FFB454"}
+from _pilot import GM_COLOURS
 
 
 def _host(pane_host, session):

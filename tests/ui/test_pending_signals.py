@@ -1,6 +1,6 @@
 """Dice shown are dice kept: a roll waiting for a choice (an Éclats reroll) survives every way
-out of the real program — SIGKILL and SIGINT included — and is in the log exactly once, with
-the dice the table saw."""
+out of the real program — SIGKILL and SIGINT included — and out of the screen (quit, SIGHUP), and
+is in the log exactly once, with the dice the table saw."""
 
 from __future__ import annotations
 
@@ -171,3 +171,28 @@ async def test_the_kept_roll_is_exactly_what_quitting_logs(pane_host, open_sampl
         sheet = session.campaign.characters[spend.path[1]].sheet
         assert sheet[spend.path[3]][spend.path[4]] == spend.after
     assert not pending_path(session.path).exists()
+
+
+@pytest.mark.parametrize("leave", ["quit", "sighup"])
+async def test_quitting_while_an_impulsion_choice_waits_keeps_the_roll(campaign_file, leave: str) -> None:
+    path = campaign_file("magisphere")
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        tray = app.pane("dice-tray")
+        tray.rng = random.Random(3)
+        await pilot.press("slash", *"shady discr 35", "enter")   # only a natural 20 succeeds
+        await pilot.pause()
+        assert tray.flow is not None and tray.flow.prompt is not None   # "r relancer / g garder"
+        face = tray.flow.result["natural"]
+        if leave == "quit":
+            await pilot.press("ctrl+q")
+        else:
+            app._on_signal(signal.SIGHUP)
+        await pilot.pause()
+    session = open_session(path)
+    try:
+        lines = [(r.line, r.result.get("natural")) for r in session.rolls]
+    finally:
+        session.close()
+    assert ("shady discr 35", face) in lines       # was lost: the table saw the die, the log did not

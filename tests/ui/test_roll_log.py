@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
 from rich.console import Console
 from textual._compositor import CompositorUpdate
@@ -11,10 +12,11 @@ from gmscreen.campaign import open_session
 from gmscreen.campaign.model import RollRecord
 from gmscreen.rules import get_system, resolve
 from gmscreen.play.logline import compact_dice, fold, hhmm, log_line
+from gmscreen.ui import GMScreenApp
 from gmscreen.ui.widgets.log.roll_log import RollLog
 
-GM_COLOURS = {"gm-good": "#4EBF71", "gm-bad": "#E05252", "gm-crit": "#FFB454", "gm-fumble": "#FF6E6E",
-              "gm-hidden": "#9E9EAE", "gm-current": "#FFB454"}
+from _pilot import GM_COLOURS, ready
+
 MIR = {"system": "mir", "kind": "simple", "pool": 5, "difficulty": 3}
 HOSTILE = ("[/]", "[@click=app.quit]", "Orc [A]", "Bob\x1b]2;pwn\x07")
 
@@ -260,3 +262,26 @@ async def test_a_roll_with_a_secret_difficulty_is_masked_and_revealed_like_a_gm_
         await pilot.pause()
         assert session.rolls[-1].revealed
         assert "garde vigilance" in _screen(log)[1]
+
+
+def log_rows(app: Any) -> list[str]:
+    log = app.pane("log")
+    return [log.render_line(y).text for y in range(log.size.height)]
+
+
+async def test_initiative_rolls_show_their_total_and_die_in_the_log(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("tedeum"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("2", "I")                         # roll everybody's initiative (1d10)
+        await pilot.pause()
+        rolls = app.session.rolls
+        assert [r.line for r in rolls] == ["initiative 1d10"] * 3
+        await pilot.press("4")
+        await pilot.pause()
+        rows = [row for row in log_rows(app) if "initiative 1d10" in row]
+        assert len(rows) == 3
+        for row, record in zip(rows, rolls):
+            total = record.result["total"]
+            assert "?" not in row                           # was "initiative 1d10  ?"
+            assert f"= {total}" in row

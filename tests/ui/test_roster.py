@@ -1,18 +1,24 @@
-"""Roster pane through real key presses on the samples: selection, sheet, form, edits, undo."""
+"""Roster pane through real key presses on the samples: selection, sheet, form (hostile text
+kept), edits, duplicates, resources, undo."""
 
 from __future__ import annotations
 
 import dataclasses
 
+from textual.widgets import DataTable
+
 from gmscreen.play.game import GameTable
 from gmscreen.play.games import table_for
 from gmscreen.play.sheet_look import FAINT, STRONG, Glance, SheetLook, stat_value
 from gmscreen.rules import registry
+from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.edit_character import EditCharacterScreen
 from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, PromptScreen
 from gmscreen.ui.screens.roster_sheet import SheetScreen
 from gmscreen.ui.widgets.roster.pane import FIRST_ROWS, RosterPane, copy_names
 from gmscreen.ui.widgets.roster.sheet import glance, glance_header, glance_legend, resource_of, sheet_content
+
+from _pilot import ready
 
 
 def roster_pane() -> RosterPane:
@@ -382,3 +388,73 @@ def test_a_games_own_look_is_what_the_roster_and_sheet_show(open_sample):
         assert resource is not None and resource.key == group.stats[1].key
     finally:
         registry.unregister("look-test")
+
+
+async def test_duplicated_npcs_with_long_names_stay_apart_in_the_roster(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("1", *["up"] * 8, "down", "down", "down", "d")   # Le garde de la porte
+        await pilot.pause()
+        await pilot.press("backspace", "2", "enter")
+        await pilot.pause()
+        names = [c.name for c in app.session.campaign.characters]
+        assert "Le garde de la porte 2" in names and "Le garde de la porte 3" in names
+        table = app.pane("roster").query_one("DataTable")
+        shown = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+        garde = [s for s in shown if s.startswith("Le garde")]
+        assert len(garde) == 3 and len(set(garde)) == 3, garde
+        assert garde[1].endswith(" 2") and garde[2].endswith(" 3")
+
+
+async def test_edit_form_shows_escapes_neutralised_and_keeps_them(pane_host, open_sample):
+    """An ESC in a name, note or skill from the file never reaches the terminal through the form's
+    fields, and saving an untouched field keeps its characters as they were in the file."""
+    from gmscreen.campaign.model import Character
+    from gmscreen.ui.screens.edit_character import EditCharacterScreen
+    from gmscreen.ui.widgets.roster.pane import RosterPane
+
+    session = open_sample("arpeges")
+    name, notes, skill = "Bob\x1b]2;pwn\x07", "[red]x[/red]\x1b[2J", "Lame\x1b]2;x\x07"
+    session.campaign.characters.insert(0, Character(
+        id="bob", name=name, side="npc", notes=notes,
+        sheet={"caracteristiques": {"corps": 1, "agilite": 0, "intuition": 0, "intelligence": 0},
+               "moyens": {"puissance": 0, "resistance": 0, "manoeuvre": 0, "precision": 0},
+               "skills": {skill: 2, "[b]Épée[/b]": 1}}))
+    app = pane_host(session, lambda: RosterPane(id="roster"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.select_character("bob")
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, EditCharacterScreen)
+        fields = [form.query_one("#f-name").value, form.query_one("#f-notes").text,
+                  form.query_one("#group-skills").text]
+        assert not any("\x1b" in f or "\x07" in f for f in fields)
+        assert fields[0] == "Bob\ufffd]2;pwn\ufffd" and "[b]Épée[/b] = 1" in fields[2]
+        form.query_one("#stat-caracteristiques-corps").value = "2"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, EditCharacterScreen)
+        bob = session.campaign.character("bob")
+        assert bob.name == name and bob.notes == notes
+        assert bob.sheet["skills"] == {skill: 2, "[b]Épée[/b]": 1}
+        assert bob.sheet["caracteristiques"]["corps"] == 2
+
+
+async def test_impulsion_given_to_an_npc_without_a_maximum_shows_no_bogus_cap(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("magisphere"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("1", "down", "down", "down")      # Capitaine Morgane: no Impulsion at all
+        await pilot.pause()
+        assert app.selected_id == "rival"
+        await pilot.press("plus", "plus")
+        await pilot.pause()
+        rival = next(c for c in app.session.campaign.characters if c.id == "rival")
+        assert rival.sheet["resources"] == {"impulsion": 2}
+        table = app.pane("roster").query_one(DataTable)
+        rows = [" | ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]
+        morgane = next(row for row in rows if "Morgane" in row)
+        assert "Imp 2 " in morgane and "2/0" not in morgane   # was "Imp 2/0": 2 above a max of 0

@@ -1,4 +1,5 @@
-"""Themes: the bundled files, user themes, broken files skipped and reported, choice remembered."""
+"""Themes: the bundled files, user themes, broken files skipped and reported, choice remembered,
+frames that show on the light theme."""
 
 from __future__ import annotations
 
@@ -105,3 +106,31 @@ async def test_theme_key_opens_the_theme_picker(campaign_file) -> None:
         await pilot.pause(0.3)
         await press(pilot, "enter")
         assert "light" in app.theme
+
+
+def _contrast(a, b) -> float:
+    def lum(c) -> float:
+        def ch(v: int) -> float:
+            v = v / 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2])
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+async def test_light_theme_frames_of_unfocused_panes_are_visible(campaign_file):
+    """At 80×24 with the line focused, the main pane's frame must still show on the light theme."""
+    from textual.color import Color
+    from gmscreen.ui import GMScreenApp
+
+    app = GMScreenApp(campaign_file("arpeges"), theme="gmscreen-light")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        roster = app.query_one("#roster")
+        assert not roster.has_focus_within
+        frame = roster.styles.border_top[1]
+        behind = roster.styles.background if roster.styles.background.a else Color.parse(
+            app.current_theme.background)
+        assert _contrast(frame.rgb, behind.rgb) >= 2.5

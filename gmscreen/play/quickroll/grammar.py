@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
-from gmscreen.rules import RequestError, get_system, resolve
+from gmscreen.rules import RequestError, check, get_system, resolve
 
 from .text import Candidate, Token, candidate, match, tokenize
 
@@ -427,16 +427,14 @@ def flat(ctx: Context) -> list[int]:
 
 
 def check_request(request: dict[str, Any], ctx: Context, forced: bool) -> None:
-    """Refuse, as a positioned error, a request the rules would refuse."""
+    """Refuse, as a positioned error, a request the rules would refuse. Forced faces are
+    checked by resolving them (cheap); otherwise no odds are computed here: the tray and the
+    difficulty table compute them once, through the memo in `gmscreen.play.chances`."""
     try:
         if forced:
             resolve(request)
         else:
-            # Through the odds memo: the tray and the difficulty table ask for the same odds
-            # right after, and a keystroke that does not change the request computes nothing.
-            from ..chances import chance
-
-            chance(request)
+            check(request)
     except RequestError as exc:
         raise QuickRollError("rule", *_error_span(exc.field, ctx, forced), error=exc) from None
 

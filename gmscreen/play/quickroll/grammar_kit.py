@@ -1,14 +1,15 @@
 """Pieces every game's quick-roll grammar builds with (the games' `line.py` modules).
 
-Reading a number after a keyword, the one trait of a kind a side named, the skills other
-characters have, the common tail that turns gathered values into a checked `Draft`, and
-cutting typed faces into groups: written once here so that no two games copy them.
+Reading a number after a keyword, a bare difficulty, dice typed without a sheet, words that
+only set flags, the one trait of a kind a side named, the skills other characters have, the
+common tail that turns gathered values into a checked `Draft`, and cutting typed faces into
+groups: written once here so that no two games copy them.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, check_request, flat
 from .text import Candidate, Token, candidate, fold
@@ -34,6 +35,31 @@ def next_number(tokens: Sequence[Token], i: int, what: str) -> int:
     return to_int(tokens[i + 1].norm)
 
 
+def once_after(ctx: Context, tokens: Sequence[Token], i: int, key: str, word: str, what: str) -> int:
+    """The number after the keyword at i (`seuil 15`, `max 3`) is the value `key`, given once;
+    2 tokens used. `word` names the number in an error, `what` the value given twice."""
+    ctx.once(key, next_number(tokens, i, word), tokens[i], what, tokens[i + 1])
+    return 2
+
+
+def plain_difficulty(ctx: Context, tok: Token, what: str) -> int:
+    """A bare whole number (`15`) is the difficulty, given once: 1 token used, 0 for any other."""
+    if not re.fullmatch(r"\d+", tok.norm):
+        return 0
+    ctx.once("difficulty", int(tok.norm), tok, what)
+    return 1
+
+
+def set_flags(ctx: Context, word: str, flags: Mapping[str, Mapping[str, Any]]) -> bool:
+    """A word that only sets values of the request (`ouvert`, `sans parade`): True when
+    `flags` (word -> values) knows it."""
+    values = flags.get(word)
+    if values is None:
+        return False
+    ctx.values.update(values)
+    return True
+
+
 def trait(side: Side, kind: str) -> tuple[Candidate, Token] | None:
     """The one trait of `kind` the side named (a second one is an error), or None."""
     found = [(c, t) for c, t in side.traits if isinstance(c.value, tuple) and c.value[0] == kind]
@@ -43,12 +69,20 @@ def trait(side: Side, kind: str) -> tuple[Candidate, Token] | None:
     return found[0] if found else None
 
 
-def raw_side(ctx: Context, tok: Token, code: str) -> Side:
-    """The side that dice typed without a sheet (`6d12`, `1d20+3`) are for; error `code`
-    (with `word` and `name`) when it already has a character or its dice."""
+def raw_dice(ctx: Context, tok: Token, pattern: str, code: str,
+             read: Callable[[re.Match[str]], dict[str, int]]) -> Side | None:
+    """Dice typed without a sheet (`6d12`, `1d20+3`): when the folded token matches `pattern`,
+    the side they are for gets `read(match)` as its numbers and the token as their text; error
+    `code` (with `word` and `name`) when that side already has a character or its dice. None
+    when the token is another number."""
+    m = re.fullmatch(pattern, tok.norm)
+    if m is None:
+        return None
     side = ctx.side
     if side.named:
         raise QuickRollError(code, tok.start, tok.end, word=tok.text, name=side.name)
+    side.raw = read(m)
+    side.raw_text = tok.text
     return side
 
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Select, Static, TextArea
 
 from gmscreen.campaign.model import Character
@@ -20,8 +20,7 @@ from gmscreen.play.quickroll.text import fold as fold_text
 from gmscreen.rules import Stat, StatGroup, System
 
 from ..sanitize import clean, literal
-from .roster_dialogs import parse_int
-from .steady import SteadyModalScreen
+from .roster_dialogs import FormScreen, parse_int
 
 MAX_NAME = 64          # free stat names (campaign.validate)
 MAX_TEXT = 10_000
@@ -52,7 +51,7 @@ def free_lines(group: StatGroup, values: Any) -> str:
     return "\n".join(lines)
 
 
-class EditCharacterScreen(SteadyModalScreen[dict | None]):
+class EditCharacterScreen(FormScreen[dict | None]):
     """Dismisses with {"name", "side", "notes", "sheet"} when saved, None when cancelled."""
 
     DEFAULT_CSS = """
@@ -81,16 +80,16 @@ class EditCharacterScreen(SteadyModalScreen[dict | None]):
     """
     BINDINGS = [
         Binding("escape", "cancel", "Annuler", id="edit.cancel"),
-        Binding("ctrl+s", "save", "Enregistrer", id="edit.save"),
+        Binding("ctrl+s", "submit", "Enregistrer", id="edit.save"),
     ]
+    SUBMIT_BUTTON = "save"
 
     def __init__(self, system: System, character: Character | None, *, title: str = "",
                  side: str = "party") -> None:
-        super().__init__()
+        super().__init__(title or (f"Modifier {clean(character.name)}" if character else "Nouveau personnage"))
         self.system = system
         self.character = character
         self.side = character.side if character else side
-        self.title_text = title or (f"Modifier {clean(character.name)}" if character else "Nouveau personnage")
         self.sheet: Mapping[str, Any] = character.sheet if character and isinstance(character.sheet, Mapping) else {}
         # Text from the file is shown neutralised (an ESC in a field would reach the terminal);
         # a value left as shown keeps its original characters when saved.
@@ -104,24 +103,22 @@ class EditCharacterScreen(SteadyModalScreen[dict | None]):
 
     # ------------------------------------------------------------ layout
 
-    def compose(self) -> ComposeResult:
+    def body(self) -> ComposeResult:
         ch = self.character
-        with Vertical(id="dialog"):
-            yield Static(literal(self.title_text), id="dialog-title")
-            with VerticalScroll(id="form"):
-                yield Static("Nom", classes="field-label", markup=False)
-                yield Input(self._show(ch.name) if ch else "", id="f-name", compact=True, placeholder="nom du personnage")
-                yield Static("Camp", classes="field-label", markup=False)
-                yield Select([("PJ (groupe)", "party"), ("PNJ", "npc")], value=self.side, allow_blank=False,
-                             id="f-side", compact=True)
-                for group in self.system.sheet:
-                    yield from self._group_fields(group)
-                yield Static("Notes", classes="field-label", markup=False)
-                yield TextArea(self._show(ch.notes, single_line=False) if ch else "", id="f-notes", soft_wrap=True, tab_behavior="focus")
-            yield Static("", id="form-errors", markup=False)
-            with Horizontal(id="dialog-buttons"):
-                yield Button("Annuler", id="cancel")
-                yield Button("Enregistrer (ctrl+s)", id="save", variant="primary")
+        with VerticalScroll(id="form"):
+            yield Static("Nom", classes="field-label", markup=False)
+            yield Input(self._show(ch.name) if ch else "", id="f-name", compact=True, placeholder="nom du personnage")
+            yield Static("Camp", classes="field-label", markup=False)
+            yield Select([("PJ (groupe)", "party"), ("PNJ", "npc")], value=self.side, allow_blank=False,
+                         id="f-side", compact=True)
+            for group in self.system.sheet:
+                yield from self._group_fields(group)
+            yield Static("Notes", classes="field-label", markup=False)
+            yield TextArea(self._show(ch.notes, single_line=False) if ch else "", id="f-notes", soft_wrap=True, tab_behavior="focus")
+        yield Static("", id="form-errors", markup=False)
+        with Horizontal(id="dialog-buttons"):
+            yield Button("Annuler", id="cancel")
+            yield Button("Enregistrer (ctrl+s)", id="save", variant="primary")
 
     def _group_fields(self, group: StatGroup) -> ComposeResult:
         yield Static(group.label, classes="group-title", markup=False)
@@ -272,7 +269,7 @@ class EditCharacterScreen(SteadyModalScreen[dict | None]):
 
     # ------------------------------------------------------------ actions
 
-    def action_save(self) -> None:
+    def action_submit(self) -> None:
         data, errors = self.collect()
         bad = {wid for wid, _ in errors}
         for widget in self.query("Input, TextArea"):
@@ -287,17 +284,3 @@ class EditCharacterScreen(SteadyModalScreen[dict | None]):
             self.query_one(f"#{first}").focus()
             return
         self.dismiss(data)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "save":
-            self.action_save()
-        else:
-            self.action_cancel()

@@ -11,13 +11,14 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Label
 
 from ..config import CONFIG_NAME, config_dir
+from ..host import CampaignHost
 from ..sanitize import literal_text
 from .steady import SteadyModalScreen
 
 
 def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
     """(group, node, binding, key displays) per action of each node, the user's keymap applied."""
-    owners = app.binding_owners() if hasattr(app, "binding_owners") else [("Screen", app)]
+    owners = app.binding_owners() if isinstance(app, CampaignHost) else [("Screen", app)]
     rows: dict[tuple[int, str], list[Any]] = {}
     for group, node in owners:
         bindings_map = node._bindings.copy()

@@ -6,7 +6,7 @@ keyboard first (enter accepts, escape cancels), every label shown literally.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,6 +20,8 @@ from gmscreen.play.forms import Field, int_check, nonempty, parse_int  # noqa: F
 
 from ..sanitize import clean, literal
 from .steady import SteadyModalScreen
+
+Answer = TypeVar("Answer")
 
 DIALOG_CSS = """
 {name} {{
@@ -58,7 +60,51 @@ DIALOG_CSS = """
 """
 
 
-class PromptScreen(SteadyModalScreen[dict[str, str] | None]):
+class DialogScreen(SteadyModalScreen[Answer]):
+    """A dialog box (`#dialog`): its title, the note under it when there is one, then `body()`."""
+
+    def __init__(self, title: str, note: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(literal(self.title_text), id="dialog-title")
+            if self.note:
+                yield Static(literal(self.note, single_line=False), classes="dialog-note")
+            yield from self.body()
+
+    def body(self) -> ComposeResult:
+        """What the dialog asks, under its title."""
+        yield from ()
+
+
+class FormScreen(DialogScreen[Answer]):
+    """A form: enter in a one-line field or the button `SUBMIT_BUTTON` submits (`action_submit`
+    checks the values and dismisses with them), escape or the other button cancels (None)."""
+
+    SUBMIT_BUTTON = "ok"
+
+    def action_submit(self) -> None:
+        raise NotImplementedError
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == self.SUBMIT_BUTTON:
+            self.action_submit()
+        else:
+            self.action_cancel()
+
+
+class PromptScreen(FormScreen[dict[str, str] | None]):
     """Ask for a few values; dismisses with {name: text} once every check passes, or None."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="PromptScreen") + """
@@ -70,28 +116,22 @@ class PromptScreen(SteadyModalScreen[dict[str, str] | None]):
     ]
 
     def __init__(self, title: str, fields: Sequence[Field], *, note: str = "", submit: str = "OK") -> None:
-        super().__init__()
-        self.title_text = title
+        super().__init__(title, note)
         self.fields = list(fields)
-        self.note = note
         self.submit_label = submit
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(literal(self.title_text), id="dialog-title")
-            if self.note:
-                yield Static(literal(self.note, single_line=False), classes="dialog-note")
-            with VerticalScroll(id="dialog-fields"):
-                for f in self.fields:
-                    yield Static(literal(f.label), classes="field-label")
-                    if f.multiline:
-                        yield TextArea(clean(f.value, single_line=False), id=f"field-{f.name}", soft_wrap=True, tab_behavior="focus")
-                    else:
-                        yield Input(clean(f.value), placeholder=f.placeholder, id=f"field-{f.name}", compact=True)
-            yield Static("", id="dialog-error", markup=False)
-            with Horizontal(id="dialog-buttons"):
-                yield Button("Annuler", id="cancel")
-                yield Button(self.submit_label, id="ok", variant="primary")
+    def body(self) -> ComposeResult:
+        with VerticalScroll(id="dialog-fields"):
+            for f in self.fields:
+                yield Static(literal(f.label), classes="field-label")
+                if f.multiline:
+                    yield TextArea(clean(f.value, single_line=False), id=f"field-{f.name}", soft_wrap=True, tab_behavior="focus")
+                else:
+                    yield Input(clean(f.value), placeholder=f.placeholder, id=f"field-{f.name}", compact=True)
+        yield Static("", id="dialog-error", markup=False)
+        with Horizontal(id="dialog-buttons"):
+            yield Button("Annuler", id="cancel")
+            yield Button(self.submit_label, id="ok", variant="primary")
 
     def on_mount(self) -> None:
         if self.fields:
@@ -121,22 +161,8 @@ class PromptScreen(SteadyModalScreen[dict[str, str] | None]):
             return
         self.dismiss(values)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_submit()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "ok":
-            self.action_submit()
-        else:
-            self.action_cancel()
-
-
-class ConfirmScreen(SteadyModalScreen[bool]):
+class ConfirmScreen(DialogScreen[bool]):
     """A yes/no question: y/o or enter confirm, n or escape refuse."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
@@ -146,19 +172,13 @@ class ConfirmScreen(SteadyModalScreen[bool]):
     ]
 
     def __init__(self, question: str, detail: str = "", *, yes: str = "Oui") -> None:
-        super().__init__()
-        self.question = question
-        self.detail = detail
+        super().__init__(question, detail)
         self.yes = yes
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(literal(self.question), id="dialog-title")
-            if self.detail:
-                yield Static(literal(self.detail, single_line=False))
-            with Horizontal(id="dialog-buttons"):
-                yield Button("Non (n)", id="no")
-                yield Button(f"{self.yes} (o)", id="yes", variant="error")
+    def body(self) -> ComposeResult:
+        with Horizontal(id="dialog-buttons"):
+            yield Button("Non (n)", id="no")
+            yield Button(f"{self.yes} (o)", id="yes", variant="error")
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
@@ -171,7 +191,7 @@ class ConfirmScreen(SteadyModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class ChoiceScreen(SteadyModalScreen[str | None]):
+class ChoiceScreen(DialogScreen[str | None]):
     """Pick one item of a list (enter), or escape. Options are (id, label) pairs."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ChoiceScreen") + """
@@ -180,15 +200,12 @@ class ChoiceScreen(SteadyModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Annuler", id="dialog.cancel")]
 
     def __init__(self, title: str, options: Sequence[tuple[str, str | Content]]) -> None:
-        super().__init__()
-        self.title_text = title
+        super().__init__(title)
         self.options = list(options)
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(literal(self.title_text), id="dialog-title")
-            yield OptionList(*[Option(label if isinstance(label, Content) else literal(label), id=oid)
-                               for oid, label in self.options], id="choices", markup=False)
+    def body(self) -> ComposeResult:
+        yield OptionList(*[Option(label if isinstance(label, Content) else literal(label), id=oid)
+                           for oid, label in self.options], id="choices", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -8,13 +8,24 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ...declarations import simultaneous_actions
 from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat, sign
-from ...quickroll.grammar_kit import finish, flat_skills, free_skills, next_number, raw_side, refuse_helpers
-from ...quickroll.grammar_kit import side_id, to_int, trait
+from ...quickroll.grammar_kit import finish, flat_skills, free_skills, once_after, raw_dice, refuse_helpers
+from ...quickroll.grammar_kit import set_flags, side_id, to_int, trait
+from ...quickroll.line_help import game_help
 from ...quickroll.line_rules import LineRules
 from ...quickroll.text import Candidate, Token, candidate
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
+
+
+# Words that only set values of the request: an open roll, a parry (a confrontation), how an
+# opposition is rolled ...
+_FLAGS = {**dict.fromkeys(("ouvert", "open"), {"open_roll": True}),
+          **dict.fromkeys(("parade", "parry"), {"parry": True, "confrontation": True}),
+          **dict.fromkeys(("confrontation", "conf"), {"confrontation": True}),
+          **dict.fromkeys(("2j", "deuxjets"), {"two_rolls": True}), "1j": {"two_rolls": False}}
+# ... and after `sans`: `sans parade` is a confrontation the other side does not parry.
+_WITHOUT = dict.fromkeys(("parade", "parry"), {"parry": False, "confrontation": True})
 
 
 class ArpegesGrammar(SystemGrammar):
@@ -37,39 +48,21 @@ class ArpegesGrammar(SystemGrammar):
         return out + flat_skills(side, self._known)
 
     def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
-        tok = tokens[i]
-        norm = tok.norm
-        if norm in ("ouvert", "open"):
-            ctx.values["open_roll"] = True
+        if set_flags(ctx, tokens[i].norm, _FLAGS):
             return 1
-        if norm in ("parade", "parry"):
-            ctx.values["parry"] = True
-            ctx.values["confrontation"] = True
-            return 1
-        if norm in ("confrontation", "conf"):
-            ctx.values["confrontation"] = True
-            return 1
-        if norm in ("2j", "deuxjets"):
-            ctx.values["two_rolls"] = True
-            return 1
-        if norm == "1j":
-            ctx.values["two_rolls"] = False
-            return 1
-        if norm == "difficulte":
-            value = next_number(tokens, i, "difficulté")
-            ctx.once("difficulty", value, tok, "la difficulté", tokens[i + 1])
-            return 2
+        if tokens[i].norm == "difficulte":
+            return once_after(ctx, tokens, i, "difficulty", "difficulté", "la difficulté")
         return 0
 
     def negated(self, ctx: Context, token: Token) -> bool:
-        if token.norm in ("parade", "parry"):
-            ctx.values["parry"] = False
-            ctx.values["confrontation"] = True
-            return True
-        return False
+        return set_flags(ctx, token.norm, _WITHOUT)
 
     def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
         tok = tokens[i]
+        # `±d10+2` (the ° of an open roll allowed): a skill level of 2 with no sheet.
+        if raw_dice(ctx, tok, r"±?d10°?([+\-−]\d+)?", "already_level",
+                    lambda m: {"level": to_int(m.group(1) or "0")}):
+            return 1
         norm = tok.norm.replace("−", "-")
         m = re.fullmatch(r"[x×](\d+)|(\d+)actions?", norm)
         if m:
@@ -78,12 +71,6 @@ class ArpegesGrammar(SystemGrammar):
         if re.fullmatch(r"(\d+)", norm) and i + 1 < len(tokens) and tokens[i + 1].norm == "actions":
             ctx.once("simultaneous_actions", int(norm), tok, "le nombre d'actions", tokens[i + 1])
             return 2
-        m = re.fullmatch(r"±?d10°?([+\-]\d+)?", norm)
-        if m:
-            side = raw_side(ctx, tok, "already_level")
-            side.raw = {"level": int(m.group(1) or 0)}
-            side.raw_text = tok.text
-            return 1
         if re.fullmatch(r"[+\-]?\d+", norm):
             if "difficulty" in ctx.values:
                 ctx.values["difficulty"] += to_int(norm)
@@ -212,18 +199,7 @@ class ArpegesLine(LineRules):
 
     grammar_class = ArpegesGrammar
     completion_words = ("vs", "ouvert", "2j", "sans parade", "mj")
-    help_title = "Les Arpèges — ±d10 (chance − malchance) + difficulté finale = marge, réussite à 0"
-    help_examples = (
-        ("marchand baratin -3",
-         "difficulté −3 ; Caractéristique et Moyen : les meilleurs de la fiche, ou nommez-les "
-         "(« thibault intuition manœuvre baratin »)"),
-        ("thibault baratin -3 vs marchand baratin", "confrontation : si l'action réussit, p parer · n non"),
-        ("thibault baratin -3 x2", "2 actions simultanées (−3 chacune)"),
-        ("sibylle épée vs marchand baratin", "opposition en un jet (« 2j » : en deux jets)"),
-        ("ouvert", "jet ouvert (±d10°) · « sans parade » : pas de parade"),
-        ("= 6 5", "dé de chance puis dé de malchance ; camps séparés par /"),
-    )
-    help_notes = ()
+    help_title, help_examples, help_notes = game_help(__file__)     # from help.toml, in this folder
 
     def difficulty_token(self, value: int) -> str:
         return f"{value:+d}"         # a difficulty is a signed number (−3, +2, +0)

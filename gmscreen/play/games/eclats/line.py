@@ -3,12 +3,12 @@ its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat
-from ...quickroll.grammar_kit import characteristic_candidates, finish, flat_skills, free_skills, next_number
-from ...quickroll.grammar_kit import raw_side, refuse_helpers, side_id, trait
+from ...quickroll.grammar_kit import characteristic_candidates, finish, flat_skills, free_skills, once_after
+from ...quickroll.grammar_kit import plain_difficulty, raw_dice, refuse_helpers, side_id, trait
+from ...quickroll.line_help import game_help
 from ...quickroll.line_rules import LineRules
 from ...quickroll.text import Candidate, Token
 
@@ -30,22 +30,15 @@ class EclatsGrammar(SystemGrammar):
 
     def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
         if tokens[i].norm == "seuil":
-            ctx.once("difficulty", next_number(tokens, i, "seuil"), tokens[i], "le seuil", tokens[i + 1])
-            return 2
+            return once_after(ctx, tokens, i, "difficulty", "seuil", "le seuil")
         return 0
 
     def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
-        tok = tokens[i]
-        m = re.fullmatch(r"(\d)d(10)?([+\-]\d+)?", tok.norm)
-        if m:
-            side = raw_side(ctx, tok, "already_characteristics")
-            side.raw = {"characteristic": int(m.group(1)), "skill": int(m.group(3) or 0)}
-            side.raw_text = tok.text
+        # `2d10+3`: characteristic 2, skill 3.
+        if raw_dice(ctx, tokens[i], r"(\d)d(10)?([+\-]\d+)?", "already_characteristics",
+                    lambda m: {"characteristic": int(m.group(1)), "skill": int(m.group(3) or 0)}):
             return 1
-        if re.fullmatch(r"\d+", tok.norm):
-            ctx.once("difficulty", int(tok.norm), tok, "le seuil")
-            return 1
-        return 0
+        return plain_difficulty(ctx, tokens[i], "le seuil")
 
     def build(self, ctx: Context) -> Draft:
         if ctx.opponent is not None:
@@ -84,16 +77,7 @@ class EclatsLine(LineRules):
 
     grammar_class = EclatsGrammar
     completion_words = ("mj", "seuil")
-    help_title = "Éclats — un d10 lu 0–9, relancé selon la caractéristique (0–3), + compétence ≥ seuil"
-    help_examples = (
-        ("ysaure emp calmer 15", "caractéristique (abréviation ou nom) + compétence, seuil 15"),
-        ("mael agi pister difficile", "seuil par son nom dans la table"),
-        ("2d10+3 9", "caractéristique 2, compétence 3 sans fiche"),
-        ("= 3 0", "dés lancés à la table, le dernier est gardé ; « = » seul : pas de jet"),
-    )
-    help_notes = (
-        "Après chaque dé, s'il reste des lancers : r relancer · g garder (Entrée = garder)",
-    )
+    help_title, help_examples, help_notes = game_help(__file__)     # from help.toml, in this folder
 
 
 LINE = EclatsLine()

@@ -7,7 +7,9 @@ import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat, sign
-from ...quickroll.grammar_kit import finish, free_skills, nested_skills, next_number, raw_side, side_id, trait
+from ...quickroll.grammar_kit import finish, free_skills, nested_skills, next_number, once_after, plain_difficulty
+from ...quickroll.grammar_kit import raw_dice, side_id, to_int, trait
+from ...quickroll.line_help import game_help
 from ...quickroll.line_rules import LineRules
 from ...quickroll.text import Candidate, Token, candidate, fold
 
@@ -51,8 +53,7 @@ class MagisphereGrammar(SystemGrammar):
             ctx.modifiers.append(f"{norm} {value}")
             return 2
         if norm == "seuil":
-            ctx.once("difficulty", next_number(tokens, i, "seuil"), tok, "le seuil", tokens[i + 1])
-            return 2
+            return once_after(ctx, tokens, i, "difficulty", "seuil", "le seuil")
         if norm in _TARGETS:
             ctx.once("target", _TARGETS[norm], tok, "la longueur de l'opposition")
             return 1
@@ -60,14 +61,11 @@ class MagisphereGrammar(SystemGrammar):
 
     def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
         tok = tokens[i]
-        norm = tok.norm.replace("−", "-")
-        m = re.fullmatch(r"1?d20([+\-]\d+)?", norm)
-        if m:
-            side = raw_side(ctx, tok, "already_scores")
-            side.raw = {"stat": max(0, int(m.group(1) or 0))}
-            side.raw_text = tok.text
+        # `d20+12`: a score of 12 with no sheet (a negative one reads as 0).
+        if raw_dice(ctx, tok, r"1?d20([+\-−]\d+)?", "already_scores",
+                    lambda m: {"stat": max(0, to_int(m.group(1) or "0"))}):
             return 1
-        m = re.fullmatch(r"([+\-])(\d+)", norm)
+        m = re.fullmatch(r"([+\-])(\d+)", tok.norm.replace("−", "-"))
         if m:
             value = int(m.group(2))
             if m.group(1) == "+":
@@ -80,10 +78,7 @@ class MagisphereGrammar(SystemGrammar):
                 ctx.spans["malus"] = (tok.start, tok.end)
                 ctx.modifiers.append(f"malus {value}")
             return 1
-        if re.fullmatch(r"\d+", norm):
-            ctx.once("difficulty", int(norm), tok, "le seuil")
-            return 1
-        return 0
+        return plain_difficulty(ctx, tok, "le seuil")
 
     def _roller(self, side: Side, prefix: str, ctx: Context) -> tuple[dict[str, Any], str, int | None]:
         if side.raw and not side.traits:
@@ -232,18 +227,7 @@ class MagisphereLine(LineRules):
 
     grammar_class = MagisphereGrammar
     completion_words = ("vs", "aide", "imp", "malus", "bonus", "tendue", "breve", "majeure", "mj")
-    help_title = "Magisphère — 1d20 + statistique + compétence + bonus ≥ seuil + malus"
-    help_examples = (
-        ("shady négociation 25 +2 malus 5", "seuil 25, bonus 2 (+N), malus 5 (malus N ou −N)"),
-        ("shady négo 20 imp", "imp : 1 Impulsion dépensée avant le jet, +3"),
-        ("granok force vs bob force", "opposition (sans la compétence, la statistique où elle est rangée)"),
-        ("granok force vs bob force tendue", "opposition étendue (brève 2, tendue 3, majeure 5) : minuteur"),
-        ("shady discrétion 18 aide granok", "coopération : moitié de la compétence de l'aide"),
-        ("= 5 14", "premier d20 puis relances ; camps séparés par /"),
-    )
-    help_notes = (
-        "Après un échec, s'il reste de l'Impulsion : r relancer (1 point) · g garder",
-    )
+    help_title, help_examples, help_notes = game_help(__file__)     # from help.toml, in this folder
 
 
 LINE = MagisphereLine()

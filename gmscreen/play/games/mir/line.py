@@ -6,9 +6,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Sequence
 
+from gmscreen.rules.mir import dice_count
+
 from ...quickroll.grammar import Context, Draft, QuickRollError, Side, SystemGrammar, flat, sign
-from ...quickroll.grammar_kit import chunks, finish, groups_or_split, next_number, raw_side, refuse_helpers
-from ...quickroll.grammar_kit import side_id, trait
+from ...quickroll.grammar_kit import chunks, finish, groups_or_split, next_number, once_after, plain_difficulty
+from ...quickroll.grammar_kit import raw_dice, refuse_helpers, side_id, trait
+from ...quickroll.line_help import game_help
 from ...quickroll.line_rules import LineRules
 from ...quickroll.text import Candidate, Token, candidate
 
@@ -42,11 +45,9 @@ class MirGrammar(SystemGrammar):
         tok = tokens[i]
         norm = tok.norm
         if norm == "sd":
-            ctx.once("difficulty", next_number(tokens, i, "SD"), tok, "la difficulté (SD)", tokens[i + 1])
-            return 2
+            return once_after(ctx, tokens, i, "difficulty", "SD", "la difficulté (SD)")
         if norm == "max":
-            ctx.once("max_tests", next_number(tokens, i, "nombre de tests"), tok, "le maximum de tests", tokens[i + 1])
-            return 2
+            return once_after(ctx, tokens, i, "max_tests", "nombre de tests", "le maximum de tests")
         if norm in ("malus", "penalite", "penalty"):
             value = next_number(tokens, i, "dés retirés")
             ctx.add("penalty", abs(value))
@@ -71,14 +72,12 @@ class MirGrammar(SystemGrammar):
 
     def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
         tok = tokens[i]
-        norm = tok.norm.replace("−", "-")
-        m = re.fullmatch(r"(\d+)d(12)?", norm)
-        if m:
-            side = raw_side(ctx, tok, "already_pool")
-            side.raw = {"pool": int(m.group(1))}
-            side.raw_text = f"{m.group(1)}d12"
+        side = raw_dice(ctx, tok, r"(\d+)d(12)?", "already_pool", lambda m: {"pool": int(m.group(1))})
+        if side is not None:                        # `6d12` or `6d`: a pool of 6 dice, shown as `6d12`
+            side.raw_text = tok.norm.partition("d")[0] + "d12"
             ctx.spans[f"{side.role}_pool"] = (tok.start, tok.end)
             return 1
+        norm = tok.norm.replace("−", "-")
         m = re.fullmatch(r"([+\-])(\d+)d?(12)?", norm)
         if m:
             value = int(m.group(2)) * (1 if m.group(1) == "+" else -1)
@@ -95,10 +94,7 @@ class MirGrammar(SystemGrammar):
         if m:
             ctx.once("max_tests", int(m.group(1)), tok, "le maximum de tests")
             return 1
-        if re.fullmatch(r"\d+", norm):
-            ctx.once("difficulty", int(norm), tok, "la difficulté (SD)")
-            return 1
-        return 0
+        return plain_difficulty(ctx, tok, "la difficulté (SD)")
 
     def _roller(self, side: Side, prefix: str, ctx: Context) -> tuple[dict[str, Any], str, int, str | None]:
         """Request fields of one side, its description, its skill level, and its skill key."""
@@ -194,10 +190,7 @@ class MirGrammar(SystemGrammar):
 
     def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
         def count(prefix: str = "", extra: int = 0) -> int:
-            base = request.get(prefix + "pool")
-            if base is None:
-                base = request.get(prefix + "skill", 0) + request.get(prefix + "voie", 0)
-            return max(1, base + request.get(prefix + "modifier", 0) - request.get(prefix + "penalty", 0) + extra)
+            return dice_count(request, prefix, extra)
 
         faces = flat(ctx)
         if kind == "simple":
@@ -212,7 +205,7 @@ class MirGrammar(SystemGrammar):
             n = count()
             return {"rolls": [faces[p:p + n] for p in range(0, len(faces), n)] or [[]]}
         if kind == "group":
-            sizes = [max(1, p) for p in request["helper_pools"]]
+            sizes = [dice_count({"pool": p}) for p in request["helper_pools"]]
             groups = ctx.faces or [[]]
             if len(groups) > 1:
                 if len(groups) != len(sizes) + 1:
@@ -228,21 +221,7 @@ class MirLine(LineRules):
 
     grammar_class = MirGrammar
     completion_words = ("vs", "aide", "sd", "jour", "heure", "tour", "semaine", "max", "malus", "blessures", "mj")
-    help_title = "MIR — pool de d12 (compétence + Voie), 7–11 = 1 succès, 12 = 2 succès"
-    help_examples = (
-        ("loriane éloquence sd3", "test simple, SD 3 (ou « moyenne », ou 3)"),
-        ("6d12 sd2", "pool brut de 6 dés"),
-        ("alexis force sd4 +1d aide loriane", "+1d/−1d : dés de situation (±2) ; aide : test de groupe"),
-        ("callia infiltration vs garde instinct",
-         "test opposé (l'initiateur gagne les égalités ; « initiateur » après vs : l'opposant a "
-         "l'initiative)"),
-        ("loriane guérison 8 jour max3",
-         "test étendu (tour, heure, jour, semaine ; max N tests) : le premier test est lancé et un "
-         "minuteur démarre"),
-        ("malus 2 / blessures", "dés retirés (antécédents négatifs ; « blessures » lit la fiche)"),
-        ("= 1 5 4 6 11 12", "faces lancées à la table"),
-    )
-    help_notes = ()
+    help_title, help_examples, help_notes = game_help(__file__)     # from help.toml, in this folder
 
     def difficulty_token(self, value: int) -> str:
         return f"sd{value}"          # as the help writes a SD

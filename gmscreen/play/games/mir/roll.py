@@ -15,12 +15,10 @@ if TYPE_CHECKING:
 
 class MirRoll(RollRules):
     def first_interval(self, flow: RollFlow) -> None:
+        from gmscreen.rules.mir import dice_count
+
         request = flow.request
-        base = request.get("pool")
-        if base is None:
-            base = request.get("skill", 0) + request.get("voie", 0)
-        count = max(1, base + request.get("modifier", 0) - request.get("penalty", 0))
-        request["rolls"] = [[flow.face(12) for _ in range(count)]]
+        request["rolls"] = [[flow.face(12) for _ in range(dice_count(request))]]
         flow.result = resolve(request)
 
 

@@ -3,17 +3,24 @@ its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat
-from ...quickroll.grammar_kit import characteristic_candidates, finish, free_skills, nested_skills, next_number
-from ...quickroll.grammar_kit import raw_side, refuse_helpers, side_id, trait
+from ...quickroll.grammar_kit import characteristic_candidates, finish, free_skills, nested_skills, once_after
+from ...quickroll.grammar_kit import plain_difficulty, raw_dice, refuse_helpers, set_flags, side_id, to_int, trait
+from ...quickroll.line_help import game_help
 from ...quickroll.line_rules import LineRules
 from ...quickroll.text import Candidate, Token
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
+
+
+# Words that only set values of the request: an attack, with no defence when surprised ...
+_FLAGS = {"attaque": {"attack": True}, "attack": {"attack": True},
+          "surpris": {"attack": True, "no_defence": True}}
+# ... and after `sans`: `sans défense` is an attack the other side does not answer.
+_WITHOUT = dict.fromkeys(("defense", "reaction", "parade"), {"attack": True, "no_defence": True})
 
 
 class TeDeumGrammar(SystemGrammar):
@@ -45,41 +52,24 @@ class TeDeumGrammar(SystemGrammar):
             ctx.spans["die_shift"] = (tok.start, tok.end)
             ctx.modifiers.append(norm)
             return 1
-        if norm in ("attaque", "attack"):
-            ctx.values["attack"] = True
-            return 1
-        if norm == "surpris":
-            ctx.values["attack"] = True
-            ctx.values["no_defence"] = True
+        if set_flags(ctx, norm, _FLAGS):
             return 1
         if norm == "seuil":
-            ctx.once("difficulty", next_number(tokens, i, "seuil"), tok, "la difficulté", tokens[i + 1])
-            return 2
+            return once_after(ctx, tokens, i, "difficulty", "seuil", "la difficulté")
         return 0
 
     def negated(self, ctx: Context, token: Token) -> bool:
         if token.norm in ("providence", "prov"):
             ctx.values[f"{ctx.side.role}_providence"] = False
             return True
-        if token.norm in ("defense", "reaction", "parade"):
-            ctx.values["attack"] = True
-            ctx.values["no_defence"] = True
-            return True
-        return False
+        return set_flags(ctx, token.norm, _WITHOUT)
 
     def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
-        tok = tokens[i]
-        norm = tok.norm.replace("−", "-")
-        m = re.fullmatch(r"1?d(4|6|8|10|12|20)([+\-]\d+)?", norm)
-        if m:
-            side = raw_side(ctx, tok, "already_die")
-            side.raw = {"die": int(m.group(1)), "skill": max(0, int(m.group(2) or 0))}
-            side.raw_text = tok.text
+        # `d8+2`: a die of that size and a skill (a negative skill reads as 0).
+        if raw_dice(ctx, tokens[i], r"1?d(4|6|8|10|12|20)([+\-−]\d+)?", "already_die",
+                    lambda m: {"die": int(m.group(1)), "skill": max(0, to_int(m.group(2) or "0"))}):
             return 1
-        if re.fullmatch(r"\d+", norm):
-            ctx.once("difficulty", int(norm), tok, "la difficulté")
-            return 1
-        return 0
+        return plain_difficulty(ctx, tokens[i], "la difficulté")
 
     def _roller(self, side: Side, prefix: str, ctx: Context) -> tuple[dict[str, Any], str, str | None]:
         """Fields of one side, its description, and the characteristic key (for XP)."""
@@ -222,17 +212,7 @@ class TeDeumLine(LineRules):
 
     grammar_class = TeDeumGrammar
     completion_words = ("vs", "providence", "bonus", "malus", "attaque", "surpris", "mj")
-    help_title = "Te Deum — dé de caractéristique ouvert + compétence ≥ difficulté"
-    help_examples = (
-        ("louvensac charme 13 providence", "Providence appelée avant le jet (le dé baisse d'un cran)"),
-        ("louvensac perception 9 bonus", "bonus / malus : dé d'un cran plus gros / plus petit"),
-        ("louvensac comédie vs gentilhomme perspicacité", "opposition"),
-        ("saint escrime attaque vs gentil escrime", "attaque (« surpris » ou « sans défense » : pas de défense)"),
-        ("= 12 5 4", "dé (et ses explosions), puis Providence, puis dé négatif"),
-    )
-    help_notes = (
-        "Sans « providence » ni « sans providence », le tray demande : p Providence · n sans",
-    )
+    help_title, help_examples, help_notes = game_help(__file__)     # from help.toml, in this folder
 
 
 LINE = TeDeumLine()

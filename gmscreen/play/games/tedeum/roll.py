@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gmscreen.rules import odds, success_chance
-
+from ...chances import chance
 from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
@@ -16,8 +15,14 @@ if TYPE_CHECKING:
     from ...quickroll.choices import RollFlow
     from ...quickroll.grammar import Draft, Side, Spend
 
-# The Providence die once used: one step lower (a D4 used is gone).
-_LOWER = {4: "aucune", 6: "D4", 8: "D6", 10: "D8", 12: "D10"}
+
+
+def _after_use(die: int) -> str:
+    """The Providence die once used, one step lower (R11: a D4 used is gone), as the rules say."""
+    from gmscreen.rules.tedeum import PROVIDENCE_AFTER
+
+    after = PROVIDENCE_AFTER.get(die)
+    return "?" if after is None else f"D{after}" if after else "aucune"
 
 
 class TedeumRoll(RollRules):
@@ -25,11 +30,11 @@ class TedeumRoll(RollRules):
         """Asked before any die: the chance without and with Providence, and what it costs."""
         data = flow.draft.choice.data if flow.draft.choice else {}
         prefix, die = data.get("prefix", ""), data.get("providence", 0)
-        without = success_chance(odds(flow.draft.odds_request))
-        with_prov = success_chance(odds(dict(flow.draft.odds_request, **{prefix + "use_providence": True})))
+        without = chance(flow.draft.odds_request)       # the memo: the tray priced it already
+        with_prov = chance(dict(flow.draft.odds_request, **{prefix + "use_providence": True}))
         flow.prompt = Prompt(
             f"{flow.draft.who} appelle la Providence ? D{die} ({without:.0%} → {with_prov:.0%}), "
-            f"elle tombe à {_LOWER.get(die, '?')}",
+            f"elle tombe à {_after_use(die)}",
             (Option("p", "Providence", "providence"), Option("n", "sans", "no_providence")), "n")
 
     def choose(self, flow: RollFlow, action: str) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
+
+from gmscreen.rules.tedeum import PROVIDENCE_LEVELS
 
 from ...sheet_look import FAINT, STRONG, Glance, Piece, SheetLook, free_int, tone
 
-# Providence levels (tedeum.md: Brebis égarée, Pauvre pécheur, Fils prodigue; higher unnamed).
-PROVIDENCE_NAMES = {0: "Brebis égarée", 4: "Pauvre pécheur", 6: "Fils prodigue"}
 SHORT = {"puissance": "Pu", "complexion": "Co", "adresse": "Ad", "sensibilite": "Se", "savoir": "Sa",
          "entregent": "En"}
 
@@ -43,7 +44,7 @@ class TeDeumSheet(SheetLook):
         if not stat.choices:
             return super().value_text(group, stat, value)
         if group.key == "resources":
-            name = PROVIDENCE_NAMES.get(value, "")
+            name = PROVIDENCE_LEVELS.get(value, "")
             return (f"D{value}" if value else "aucun dé") + (f" ({name})" if name else "")
         return f"D{value}"
 

@@ -152,7 +152,7 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
         label_w = min(max((cell_len(t) for t in labels), default=8), max(8, width // 2 - 6))
         options: list[Option | None] = []
         self._values = []
-        ascii = self.host.ascii
+        ascii = self.ascii
         marker = ">" if ascii else "▶"
         for row, label in zip(system.difficulties, labels):
             chosen = row.value is not None and row.value == current

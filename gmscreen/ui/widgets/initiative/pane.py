@@ -15,14 +15,13 @@ here. Their public names are re-exported here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from gmscreen import rules
@@ -31,13 +30,13 @@ from gmscreen.play.declarations import declared_actions, simultaneous_actions, s
 from gmscreen.play.encounter import (TurnMove, add_to_encounter, end_fight, next_turn, previous_turn,
                                      roll_initiative, slugify, unique_slug)
 from gmscreen.play.games import table_for
-from gmscreen.ui.host import CampaignView
 from gmscreen.ui.sanitize import clean, literal, literal_text
 from gmscreen.play.timers import (STATUS_WORDS, interval_refusal, name_of, record_interval, roll_interval,
                                   timer_progress, timer_result)
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, remember, sort_fairly,
                                  start_fight)
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text
+from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row
 
 # Names other modules and the tests import from here, now defined in the logic modules.
 __all__ = ["InitiativePane", "simultaneous_actions", "timer_progress", "timer_result", "STATUS_WORDS",
@@ -69,11 +68,7 @@ def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = N
     """`n` (forward) or `p` on the play core, said through the host's notices; the pane need
     not be built (the app calls this at once), and when it is the cursor follows the turn."""
     session = host.session
-    if session is None:
-        return None
-    if not host.writable:
-        reason = getattr(session, "read_only_reason", "") or "lecture seule"
-        host.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")
+    if session is None or not host.may_edit():
         return None
     move = (next_turn(session, host.change) if forward
             else previous_turn(session, host.change, host.action_undo))  # the app's undo waits for a choice
@@ -97,7 +92,7 @@ def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = N
 # ---------------------------------------------------------------- the pane
 
 
-class InitiativePane(CampaignView, Widget):
+class InitiativePane(TablePane[Entry]):
     """Turn order then timers in one table; keys act on the row under the cursor."""
 
     DEFAULT_CSS = """
@@ -125,6 +120,7 @@ class InitiativePane(CampaignView, Widget):
         Binding("S", "start", "Début combat", id="initiative.start", show=False),
         Binding("E", "end", "Fin combat", id="initiative.end", show=False),
     ]
+    TABLE_ID = "initiative-table"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -137,10 +133,6 @@ class InitiativePane(CampaignView, Widget):
         yield Static("", id="initiative-status", markup=False)
         yield DataTable(id="initiative-table", cursor_type="row", cell_padding=1)
         yield Static("", id="initiative-detail", markup=False)
-
-    @property
-    def table(self) -> DataTable:
-        return self.query_one("#initiative-table", DataTable)
 
     def on_mount(self) -> None:
         self.border_title = "Initiative"
@@ -164,18 +156,6 @@ class InitiativePane(CampaignView, Widget):
             session = self.session
             if session is not None:
                 self._draw(session)
-
-    def focus(self, scroll_visible: bool = True) -> "InitiativePane":
-        self.table.focus(scroll_visible)
-        return self
-
-    @property
-    def session(self) -> CampaignSession | None:
-        return self.host.session
-
-    @property
-    def _ascii(self) -> bool:
-        return self.host.ascii
 
     # ------------------------------------------------------------ drawing
 
@@ -267,13 +247,13 @@ class InitiativePane(CampaignView, Widget):
                      room: int | None = None) -> list[Text]:
         """The row of an entry; with `room`, notes shortened to fit it (rounds and malus kept)."""
         campaign = session.campaign
-        mark = Text((">" if self._ascii else "▶") if is_current else "", style="bold reverse" if is_current else "")
+        mark = Text((">" if self.ascii else "▶") if is_current else "", style="bold reverse" if is_current else "")
         state = Text()
         if entry.delayed:
             words = ("att.", "⏸") if self._compact else ("attend", "⏸ attend")
-            state.append(words[0] if self._ascii else words[1], style="italic")
+            state.append(words[0] if self.ascii else words[1], style="italic")
         elif entry.acted:
-            state.append("ok" if self._ascii and self._compact else "a agi" if self._ascii else "✓", style="dim")
+            state.append("ok" if self.ascii and self._compact else "a agi" if self.ascii else "✓", style="dim")
         name = literal_text(entry.name, "bold" if is_current else ("dim" if entry.acted else ""))
         name.truncate(NAME_WIDTH, overflow="ellipsis")
         name.overflow = "ellipsis"
@@ -306,7 +286,7 @@ class InitiativePane(CampaignView, Widget):
 
     def _timer_cells(self, campaign: Campaign, timer: Timer) -> list[Text]:
         running = timer.status == "running"
-        mark = Text("~" if self._ascii else "⧗", style="" if running else "dim")
+        mark = Text("~" if self.ascii else "⧗", style="" if running else "dim")
         word = "" if running and self._compact else STATUS_WORDS.get(timer.status, timer.status)
         state = Text(word, style="italic" if running else "bold")   # compact: the ⧗ says it is running
         label = literal_text(timer.label, "" if running else "dim")
@@ -382,23 +362,11 @@ class InitiativePane(CampaignView, Widget):
 
     # ------------------------------------------------------------ helpers
 
-    def _writable(self) -> bool:
-        session = self.session
-        if session is None:
-            return False
-        if not self.host.writable:
-            reason = getattr(session, "read_only_reason", "") or "lecture seule"
-            self.host.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")
-            return False
-        return True
-
     def _warn(self, text: str, severity: str = "warning") -> None:
         self.host.warn(text, severity)
 
-    def _change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
-        return bool(self.host.change(label, build))
-
-    def _selected_entry(self) -> tuple[int, Entry] | None:
+    def _current(self) -> tuple[int, Entry] | None:
+        """The entry under the cursor (a timer's row is none: the GM is told)."""
         session = self.session
         key = self.current_key()
         if session is None or key is None or not key.startswith("e:"):
@@ -451,10 +419,8 @@ class InitiativePane(CampaignView, Widget):
     def action_previous_turn(self) -> None:
         self.previous_turn()
 
-    def action_start(self) -> None:
-        session = self.session
-        if session is None or not self._writable():
-            return
+    @editing
+    def action_start(self, session: CampaignSession) -> None:
         campaign = session.campaign
         if campaign.encounter.round > 0:
             self._warn(f"combat déjà en cours (round {campaign.encounter.round}) : E pour le terminer")
@@ -466,10 +432,8 @@ class InitiativePane(CampaignView, Widget):
             self._warn("Round 1", "information")
             self._follow_current()
 
-    def action_end(self) -> None:
-        session = self.session
-        if session is None or not self._writable():
-            return
+    @editing
+    def action_end(self, session: CampaignSession) -> None:
         campaign = session.campaign
         enc = campaign.encounter
         if enc.round == 0 and not enc.entries:
@@ -485,10 +449,8 @@ class InitiativePane(CampaignView, Widget):
 
     # ------------------------------------------------------------ the order
 
-    def action_add(self) -> None:
-        session = self.session
-        if session is None or not self._writable():
-            return
+    @editing
+    def action_add(self, session: CampaignSession) -> None:
         campaign = session.campaign
         present = {e.character for e in campaign.encounter.entries}
         options: list[tuple[str, str]] = [("", "Nom libre (sans fiche)…")]
@@ -517,10 +479,10 @@ class InitiativePane(CampaignView, Widget):
                 return
             who = name if name is not None else values["name"].strip()
             text = values["value"].strip().replace("\u2212", "-")
-            value = int(text) if text else roll_initiative(self.app, session, who)
+            value = int(text) if text else roll_initiative(self.host, session, who)
             if value is None:
                 return
-            if add_to_encounter(self.app, session, name=who, character=character, initiative=value):
+            if add_to_encounter(self.host, session, name=who, character=character, initiative=value):
                 entry = next((e for e in session.campaign.encounter.entries
                               if e.name == who and e.character == character and e.initiative == value), None)
                 if entry is not None:
@@ -529,13 +491,8 @@ class InitiativePane(CampaignView, Widget):
         title = f"Initiative de {clean(name)}" if name is not None else "Entrée ad hoc"
         self.app.push_screen(_dialogs().PromptScreen(title, fields), done)
 
-    def action_set_initiative(self) -> None:
-        found = self._selected_entry()
-        if found is None or not self._writable():
-            return
-        session = self.session
-        assert session is not None
-        _, entry = found
+    @editing_row
+    def action_set_initiative(self, session: CampaignSession, _: int, entry: Entry) -> None:
         entry_id = entry.id
         expr = session.campaign.initiative.strip()
 
@@ -543,7 +500,7 @@ class InitiativePane(CampaignView, Widget):
             if values is None:
                 return
             text = values["value"].strip().replace("\u2212", "-")
-            value = int(text) if text else roll_initiative(self.app, session, entry.name)
+            value = int(text) if text else roll_initiative(self.host, session, entry.name)
             if value is None:
                 return
             idx = next((i for i, e in enumerate(session.campaign.encounter.entries) if e.id == entry_id), None)
@@ -555,11 +512,9 @@ class InitiativePane(CampaignView, Widget):
             _dialogs().Field("value", f"Initiative (vide : lancer {expr})" if expr else "Initiative", str(entry.initiative),
                   check=_dialogs().int_check(-999, 999, empty_ok=bool(expr), what="Initiative"))]), done)
 
-    def action_roll_all(self) -> None:
+    @editing
+    def action_roll_all(self, session: CampaignSession) -> None:
         """`I`: everyone's initiative rolled (each roll logged), then sorted fairly (`sort_fairly`)."""
-        session = self.session
-        if session is None or not self._writable():
-            return
         campaign = session.campaign
         enc = campaign.encounter
         if not campaign.initiative.strip():
@@ -570,7 +525,7 @@ class InitiativePane(CampaignView, Widget):
             return
         values: dict[str, int] = {}
         for entry in enc.entries:
-            value = roll_initiative(self.app, session, entry.name)
+            value = roll_initiative(self.host, session, entry.name)
             if value is None:
                 return
             values[entry.id] = value
@@ -593,23 +548,16 @@ class InitiativePane(CampaignView, Widget):
         self._warn(f"Round {enc.round} en cours : ceux qui ont agi et {clean(name)} gardent leur place ; "
                    f"nouvel ordre complet au round {enc.round + 1}", "information")
 
-    def action_sort(self) -> None:
+    @editing
+    def action_sort(self, session: CampaignSession) -> None:
         """`s`: sorted by the initiatives as they are, fairly (`sort_fairly`)."""
-        session = self.session
-        if session is None or not self._writable():
-            return
         campaign = session.campaign
         deferred: list[bool] = []
         if self._change("Trier par initiative", lambda b: deferred.append(sort_fairly(b, campaign))):
             self._after_sort(campaign, deferred[0])
 
-    def action_move(self, delta: int) -> None:
-        found = self._selected_entry()
-        if found is None or not self._writable():
-            return
-        session = self.session
-        assert session is not None
-        index, entry = found
+    @editing_row
+    def action_move(self, session: CampaignSession, index: int, entry: Entry, delta: int) -> None:
         enc = session.campaign.encounter
         target = index + delta
         if not 0 <= target < len(enc.entries):
@@ -625,15 +573,10 @@ class InitiativePane(CampaignView, Widget):
 
         self._change(f"{'Monter' if delta < 0 else 'Descendre'} {clean(entry.name)}", build)
 
-    def action_delay(self) -> None:
-        found = self._selected_entry()
-        if found is None or not self._writable():
-            return
-        session = self.session
-        assert session is not None
+    @editing_row
+    def action_delay(self, session: CampaignSession, index: int, entry: Entry) -> None:
         campaign = session.campaign
         enc = campaign.encounter
-        index, entry = found
         notices: list[str] = []
         ticks = TurnTicks(round=enc.round, actor=None)      # kept if waiting starts a new round
         if entry.delayed:
@@ -675,10 +618,10 @@ class InitiativePane(CampaignView, Widget):
             index, t = timer
             self._change(f"Retirer le minuteur {clean(t.label)}", lambda b: b.delete(("timers",), index))
             return
-        found = self._selected_entry()
-        if found is None or not self._writable():
+        target = self._editable()
+        if target is None:
             return
-        index, entry = found
+        _, index, entry = target
         campaign = session.campaign
         enc = campaign.encounter
         notices: list[str] = []
@@ -725,24 +668,19 @@ class InitiativePane(CampaignView, Widget):
 
             self._change(f"{clean(t.label)} : {left} round{'s' if left != 1 else ''}", build)
             return
-        found = self._selected_entry()
-        if found is None or not self._writable():
+        target = self._editable()
+        if target is None:
             return
-        index, entry = found
+        _, index, entry = target
         value = entry.initiative + delta
         self._change(f"Initiative {value} : {clean(entry.name)}",
                      lambda b: b.set(("encounter", "entries", index, "initiative"), value))
 
     # ------------------------------------------------------------ declared actions
 
-    def action_declare(self) -> None:
-        found = self._selected_entry()
-        if found is None or not self._writable():
-            return
-        session = self.session
-        assert session is not None
+    @editing_row
+    def action_declare(self, session: CampaignSession, _: int, entry: Entry) -> None:
         campaign = session.campaign
-        _, entry = found
         entry_id = entry.id
         note = table_for(session.system.id).fight.declaration_note()
 
@@ -823,7 +761,8 @@ class InitiativePane(CampaignView, Widget):
 
         if not self._change(f"{clean(timer.label)} · {step}", build):
             return
-        self._show_in_tray(record)
+        if record is not None:
+            self.host.show_record(record)       # the GM sees the dice, not only a notice
         progress = timer_progress(campaign, campaign.timers[index])
         if status == "running":
             self._warn(f"{clean(timer.label)} · {step} : {progress}", "information")
@@ -834,20 +773,8 @@ class InitiativePane(CampaignView, Widget):
         else:
             self._warn(f"{clean(timer.label)} : échoué ({progress})", "warning")
 
-    def _show_in_tray(self, record: Any) -> None:
-        """The GM wants to see the dice of an interval, not only a notice: the dice tray shows
-        the logged roll when it can (a pane test's host may have no tray)."""
-        if record is None:
-            return
-        tray = self.host.pane("dice-tray")
-        show = getattr(tray, "show_record", None)
-        if show:
-            show(record)
-
-    def action_new_timer(self) -> None:
-        session = self.session
-        if session is None or not self._writable():
-            return
+    @editing
+    def action_new_timer(self, session: CampaignSession) -> None:
         tests = table_for(session.system.id).fight.timed_tests()    # what this game allows
         options = [("countdown", "Compte à rebours (rounds)")] + [(t.kind, t.option) for t in tests]
 

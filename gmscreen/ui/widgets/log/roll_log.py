@@ -297,19 +297,15 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             session = self._session
             system = session.system if session is not None else None
             campaign = session.campaign if session is not None else None
-            line = log_line(self._records[index], system, ascii=self._ascii, campaign=campaign)
+            line = log_line(self._records[index], system, ascii=self.ascii, campaign=campaign)
             self._lines[index] = line
         return line
-
-    @property
-    def _ascii(self) -> bool:
-        return self.host.ascii
 
     def _build(self, code: int, width: int, cursor: bool) -> Strip:
         """One row as few segments as possible: each style change costs bytes on the wire."""
         self.rows_built += 1
         styles = self._role_styles()
-        ascii = self._ascii
+        ascii = self.ascii
         ellipsis = "~" if ascii else "…"
         parts: list[tuple[str, str]]
         if code < 0:
@@ -358,7 +354,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         styles = self._role_styles()
         count = f" {self._matches} trouvé(s)" if self._query else ""
         mode = " · filtre" if self._view is not None else ""
-        hint = "  entrée/↑↓ suivant · tab filtre · échap" if not self._ascii else "  enter/up/down next · tab filter · esc"
+        hint = "  entrée/↑↓ suivant · tab filtre · échap" if not self.ascii else "  enter/up/down next · tab filter · esc"
         text = "/" + (self._query or "") + "▏" + count + mode
         text = _fit(clean(text), width, "")
         hint = _fit(hint, width - cell_len(text), "")
@@ -435,12 +431,12 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             self.app.bell()
             return
         if not (record.gm_only or record.result.get("hidden")):
-            self.app.warn(f"roll {record.seq} is not a GM-only roll: nothing to reveal", "information")
+            self.host.warn(f"roll {record.seq} is not a GM-only roll: nothing to reveal", "information")
             return
         if record.revealed:
-            self.app.warn(f"roll {record.seq} is already revealed", "information")
+            self.host.warn(f"roll {record.seq} is already revealed", "information")
             return
-        self.app.reveal_roll(record.seq)
+        self.host.reveal_roll(record.seq)
 
     @property
     def players_watching(self) -> bool:

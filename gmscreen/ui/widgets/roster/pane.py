@@ -16,18 +16,17 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widget import Widget
 from textual.widgets import DataTable
 
 from gmscreen.campaign.model import Character, Condition, to_data
 
 from gmscreen.play.encounter import add_to_encounter, roll_initiative, slugify, unique_slug
-from gmscreen.ui.host import CampaignView
 from gmscreen.ui.panes import is_wide
 from gmscreen.play.games import table_for
 from gmscreen.play.roster_rules import leaving, remove_character, start_session
 from gmscreen.ui.sanitize import clean, literal_text
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
+from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row
 
 
 def _dialogs() -> Any:
@@ -50,6 +49,8 @@ def _sheet() -> Any:
 
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from gmscreen.campaign.session import CampaignSession, EditBuilder
 
 MAX_COPIES = 50
@@ -132,7 +133,7 @@ def fit_name(name: Text, width: int) -> Text:
     return cut
 
 
-class RosterPane(CampaignView, Widget):
+class RosterPane(TablePane[Character]):
     """Party then NPCs; the row under the cursor is the selected character."""
 
     DEFAULT_CSS = """
@@ -152,6 +153,7 @@ class RosterPane(CampaignView, Widget):
         Binding("i", "to_initiative", "→Init.", id="roster.to-initiative"),
         Binding("N", "new_session", "Séance", id="roster.new-session", show=False),
     ]
+    TABLE_ID = "roster-table"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -169,24 +171,11 @@ class RosterPane(CampaignView, Widget):
     def compose(self) -> ComposeResult:
         yield DataTable(id="roster-table", cursor_type="row", zebra_stripes=True, cell_padding=1)
 
-    @property
-    def table(self) -> DataTable:
-        return self.query_one("#roster-table", DataTable)
-
-    @property
-    def ascii(self) -> bool:
-        return self.host.ascii
-
     def on_mount(self) -> None:
         self.border_title = "Personnages"
         session = self.host.session
         if session is not None:
             self.show_campaign(session)
-
-    def focus(self, scroll_visible: bool = True) -> "RosterPane":
-        """Focusing the pane focuses its table (the app switches panes this way)."""
-        self.table.focus(scroll_visible)
-        return self
 
     # ------------------------------------------------------------ drawing
 
@@ -363,10 +352,6 @@ class RosterPane(CampaignView, Widget):
 
     # ------------------------------------------------------------ helpers
 
-    @property
-    def session(self) -> CampaignSession | None:
-        return self.host.session
-
     def _current(self) -> tuple[int, Character] | None:
         """Index in campaign.characters and the character under the cursor; tells the GM if none."""
         session = self.session
@@ -379,34 +364,30 @@ class RosterPane(CampaignView, Widget):
                 return i, ch
         return None
 
-    def _editable(self) -> tuple[CampaignSession, int, Character] | None:
-        """The session, index and character an editing key acts on; None (GM told) when there is
-        none or the campaign is read-only."""
-        found = self._current()
-        if found is None or not self._writable():
-            return None
-        assert self.session is not None
-        return (self.session, *found)
-
-    def _writable(self) -> bool:
-        session = self.session
-        if session is None:
-            return False
-        if not self.host.writable:
-            reason = getattr(session, "read_only_reason", "") or "lecture seule"
-            self.host.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")
-            return False
-        return True
-
-    def _change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
-        return bool(self.host.change(label, build))
-
     @staticmethod
     def _index_of(session: CampaignSession, char_id: str) -> int | None:
         for i, ch in enumerate(session.campaign.characters):
             if ch.id == char_id:
                 return i
         return None
+
+    def _ask(self, screen: Screen[Any], session: CampaignSession, char_id: str,
+             then: Callable[[int, Any], None], gone: str = "") -> None:
+        """Ask `screen` about a character; once answered (not cancelled), `then(index, answer)`
+        with the character's index as the campaign is then. A character removed meanwhile is
+        left alone (`gone`, when given, tells the GM)."""
+
+        def done(answer: Any) -> None:
+            if answer is None:
+                return
+            index = self._index_of(session, char_id)
+            if index is None:
+                if gone:
+                    self.host.warn(gone)
+                return
+            then(index, answer)
+
+        self.app.push_screen(screen, done)
 
     # ------------------------------------------------------------ sheet and form
 
@@ -422,20 +403,10 @@ class RosterPane(CampaignView, Widget):
 
         self.app.push_screen(_sheet().SheetScreen(self.session.system, ch), done)
 
-    def action_edit(self) -> None:
-        target = self._editable()
-        if target is None:
-            return
-        session, _, ch = target
-        char_id = ch.id
+    @editing_row
+    def action_edit(self, session: CampaignSession, _: int, ch: Character) -> None:
 
-        def done(data: dict | None) -> None:
-            if data is None:
-                return
-            index = self._index_of(session, char_id)
-            if index is None:
-                self.host.warn("ce personnage n'existe plus")
-                return
+        def apply(index: int, data: dict) -> None:
             current = session.campaign.characters[index]
 
             def build(b: EditBuilder) -> None:
@@ -446,13 +417,11 @@ class RosterPane(CampaignView, Widget):
 
             self._change(f"Fiche : {clean(data['name'])}", build)
 
-        self.app.push_screen(_edit().EditCharacterScreen(session.system, ch), done)
+        self._ask(_edit().EditCharacterScreen(session.system, ch), session, ch.id, apply,
+                  gone="ce personnage n'existe plus")
 
-    def action_add(self) -> None:
-        if not self._writable():
-            return
-        session = self.session
-        assert session is not None
+    @editing
+    def action_add(self, session: CampaignSession) -> None:
         found = self.current_id()
         current = session.campaign.character(found) if found else None
         side = current.side if current else "party"
@@ -470,20 +439,11 @@ class RosterPane(CampaignView, Widget):
 
         self.app.push_screen(_edit().EditCharacterScreen(session.system, None, side=side), done)
 
-    def action_duplicate(self) -> None:
-        target = self._editable()
-        if target is None:
-            return
-        session, _, ch = target
-        char_id = ch.id
+    @editing_row
+    def action_duplicate(self, session: CampaignSession, _: int, ch: Character) -> None:
 
-        def done(values: dict[str, str] | None) -> None:
-            if values is None:
-                return
+        def apply(index: int, values: dict[str, str]) -> None:
             count = int(values["count"].strip() or "1")
-            index = self._index_of(session, char_id)
-            if index is None:
-                return
             original = session.campaign.characters[index]
             names = copy_names(original.name, count, {c.name for c in session.campaign.characters})
             taken = {c.id for c in session.campaign.characters}
@@ -497,17 +457,14 @@ class RosterPane(CampaignView, Widget):
 
             self._change(f"Dupliquer {clean(original.name)} ×{count}", build)
 
-        self.app.push_screen(_dialogs().PromptScreen(
+        self._ask(_dialogs().PromptScreen(
             f"Dupliquer {clean(ch.name)}",
             [_dialogs().Field("count", f"Combien de copies ? (1 à {MAX_COPIES})", "1",
                    check=_dialogs().int_check(1, MAX_COPIES, what="copies"))],
-            note=f"Les copies s'appelleront {', '.join(copy_names(ch.name, 2, set()))}…"), done)
+            note=f"Les copies s'appelleront {', '.join(copy_names(ch.name, 2, set()))}…"), session, ch.id, apply)
 
-    def action_remove(self) -> None:
-        target = self._editable()
-        if target is None:
-            return
-        session, _, ch = target
+    @editing_row
+    def action_remove(self, session: CampaignSession, _: int, ch: Character) -> None:
         char_id = ch.id
         takes = leaving(session.campaign, char_id)
         detail = []
@@ -575,37 +532,25 @@ class RosterPane(CampaignView, Widget):
         shown = resource.text        # the game's words for the value (SheetLook.resource_text)
         self._change(f"{resource.label} {shown(value)} → {shown(new)} : {clean(ch.name)}", build)
 
-    def action_add_condition(self) -> None:
-        target = self._editable()
-        if target is None:
-            return
-        session, _, ch = target
-        char_id = ch.id
+    @editing_row
+    def action_add_condition(self, session: CampaignSession, _: int, ch: Character) -> None:
 
-        def done(values: dict[str, str] | None) -> None:
-            if values is None:
-                return
-            index = self._index_of(session, char_id)
-            if index is None:
-                return
+        def apply(index: int, values: dict[str, str]) -> None:
             rounds = values["rounds"].strip()
             cond = Condition(values["name"].strip(), values["effect"].strip(),
                              int(rounds.replace("\u2212", "-")) if rounds else None)
             self._change(f"État {clean(cond.name)} → {clean(ch.name)}",
                          lambda b: b.insert(("characters", index, "conditions"), None, cond))
 
-        self.app.push_screen(_dialogs().PromptScreen(f"Nouvel état pour {clean(ch.name)}", [
+        self._ask(_dialogs().PromptScreen(f"Nouvel état pour {clean(ch.name)}", [
             _dialogs().Field("name", "Nom", check=_dialogs().nonempty("Nom")),
             _dialogs().Field("effect", "Effet (dans les termes du jeu, facultatif)", placeholder="−1 dé, Malus 2…"),
             _dialogs().Field("rounds", "Durée en rounds (vide : jusqu'à ce qu'on le retire)",
                   check=_dialogs().int_check(1, 999, empty_ok=True, what="Durée")),
-        ]), done)
+        ]), session, ch.id, apply)
 
-    def action_remove_condition(self) -> None:
-        target = self._editable()
-        if target is None:
-            return
-        session, index, ch = target
+    @editing_row
+    def action_remove_condition(self, session: CampaignSession, index: int, ch: Character) -> None:
         if not ch.conditions:
             self.host.warn(f"{clean(ch.name)} n'a aucun état")
             return
@@ -631,21 +576,18 @@ class RosterPane(CampaignView, Widget):
 
     # ------------------------------------------------------------ initiative and sessions
 
-    def action_to_initiative(self) -> None:
-        target = self._editable()
-        if target is None:
-            return
-        session, _, ch = target
+    @editing_row
+    def action_to_initiative(self, session: CampaignSession, _: int, ch: Character) -> None:
         if any(e.character == ch.id for e in session.campaign.encounter.entries):
             self.host.warn(f"{clean(ch.name)} est déjà dans l'ordre d'initiative")
             return
         char_id = ch.id
 
         def add(value: int) -> None:
-            add_to_encounter(self.app, session, name=ch.name, character=char_id, initiative=value)
+            add_to_encounter(self.host, session, name=ch.name, character=char_id, initiative=value)
 
         if session.campaign.initiative.strip():
-            value = roll_initiative(self.app, session, ch.name)
+            value = roll_initiative(self.host, session, ch.name)
             if value is not None:
                 add(value)
             return
@@ -657,11 +599,8 @@ class RosterPane(CampaignView, Widget):
         self.app.push_screen(_dialogs().PromptScreen(f"Initiative de {clean(ch.name)}", [
             _dialogs().Field("value", "Initiative", check=_dialogs().int_check(-999, 999, what="Initiative"))]), done)
 
-    def action_new_session(self) -> None:
-        if not self._writable():
-            return
-        session = self.session
-        assert session is not None
+    @editing
+    def action_new_session(self, session: CampaignSession) -> None:
         campaign = session.campaign
         number = campaign.session + 1
         fight = table_for(session.system.id).fight

@@ -8,7 +8,8 @@ through `sanitize` and is never read as markup.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rich.text import Text
 from textual.content import Content

@@ -98,35 +98,15 @@ class DiceTray(CampaignView, Widget):
         self._shown_rows = 0                      # rows the result shown takes at the tray's width
         self._info_empty = True                   # the odds row has nothing to say
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
+        # The parts, top to bottom: the line, the odds row, a pending choice, the result.
+        self.line = Input(placeholder="/ jet rapide — ? pour la grammaire", id="quick-roll", compact=True,
+                          suggester=LineSuggester(self), select_on_focus=False)
+        self.info = Static("", id="tray-info", markup=False)
+        self.choice_view = ChoicePrompt(self, id="tray-choice")
+        self.result_view = Static("", id="tray-result", markup=False)
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="/ jet rapide — ? pour la grammaire", id="quick-roll", compact=True,
-                    suggester=LineSuggester(self), select_on_focus=False)
-        yield Static("", id="tray-info", markup=False)
-        yield ChoicePrompt(self, id="tray-choice")
-        yield Static("", id="tray-result", markup=False)
-
-    # ------------------------------------------------------------ parts
-
-    @property
-    def line(self) -> Input:
-        return self.query_one("#quick-roll", Input)
-
-    @property
-    def info(self) -> Static:
-        return self.query_one("#tray-info", Static)
-
-    @property
-    def result_view(self) -> Static:
-        return self.query_one("#tray-result", Static)
-
-    @property
-    def choice_view(self) -> ChoicePrompt:
-        return self.query_one("#tray-choice", ChoicePrompt)
-
-    @property
-    def _ascii(self) -> bool:
-        return self.host.ascii
+        yield from (self.line, self.info, self.choice_view, self.result_view)
 
     # ------------------------------------------------------------ public, for the app
 
@@ -331,13 +311,13 @@ class DiceTray(CampaignView, Widget):
 
     def _show_draft_info(self) -> None:
         if self.error is not None:
-            self._set_info(error_content(self.error, ascii=self._ascii), error=True)
+            self._set_info(error_content(self.error, ascii=self.ascii), error=True)
             return
         draft = self.draft
         if draft is None:
             self._set_info(Content(""))
             return
-        self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self._ascii))
+        self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self.ascii))
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
         """The line under the quick-roll line: given up while empty to a result that needs its
@@ -385,7 +365,7 @@ class DiceTray(CampaignView, Widget):
         if len(common) > len(typed):
             line.value = line.value[:completion.start] + common + line.value[line.cursor_position:]
             line.cursor_position = completion.start + len(common)
-        self._set_info(Content.assemble(("↹ " if not self._ascii else "tab: ", "bold"),
+        self._set_info(Content.assemble(("↹ " if not self.ascii else "tab: ", "bold"),
                                         literal(" · ".join(completion.candidates[:12]))))
 
     def action_history(self, step: int) -> None:
@@ -573,7 +553,7 @@ class DiceTray(CampaignView, Widget):
         if shown is None or not self.is_mounted:
             return
         width = self.result_view.size.width or max(20, self.size.width - 4)
-        content = shown_content(shown, watching=self.players_watching, ascii=self._ascii, width=width)
+        content = shown_content(shown, watching=self.players_watching, ascii=self.ascii, width=width)
         self._shown_rows = len(content.wrap(width))
         self.result_view.update(content)
         self._fit_info_row()          # unmasked, revealed, resized: the result may need the row now
@@ -581,7 +561,7 @@ class DiceTray(CampaignView, Widget):
     def _update_title(self) -> None:
         if self.session is None:
             return
-        sep = " | " if self.host.ascii else " · "    # --ascii: nothing but ASCII chrome
+        sep = " | " if self.ascii else " · "    # --ascii: nothing but ASCII chrome
         title = f"Dés{sep}{get_system(self.session.campaign.system).game}"
         if self.gm_only:
             title += f"{sep}MJ seul"

@@ -1,0 +1,23 @@
+"""A shipped game's `?` help, kept as prose in the `help.toml` beside its line module.
+
+The title, the examples (what to type, what it means) and the notes are the GM's French, not
+code: each game's file words them its own way, and they can move to a language catalog
+without touching the grammar. A third-party game may still write them on its `LineRules`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .line_rules import Example
+
+
+def game_help(module_file: str) -> tuple[str, tuple[Example, ...], tuple[str, ...]]:
+    """(title, examples, notes) from the `help.toml` in the folder of `module_file`."""
+    with open(Path(module_file).with_name("help.toml"), "rb") as handle:
+        data = tomllib.load(handle)
+    examples = tuple((example["line"], example["meaning"]) for example in data.get("examples", ()))
+    return data.get("title", ""), examples, tuple(data.get("notes", ()))

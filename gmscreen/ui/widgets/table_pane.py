@@ -1,0 +1,87 @@
+"""What the roster and the initiative queue share: a pane drawn as one table, whose keys act on
+the row under the cursor and edit the campaign through the host, one undoable change a key."""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar
+
+from textual.widget import Widget
+from textual.widgets import DataTable
+
+from gmscreen.ui.host import CampaignView
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.session import CampaignSession, EditBuilder
+
+Row = TypeVar("Row")
+
+
+def editing(action: Callable[..., None]) -> Callable[..., None]:
+    """A key that changes the campaign: `action(self, session, *args)` runs only when a campaign is
+    open for changes (else the GM is told why)."""
+
+    @wraps(action)
+    def run(self: TablePane[Any], *args: Any) -> None:
+        session = self._editing()
+        if session is not None:
+            action(self, session, *args)
+
+    return run
+
+
+def editing_row(action: Callable[..., None]) -> Callable[..., None]:
+    """A key that changes the item under the cursor: `action(self, session, index, item, *args)`
+    runs only when there is one and the campaign is open for changes (else the GM is told why)."""
+
+    @wraps(action)
+    def run(self: TablePane[Any], *args: Any) -> None:
+        target = self._editable()
+        if target is not None:
+            action(self, *target, *args)
+
+    return run
+
+
+class TablePane(CampaignView, Widget, Generic[Row]):
+    """A pane around the DataTable `#<TABLE_ID>`; `_current()` says which item its cursor is on."""
+
+    TABLE_ID = ""
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one(f"#{self.TABLE_ID}", DataTable)
+
+    @property
+    def session(self) -> CampaignSession | None:
+        return self.host.session
+
+    def focus(self, scroll_visible: bool = True) -> TablePane[Row]:
+        """Focusing the pane focuses its table (the app switches panes this way)."""
+        self.table.focus(scroll_visible)
+        return self
+
+    def _current(self) -> tuple[int, Row] | None:
+        """The index in its campaign list and the item of the row under the cursor; None when a
+        key cannot act on that row (the GM is told why)."""
+        raise NotImplementedError
+
+    def _writable(self) -> bool:
+        return self.host.may_edit()
+
+    def _editing(self) -> CampaignSession | None:
+        """The session when a key may change it; None (the GM told why) when there is none or
+        it is read-only."""
+        return self.session if self.host.may_edit() else None
+
+    def _editable(self) -> tuple[CampaignSession, int, Row] | None:
+        """The session, index and item an editing key acts on; None (the GM told why) when there
+        is none or the campaign is read-only."""
+        found = self._current()
+        if found is None or not self._writable():
+            return None
+        assert self.session is not None
+        return (self.session, *found)
+
+    def _change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
+        return bool(self.host.change(label, build))
