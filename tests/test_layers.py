@@ -14,10 +14,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "gmscreen"
 SHIPPED = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
 
 # What each layer may import of ours (DESIGN.md, "Layers").
+# `i18n` (the catalogs) lies under every layer and imports nothing of ours.
 ALLOWED = {
-    "rules": ("gmscreen.rules",),
-    "campaign": ("gmscreen.rules", "gmscreen.campaign"),
-    "play": ("gmscreen.rules", "gmscreen.campaign", "gmscreen.play"),
+    "i18n": ("gmscreen.i18n",),
+    "rules": ("gmscreen.i18n", "gmscreen.rules"),
+    "campaign": ("gmscreen.i18n", "gmscreen.rules", "gmscreen.campaign"),
+    "play": ("gmscreen.i18n", "gmscreen.rules", "gmscreen.campaign", "gmscreen.play"),
 }
 
 

@@ -1,0 +1,143 @@
+"""Every string a person reads, in the one language chosen.
+
+The stdlib's gettext, with a message catalog per language: the sources are the `.po` files in
+`gmscreen/i18n/po/<lang>/` (one file per area of the code, so that each stays short), compiled
+into `gmscreen/i18n/locale/<lang>/LC_MESSAGES/gmscreen.mo` by `python -m gmscreen.i18n.msgfmt`
+(pure Python: nothing to install; `tests/test_i18n.py` fails when a `.mo` is out of date).
+Message ids are the English text; `fr` and `en` both translate every one of them.
+
+This package sits under every layer (it imports nothing of ours): the rules word their results
+with it, the campaign its problems, the table its notices, the screen and the CLI the rest.
+
+    from gmscreen.i18n import _, ngettext, N_
+    _("Undo: {what}").format(what=label)
+
+The language is chosen once (`choose`: --lang, then config.toml, then the environment, then
+French) and may change live (`set_language`; `on_change` callbacks redraw what was shown).
+The game's own vocabulary (skills, Voies, difficulty labels, names the GM typed) is never
+passed through `_`: it stays as the rules and the campaign write it.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from pathlib import Path
+from typing import Callable, Mapping
+
+DOMAIN = "gmscreen"
+LOCALE_DIR = Path(__file__).with_name("locale")
+LANGUAGES = ("fr", "en")
+DEFAULT = "fr"
+# A pseudo-language for tests: every translated string comes out between these marks, so a
+# test can find on screen any text that did not come from the catalog.
+PSEUDO = "xx"
+MARKS = ("⟦", "⟧")
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_language = ""
+_listeners: list[Callable[[str], None]] = []
+
+
+class _Marked(gettext.NullTranslations):
+    """The English catalog with every message between MARKS (the pseudo-language)."""
+
+    def __init__(self, inner: gettext.NullTranslations) -> None:
+        super().__init__()
+        self._inner = inner
+
+    def gettext(self, message: str) -> str:
+        return f"{MARKS[0]}{self._inner.gettext(message)}{MARKS[1]}"
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return f"{MARKS[0]}{self._inner.ngettext(singular, plural, n)}{MARKS[1]}"
+
+    def pgettext(self, context: str, message: str) -> str:
+        return f"{MARKS[0]}{self._inner.pgettext(context, message)}{MARKS[1]}"
+
+
+def _load(lang: str) -> gettext.NullTranslations:
+    if lang == PSEUDO:
+        return _Marked(_load("en"))
+    try:
+        return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+    except OSError:           # no compiled catalog (a broken install): the English ids
+        return gettext.NullTranslations()
+
+
+def set_language(lang: str) -> None:
+    """Speak `lang` ("fr", "en", or the test pseudo-language) from now on."""
+    global _translation, _language
+    if lang not in LANGUAGES and lang != PSEUDO:
+        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
+    if lang == _language:
+        return
+    _translation, _language = _load(lang), lang
+    for listener in list(_listeners):
+        listener(lang)
+
+
+def language() -> str:
+    """The language spoken now (French until one is chosen)."""
+    if not _language:
+        set_language(DEFAULT)
+    return _language
+
+
+def on_change(listener: Callable[[str], None]) -> Callable[[], None]:
+    """Call `listener(lang)` after each change of language; returns what removes it."""
+    _listeners.append(listener)
+    return lambda: _listeners.remove(listener) if listener in _listeners else None
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str | None:
+    """The language the environment asks for, as gettext reads it (LANGUAGE, LC_ALL,
+    LC_MESSAGES, LANG: the first set), when it is one we speak; else None."""
+    environ = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if not value:
+            continue
+        for part in value.split(":"):            # LANGUAGE may list several: the first we speak
+            code = part.strip().lower()[:2]
+            if code in LANGUAGES:
+                return code
+        return None
+    return None
+
+
+def choose(option: str | None = None, configured: str | None = None,
+           environ: Mapping[str, str] | None = None) -> str:
+    """--lang, else config.toml's `language`, else the environment, else French; set and returned."""
+    for candidate in (option, configured):
+        if candidate in LANGUAGES:
+            set_language(candidate)
+            return candidate
+    lang = from_environment(environ) or DEFAULT
+    set_language(lang)
+    return lang
+
+
+def _(message: str) -> str:
+    """`message` (its English text, the msgid) in the language spoken."""
+    if not _language:
+        language()
+    return _translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    if not _language:
+        language()
+    return _translation.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """A message whose English is ambiguous alone ("Roll" the noun, "Roll" the verb)."""
+    if not _language:
+        language()
+    return _translation.pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Marks a constant for the catalog; it is translated with `_` where it is shown."""
+    return message
