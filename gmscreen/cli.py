@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from gmscreen import __version__
+from gmscreen import __version__, i18n
+from gmscreen.i18n import N_, _, ngettext
 from gmscreen.rules import SYSTEMS, RequestError, get_system, odds, resolve
 from gmscreen.rules._base import FieldSpec, Kind, System
 
@@ -23,18 +24,43 @@ EXIT_USAGE = 2
 
 SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new")
 
-_SUBCOMMAND_HELP = """\
-subcommands (gmscreen COMMAND --help for each):
-  systems                       list the systems: id, game, dice
-  roll SYSTEM [--kind K] ...    one test from flags (--dice 1,5,12 for physical dice)
-  odds SYSTEM [--kind K] ...    exact probability of each outcome (or odds FILE|-)
-  resolve FILE|-                one test from a TOML file (- : JSON on stdin), JSON out
-  line CAMPAIGN.toml "TEXT"     one quick-roll line, as the dice tray reads it; logged
-  turn CAMPAIGN.toml next|previous  move the fight's turn, as n and p do
-  validate CAMPAIGN.toml        check a campaign file
-  export CAMPAIGN.toml [-o OUT] the session log as Markdown
-  new CAMPAIGN.toml --system ID create a campaign file
-"""
+# The subcommand list under `gmscreen --help`: (usage, what it does), translated when shown.
+_SUBCOMMAND_HELP = (
+    ("systems", N_("list the systems: id, game, dice")),
+    ("roll SYSTEM [--kind K] ...", N_("one test from flags (--dice 1,5,12 for physical dice)")),
+    ("odds SYSTEM [--kind K] ...", N_("exact probability of each outcome (or odds FILE|-)")),
+    ("resolve FILE|-", N_("one test from a TOML file (- : JSON on stdin), JSON out")),
+    ('line CAMPAIGN.toml "TEXT"', N_("one quick-roll line, as the dice tray reads it; logged")),
+    ("turn CAMPAIGN.toml next|previous", N_("move the fight's turn, as n and p do")),
+    ("validate CAMPAIGN.toml", N_("check a campaign file")),
+    ("export CAMPAIGN.toml [-o OUT]", N_("the session log as Markdown")),
+    ("new CAMPAIGN.toml --system ID", N_("create a campaign file")),
+)
+
+
+def _subcommand_help() -> str:
+    lines = [_("subcommands (gmscreen COMMAND --help for each):")]
+    for usage, what in _SUBCOMMAND_HELP:
+        gap = " " * max(30 - len(usage), 1) if len(usage) < 30 else "  "
+        lines.append(f"  {usage}{gap}{_(what)}")
+    lines.append("")
+    lines.append(_("--lang fr|en before the subcommand chooses the language (else config.toml's language, "
+                   "then LANG, then French)."))
+    return "\n".join(lines) + "\n"
+
+
+# argparse's own words, which it looks up by their English text through its module's `_`:
+# `main` points that at our catalog, so its errors and the -h line speak the language chosen
+# ("usage:" and "options:" stay as they are).
+_ARGPARSE_WORDS = (
+    N_("show this help message and exit"), N_("show program's version number and exit"),
+    N_("unrecognized arguments: %s"), N_("the following arguments are required: %s"),
+    N_("argument %(argument_name)s: %(message)s"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("expected one argument"), N_("expected at most one argument"), N_("expected at least one argument"),
+    N_("invalid %(type)s value: %(value)r"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"), N_("ignored explicit argument %r"),
+    N_("one of the arguments %s is required"), N_("positional arguments"),
+)
 
 
 class CliError(Exception):
@@ -53,6 +79,17 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        option, args = _lang_option(args)
+    except CliError:
+        i18n.choose(None, _configured_language())       # the error in the language otherwise chosen
+        try:
+            _lang_option(args)
+        except CliError as err:
+            _error_line(str(err))
+        return EXIT_USAGE
+    i18n.choose(option, None if option else _configured_language())
+    argparse._ = _          # argparse's own messages through the catalog (see _ARGPARSE_WORDS)
     commands: dict[str, Callable[[list[str]], int]] = {
         "systems": _cmd_systems,
         "resolve": _cmd_resolve,
@@ -69,7 +106,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         # gate: a control character from a file or an argument shows as `\x1b`, never acts.
         with _safe_output():
             return _run(lambda: commands[args[0]](args[1:]))
-    return _run(lambda: _cmd_screen(args))
+    return _run(lambda: _cmd_screen(args, option))
+
+
+def _lang_option(args: list[str]) -> tuple[str | None, list[str]]:
+    """`--lang fr|en` (or `--lang=en`) before the subcommand, or anywhere on the screen's own
+    command line: the language asked for, and the arguments without it."""
+    chosen: str | None = None
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--" or (not rest and arg in SUBCOMMANDS):
+            rest.extend(args[i:])       # a subcommand's own arguments are its own
+            break
+        if arg == "--lang" or arg.startswith("--lang="):
+            if arg == "--lang" and i + 1 >= len(args):
+                raise CliError(_("gmscreen: --lang: expected fr or en"))
+            value = args[i + 1] if arg == "--lang" else arg.split("=", 1)[1]
+            i += 2 if arg == "--lang" else 1
+            if value not in i18n.LANGUAGES:
+                raise CliError(_("gmscreen: --lang: expected fr or en, got {value}").format(value=repr(value)))
+            chosen = value
+            continue
+        rest.append(arg)
+        i += 1
+    return chosen, rest
+
+
+def _configured_language() -> str | None:
+    """config.toml's `language`, when it names one we speak (read with the screen's own loader,
+    which imports no Textual); None when unset or unreadable (the screen reports a bad file)."""
+    try:
+        from gmscreen.ui.config import Config
+
+        config = Config.load()
+    except Exception:      # an unusable config never stops a command
+        return None
+    value = getattr(config, "language", None) or config.extra.get("language")
+    return value if value in i18n.LANGUAGES else None
 
 
 def _table_command(name: str, argv: list[str]) -> int:
@@ -132,8 +207,8 @@ def _dump(data: Any) -> str:
 
 
 def _cmd_systems(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen systems", description="List the dice systems: id, game, dice.")
-    parser.add_argument("--json", action="store_true", help="print a JSON list (with the kinds)")
+    parser = _Parser(prog="gmscreen systems", description=_("List the dice systems: id, game, dice."))
+    parser.add_argument("--json", action="store_true", help=_("print a JSON list (with the kinds)"))
     ns = parser.parse_args(argv)
     systems = [SYSTEMS[sid] for sid in SYSTEMS]
     if ns.json:
@@ -168,20 +243,23 @@ def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
     try:
         data = safeload.read_limited(path, limit)
     except safeload.LoadError as err:
-        raise CliError(f"{prog}: {name}: {err.message}; expected a request of a few lines") from None
+        raise CliError(_("{prog}: {name}: {problem}; expected a request of a few lines").format(
+            prog=prog, name=name, problem=err.message)) from None
     except FileNotFoundError:
-        raise CliError(f"{prog}: {name}: no such file") from None
+        raise CliError(_("{prog}: {name}: no such file").format(prog=prog, name=name)) from None
     except IsADirectoryError:
-        raise CliError(f"{prog}: {name}: is a directory, expected a TOML file") from None
+        raise CliError(_("{prog}: {name}: is a directory, expected a TOML file").format(prog=prog, name=name)) from None
     except PermissionError:
-        raise CliError(f"{prog}: {name}: permission denied") from None
+        raise CliError(_("{prog}: {name}: permission denied").format(prog=prog, name=name)) from None
     except OSError as err:
-        raise CliError(f"{prog}: {name}: cannot read: {err.strerror or err}") from None
+        raise CliError(_("{prog}: {name}: cannot read: {reason}").format(prog=prog, name=name,
+                                                                        reason=err.strerror or err)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
-        raise CliError(f"{prog}: {name}:{line}: not UTF-8 text, expected a TOML file") from None
+        raise CliError(_("{prog}: {name}:{line}: not UTF-8 text, expected a TOML file").format(
+            prog=prog, name=name, line=line)) from None
     if path.suffix.lower() == ".json":
         return _parse_json(text, name, prog), name, text
     try:
@@ -189,16 +267,17 @@ def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
     except safeload.DeepValue as err:
         line = _key_line(text, str(err.path[0])) if err.path else None
         where = f"{name}:{line}" if line else name
-        raise CliError(f"{prog}: {where}: {safeload.dotted(err.path)}: {err.message}; {_REQUEST_SHAPE}") from None
+        raise CliError(f"{prog}: {where}: {safeload.dotted(err.path)}: {err.message}; {_(_REQUEST_SHAPE)}") from None
     except safeload.LoadError as err:
         where = f"{name}:{err.line}" if err.line else name
         if err.syntax:
-            raise CliError(f"{prog}: {where}: invalid TOML: {err.syntax}") from None
-        raise CliError(f"{prog}: {where}: {err.message}; {_REQUEST_SHAPE}") from None
+            raise CliError(_("{prog}: {where}: invalid TOML: {syntax}").format(prog=prog, where=where,
+                                                                                syntax=err.syntax)) from None
+        raise CliError(f"{prog}: {where}: {err.message}; {_(_REQUEST_SHAPE)}") from None
     return data, name, text
 
 
-_REQUEST_SHAPE = "expected a request table (system, kind and its fields: numbers, text, lists of dice)"
+_REQUEST_SHAPE = N_("expected a request table (system, kind and its fields: numbers, text, lists of dice)")
 
 
 def _read_stdin(name: str, prog: str, limit: int) -> str:
@@ -206,7 +285,8 @@ def _read_stdin(name: str, prog: str, limit: int) -> str:
     from gmscreen.campaign import safeload
 
     if sys.stdin is None:
-        raise CliError(f"{prog}: {name}: standard input is closed; expected a JSON object")
+        raise CliError(_("{prog}: {name}: standard input is closed; expected a JSON object").format(
+            prog=prog, name=name))
     stream = getattr(sys.stdin, "buffer", None)
     try:
         if stream is not None:
@@ -215,22 +295,30 @@ def _read_stdin(name: str, prog: str, limit: int) -> str:
             text = sys.stdin.read(limit + 1)
             raw = None
     except MemoryError:
-        raise CliError(f"{prog}: {name}: too big to read (out of memory); expected a JSON object") from None
+        raise CliError(_("{prog}: {name}: too big to read (out of memory); expected a JSON object").format(
+            prog=prog, name=name)) from None
     except UnicodeDecodeError:
-        raise CliError(f"{prog}: {name}: not UTF-8 text, expected a JSON object") from None
+        raise CliError(_("{prog}: {name}: not UTF-8 text, expected a JSON object").format(
+            prog=prog, name=name)) from None
     if raw is not None:
         if len(raw) > limit:
-            raise CliError(f"{prog}: {name}: larger than {safeload.size_text(limit)}; expected a JSON object "
-                           "of request fields") from None
+            raise CliError(_too_big(prog, name, limit)) from None
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError as err:
             line = raw.count(b"\n", 0, err.start) + 1
-            raise CliError(f"{prog}: {name}:{line}: not UTF-8 text, expected a JSON object") from None
+            raise CliError(_("{prog}: {name}:{line}: not UTF-8 text, expected a JSON object").format(
+                prog=prog, name=name, line=line)) from None
     if len(text.encode("utf-8", "surrogatepass")) > limit:
-        raise CliError(f"{prog}: {name}: larger than {safeload.size_text(limit)}; expected a JSON object "
-                       "of request fields") from None
+        raise CliError(_too_big(prog, name, limit)) from None
     return text
+
+
+def _too_big(prog: str, name: str, limit: int) -> str:
+    from gmscreen.campaign import safeload
+
+    return _("{prog}: {name}: larger than {size}; expected a JSON object of request fields").format(
+        prog=prog, name=name, size=safeload.size_text(limit))
 
 
 def _parse_json(text: str, name: str, prog: str) -> dict:
@@ -239,14 +327,15 @@ def _parse_json(text: str, name: str, prog: str) -> dict:
     try:
         data = safeload.loads_json(text, max_depth=safeload.MAX_REQUEST_DEPTH)
     except safeload.DeepValue as err:
-        raise CliError(f"{prog}: {name}: {safeload.dotted(err.path)}: {err.message}; {_REQUEST_SHAPE}") from None
+        raise CliError(f"{prog}: {name}: {safeload.dotted(err.path)}: {err.message}; {_(_REQUEST_SHAPE)}") from None
     except safeload.LoadError as err:
         where = f"{name}:{err.line}" if err.line else name
-        tail = "" if err.syntax else f"; {_REQUEST_SHAPE}"
+        tail = "" if err.syntax else f"; {_(_REQUEST_SHAPE)}"
         raise CliError(f"{prog}: {where}: {err.message}{tail}") from None
     if not isinstance(data, dict):
-        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
-        raise CliError(f"{prog}: {name}: expected a JSON object of request fields, got {kind}")
+        kind = _("a list") if isinstance(data, list) else _("a {type}").format(type=type(data).__name__)
+        raise CliError(_("{prog}: {name}: expected a JSON object of request fields, got {kind}").format(
+            prog=prog, name=name, kind=kind))
     return data
 
 
@@ -269,11 +358,11 @@ def _request_error(prog: str, name: str, text: str, err: RequestError, toml: boo
 def _cmd_resolve(argv: list[str]) -> int:
     parser = _Parser(
         prog="gmscreen resolve",
-        description="Resolve one test described in a TOML file (or JSON on stdin with -) and print "
-                    "the outcome as one JSON object. Fields: shared/rules/<system>.md, 'Resolve contract'.",
+        description=_("Resolve one test described in a TOML file (or JSON on stdin with -) and print "
+                      "the outcome as one JSON object. Fields: shared/rules/<system>.md, 'Resolve contract'."),
     )
-    parser.add_argument("file", metavar="FILE|-", help="TOML request file, or - for a JSON object on stdin")
-    parser.add_argument("--seed", type=_seed, help="seed for the dice rolled (ignored with forced dice)")
+    parser.add_argument("file", metavar="FILE|-", help=_("TOML request file, or - for a JSON object on stdin"))
+    parser.add_argument("--seed", type=_seed, help=_("seed for the dice rolled (ignored with forced dice)"))
     ns = parser.parse_args(argv)
     request, name, text = _read_request(ns.file, parser.prog)
     try:
@@ -288,7 +377,7 @@ def _seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected an integer seed, got {text}").format(text=repr(text))) from None
 
 
 # ---------------------------------------------------------------- roll and odds: flags from Kind.fields
@@ -299,7 +388,7 @@ def _flag(name: str) -> str:
 
 
 _HIDDEN = FieldSpec("hidden", "bool", default=False,
-                    help="the difficulty is kept secret from the players (echoed, changes nothing)")
+                    help=N_("the difficulty is kept secret from the players (echoed, changes nothing)"))
 
 
 def _kind_specs(kind: Kind, with_dice: bool) -> list[FieldSpec]:
@@ -310,21 +399,22 @@ def _kind_specs(kind: Kind, with_dice: bool) -> list[FieldSpec]:
 
 
 def _spec_help(spec: FieldSpec) -> str:
-    parts = [spec.help] if spec.help else []
+    parts = [_(spec.help)] if spec.help else []      # the rules' field help: its catalog, if it has one
     if spec.choices:
-        parts.append("one of " + ", ".join(str(c) if c != "" else '""' for c in spec.choices))
+        parts.append(_("one of {choices}").format(choices=", ".join(str(c) if c != "" else '""'
+                                                                   for c in spec.choices)))
     elif spec.type == "int" and spec.lo is not None and spec.hi is not None:
         parts.append(f"{spec.lo}..{spec.hi}")
     elif spec.type in ("dice", "int_list") and spec.lo is not None:
-        parts.append(f"comma-separated, each {spec.lo}..{spec.hi}")
+        parts.append(_("comma-separated, each {lo}..{hi}").format(lo=spec.lo, hi=spec.hi))
     elif spec.type == "dice_lists":
-        parts.append("lists separated by ';', faces by ',' (\"7,8;9,1\")")
+        parts.append(_("lists separated by ';', faces by ',' (\"7,8;9,1\")"))
     if spec.required:
-        parts.append("required")
+        parts.append(_("required"))
     elif spec.default not in (None, "", ()) and spec.type != "bool":
-        parts.append(f"default {spec.default}")
+        parts.append(_("default {value}").format(value=spec.default))
     elif spec.type == "bool":
-        parts.append(f"default {'true' if spec.default else 'false'}")
+        parts.append(_("default {value}").format(value="true" if spec.default else "false"))
     return "; ".join(parts).replace("%", "%%")
 
 
@@ -351,7 +441,7 @@ def _int(text: str, flag: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise CliError(f"{flag}: expected an integer, got {text!r}") from None
+        raise CliError(_("{flag}: expected an integer, got {text}").format(flag=flag, text=repr(text))) from None
 
 
 def _int_list(text: str, flag: str) -> list[int]:
@@ -370,7 +460,7 @@ def _convert(spec: FieldSpec, text: str) -> Any:
             return True
         if word in _FALSE:
             return False
-        raise CliError(f"{flag}: expected true or false, got {text!r}")
+        raise CliError(_("{flag}: expected true or false, got {text}").format(flag=flag, text=repr(text)))
     if spec.type in ("dice", "int_list"):
         return _int_list(text, flag)
     if spec.type == "dice_lists":
@@ -384,7 +474,8 @@ def _pick_system(token: str, prog: str) -> System:
     try:
         return get_system(token)
     except RequestError:
-        raise CliError(f"{prog}: SYSTEM: expected one of {', '.join(SYSTEMS)}, got {token!r}") from None
+        raise CliError(_("{prog}: SYSTEM: expected one of {systems}, got {token}").format(
+            prog=prog, systems=", ".join(SYSTEMS), token=repr(token))) from None
 
 
 def _general_help(prog: str, mode: str) -> str:
@@ -393,13 +484,14 @@ def _general_help(prog: str, mode: str) -> str:
         + (" [--seed N] [--json] [--campaign FILE --who NAME]" if mode == "roll" else " [--json]"),
     ]
     if mode == "odds":
-        lines.append(f"       {prog} FILE|-   (a resolve request; its dice fields are left out)")
+        lines.append(f"       {prog} FILE|-   " + _("(a resolve request; its dice fields are left out)"))
     lines.append("")
-    lines.append("One test from flags, human output; --json prints the outcome mapping."
-                 if mode == "roll" else "Exact probability of each outcome of a test (no dice).")
-    lines.append(f"Flags depend on the system and kind: {prog} SYSTEM [--kind KIND] --help")
+    lines.append(_("One test from flags, human output; --json prints the outcome mapping.")
+                 if mode == "roll" else _("Exact probability of each outcome of a test (no dice)."))
+    lines.append(_("Flags depend on the system and kind: {command}").format(
+        command=f"{prog} SYSTEM [--kind KIND] --help"))
     lines.append("")
-    lines.append("systems and kinds (the first kind is the default):")
+    lines.append(_("systems and kinds (the first kind is the default):"))
     for sid in SYSTEMS:
         system = SYSTEMS[sid]
         lines.append(f"  {sid:<11} {', '.join(system.kinds)}")
@@ -410,7 +502,8 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
     prog = f"gmscreen {mode}"
     if not argv or argv[0] in ("-h", "--help"):
         if not argv:
-            raise CliError(f"{prog}: SYSTEM: required, one of {', '.join(SYSTEMS)} (see {prog} --help)")
+            raise CliError(_("{prog}: SYSTEM: required, one of {systems} (see {prog} --help)").format(
+                prog=prog, systems=", ".join(SYSTEMS)))
         print(_general_help(prog, mode))
         return 0
     token, rest = argv[0], argv[1:]
@@ -421,29 +514,30 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
 
     pre = _Parser(prog=f"{prog} {system.id}", add_help=False)
     pre.add_argument("--kind")
-    known, _ = pre.parse_known_args(rest)
+    known, _unknown = pre.parse_known_args(rest)
     kind_name = known.kind if known.kind is not None else next(iter(system.kinds))
     if kind_name not in system.kinds:
-        raise CliError(f"{prog} {system.id}: --kind: expected one of {', '.join(system.kinds)}, got {kind_name!r}")
+        raise CliError(_("{prog}: --kind: expected one of {kinds}, got {kind}").format(
+            prog=f"{prog} {system.id}", kinds=", ".join(system.kinds), kind=repr(kind_name)))
     kind = system.kinds[kind_name]
 
     specs = _kind_specs(kind, with_dice=(mode == "roll"))
     parser = _Parser(
         prog=f"{prog} {system.id}",
-        description=f"{system.game} · {kind.label} ({kind.name}). Kinds of {system.id}: "
-                    + ", ".join(system.kinds) + ".",
+        description=_("{game} · {kind} ({id}). Kinds of {system}: {kinds}.").format(
+            game=system.game, kind=kind.label, id=kind.name, system=system.id, kinds=", ".join(system.kinds)),
     )
     parser.add_argument("--kind", choices=list(system.kinds), default=kind_name,
-                        help=f"test kind (default: {next(iter(system.kinds))})")
-    fields = parser.add_argument_group("request fields (shared/rules contract)")
+                        help=_("test kind (default: {kind})").format(kind=next(iter(system.kinds))))
+    fields = parser.add_argument_group(_("request fields (shared/rules contract)"))
     for spec in specs:
         _add_spec(fields, spec)
     parser.add_argument("--json", action="store_true",
-                        help="print the outcome mapping as JSON" if mode == "roll" else "print the odds as JSON")
+                        help=_("print the outcome mapping as JSON") if mode == "roll" else _("print the odds as JSON"))
     if mode == "roll":
-        parser.add_argument("--seed", type=_seed, help="seed for the dice rolled, for a reproducible roll")
-        parser.add_argument("--campaign", metavar="FILE", help="record the roll in this campaign's log")
-        parser.add_argument("--who", metavar="NAME", help="who rolled (with --campaign)")
+        parser.add_argument("--seed", type=_seed, help=_("seed for the dice rolled, for a reproducible roll"))
+        parser.add_argument("--campaign", metavar="FILE", help=_("record the roll in this campaign's log"))
+        parser.add_argument("--who", metavar="NAME", help=_("who rolled (with --campaign)"))
     ns = parser.parse_args(rest)
 
     request: dict[str, Any] = {"system": system.id, "kind": kind.name}
@@ -464,9 +558,10 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
         return 0
 
     if ns.campaign is not None and not ns.who:
-        raise CliError(f"{parser.prog}: --who: required with --campaign (the name shown in the log)")
+        raise CliError(_("{prog}: --who: required with --campaign (the name shown in the log)").format(
+            prog=parser.prog))
     if ns.who is not None and ns.campaign is None:
-        raise CliError(f"{parser.prog}: --who: only with --campaign FILE")
+        raise CliError(_("{prog}: --who: only with --campaign FILE").format(prog=parser.prog))
     if ns.campaign is not None:
         _check_campaign(ns.campaign, system.id, parser.prog)
     forced = any(name in request for name in kind.dice_fields)
@@ -537,8 +632,8 @@ class _CampaignErrors:
 
         if isinstance(err, CampaignError):
             problems = err.problems
-            more = (f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})"
-                    if len(problems) > 1 else "")
+            more = (" " + ngettext("(and {n} more problem)", "(and {n} more problems)",
+                                   len(problems) - 1).format(n=len(problems) - 1) if len(problems) > 1 else "")
             errors = [p for p in problems if not p.warning] or problems
             first = str(errors[0]) if errors else str(err)
             raise CliError(f"{self.prog}: --campaign: {first}{more}") from None
@@ -556,7 +651,8 @@ def _check_campaign(path: str, system_id: str, prog: str) -> None:
     with _CampaignErrors(prog, path):
         campaign = load_campaign(path)
     if campaign.system != system_id:
-        raise CliError(f"{prog}: --campaign: {path} is a {campaign.system} campaign, this roll is {system_id}")
+        raise CliError(_("{prog}: --campaign: {path} is a {system} campaign, this roll is {roll}").format(
+            prog=prog, path=path, system=campaign.system, roll=system_id))
 
 
 def _record(path: str, who: str, argv: list[str], request: dict, result: dict, seed: int | None,
@@ -571,9 +667,9 @@ def _record(path: str, who: str, argv: list[str], request: dict, result: dict, s
 
 
 def _odds_from_file(source: str, rest: list[str]) -> int:
-    parser = _Parser(prog="gmscreen odds", description="Exact odds of the test in a resolve request file.")
+    parser = _Parser(prog="gmscreen odds", description=_("Exact odds of the test in a resolve request file."))
     parser.add_argument("file", metavar="FILE|-")
-    parser.add_argument("--json", action="store_true", help="print the odds as JSON")
+    parser.add_argument("--json", action="store_true", help=_("print the odds as JSON"))
     ns = parser.parse_args([source, *rest])
     request, name, text = _read_request(ns.file, parser.prog)
     system = kind = None
@@ -604,7 +700,7 @@ def _roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: 
     """The roll in the game's words (the renderer's CLI variant), under a "game · kind" header."""
     header = f"{system.game} · {kind.label}"
     if result.get("hidden"):
-        header += " · difficulté cachée"
+        header += " · " + _("hidden difficulty")
     if system.describe is None:
         return [header, "  " + _dump(result)]
     from gmscreen.play.render import CliRenderer
@@ -613,35 +709,40 @@ def _roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: 
 
 
 def _pct(p: float) -> str:
+    """Exact odds to two decimals, in the reader's style: "41,67 %" (French), "41.67%" (English)."""
+    from gmscreen.i18n.typography import NARROW_NBSP, number
+
     if p <= 0:
-        return "0 %"
-    if p >= 1:
-        return "100 %"
-    if p < 0.0001:
-        return "< 0.01 %"
-    if p > 0.9999:
-        return "> 99.99 %"
-    return f"{p * 100:.2f} %"
+        figure = "0"
+    elif p >= 1:
+        figure = "100"
+    elif p < 0.0001:
+        figure = "< " + number(0.01, 2)
+    elif p > 0.9999:
+        figure = "> " + number(99.99, 2)
+    else:
+        figure = number(p * 100, 2)
+    return f"{figure}%" if i18n.language() == "en" else f"{figure}{NARROW_NBSP}%"
 
 
 def _odds_lines(system: System, kind: Kind, request: Mapping[str, Any], probs: Mapping[str, Any]) -> list[str]:
     table = probs.get("outcome") or probs.get("winner") or {}
-    header = f"{system.game} · {kind.label} · chances exactes"
-    from gmscreen.play.render import difficulty_name
+    header = f"{system.game} · {kind.label} · " + _("exact odds")
+    from gmscreen.play.render import difficulty_name, outcome_words
 
     named = difficulty_name(system, request)
     if named:
         header += f" · {system.difficulty_word} {named[0]} ({named[1]})"
     lines = [header]
     keys = [k for k in _ORDER if k in table] + [k for k in table if k not in _ORDER]
-    labels = {k: system.outcome_words.get(k, k) for k in keys}
+    labels = {k: outcome_words(system, k) for k in keys}
     width = max((len(v) for v in labels.values()), default=0)
     for key in keys:
         lines.append(f"  {labels[key]:<{width}}  {_pct(table[key]):>9}")
     if "chance" in probs and "outcome" in probs:
-        lines.append(f"  chance de réussite : {_pct(probs['chance'])}")
+        lines.append("  " + _("chance of success: {chance}").format(chance=_pct(probs["chance"])))
     if probs.get("policy"):
-        lines.append(f"  politique : {probs['policy']}")
+        lines.append("  " + _("policy: {policy}").format(policy=probs["policy"]))
     return lines
 
 
@@ -667,7 +768,7 @@ def _campaign_call(prog: str, call: Callable[[], int]) -> int:
 
 def _cmd_validate(argv: list[str]) -> int:
     parser = _Parser(prog="gmscreen validate",
-                     description="Check a campaign file: exit 0 when valid, else each problem on its own line.")
+                     description=_("Check a campaign file: exit 0 when valid, else each problem on its own line."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
     ns = parser.parse_args(argv)
     from gmscreen.campaign import commands
@@ -676,9 +777,9 @@ def _cmd_validate(argv: list[str]) -> int:
 
 
 def _cmd_export(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen export", description="Print the session log of a campaign as Markdown.")
+    parser = _Parser(prog="gmscreen export", description=_("Print the session log of a campaign as Markdown."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
-    parser.add_argument("-o", "--output", metavar="OUT", help="write to this file instead of stdout")
+    parser.add_argument("-o", "--output", metavar="OUT", help=_("write to this file instead of stdout"))
     ns = parser.parse_args(argv)
     from gmscreen.campaign import commands
 
@@ -686,12 +787,14 @@ def _cmd_export(argv: list[str]) -> int:
 
 
 def _cmd_new(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen new", description="Create a new campaign file for a system.")
+    parser = _Parser(prog="gmscreen new", description=_("Create a new campaign file for a system."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
-    parser.add_argument("--system", required=True, metavar="ID", help="one of " + ", ".join(SYSTEMS))
+    parser.add_argument("--system", required=True, metavar="ID",
+                        help=_("one of {choices}").format(choices=", ".join(SYSTEMS)))
     ns = parser.parse_args(argv)
     if ns.system not in SYSTEMS:
-        raise CliError(f"{parser.prog}: --system: expected one of {', '.join(SYSTEMS)}, got {ns.system!r}")
+        raise CliError(_("{prog}: --system: expected one of {systems}, got {system}").format(
+            prog=parser.prog, systems=", ".join(SYSTEMS), system=repr(ns.system)))
     from gmscreen.campaign import commands
 
     return _campaign_call(parser.prog, lambda: commands.cmd_new(ns.file, ns.system))
@@ -700,51 +803,63 @@ def _cmd_new(argv: list[str]) -> int:
 # ---------------------------------------------------------------- the screen
 
 
-def _cmd_screen(argv: list[str]) -> int:
+def _cmd_screen(argv: list[str], lang: str | None = None) -> int:
+    """The screen; `lang`: --lang as given (the screen weighs it against config.toml itself)."""
     from gmscreen.rules import registry
 
     parser = _Parser(
         prog="gmscreen",
-        description="A game master's screen for the terminal. Without a file, opens the last campaign "
-                    f"(or a copy of the {registry.system(registry.FIRST_RUN).game} sample on first run).",
-        epilog=_SUBCOMMAND_HELP,
+        description=_("A game master's screen for the terminal. Without a file, opens the last campaign "
+                      "(or a copy of the {game} sample on first run).").format(
+            game=registry.system(registry.FIRST_RUN).game),
+        epilog=_subcommand_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("campaign", nargs="?", metavar="CAMPAIGN.toml", help="campaign file to open")
-    parser.add_argument("--new", action="store_true", help="create CAMPAIGN.toml (with --system)")
-    parser.add_argument("--system", metavar="ID", help="system of the new campaign: " + ", ".join(SYSTEMS))
-    parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
-    parser.add_argument("--theme", metavar="NAME", help="theme to use (remembered)")
-    parser.add_argument("--version", action="version", version=f"gmscreen {__version__}")
+    parser.add_argument("campaign", nargs="?", metavar="CAMPAIGN.toml", help=_("campaign file to open"))
+    parser.add_argument("--new", action="store_true", help=_("create CAMPAIGN.toml (with --system)"))
+    parser.add_argument("--system", metavar="ID",
+                        help=_("system of the new campaign: {systems}").format(systems=", ".join(SYSTEMS)))
+    parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
+    parser.add_argument("--theme", metavar="NAME", help=_("theme to use (remembered)"))
+    parser.add_argument("--lang", choices=i18n.LANGUAGES,     # read (and taken out) by main()
+                        help=_("language of the screen and messages (else config.toml, then LANG, then fr)"))
+    parser.add_argument("--version", action="version", version=f"gmscreen {__version__}",
+                        help=_("show program's version number and exit"))
     ns = parser.parse_args(argv)
 
     if ns.new:
         if ns.campaign is None:
-            raise CliError("gmscreen: --new: a CAMPAIGN.toml file to create is required")
+            raise CliError(_("gmscreen: --new: a CAMPAIGN.toml file to create is required"))
         if ns.system is None:
-            raise CliError(f"gmscreen: --new: --system is required, one of {', '.join(SYSTEMS)}")
+            raise CliError(_("gmscreen: --new: --system is required, one of {systems}").format(
+                systems=", ".join(SYSTEMS)))
         if ns.system not in SYSTEMS:
-            raise CliError(f"gmscreen: --system: expected one of {', '.join(SYSTEMS)}, got {ns.system!r}")
+            raise CliError(_("{prog}: --system: expected one of {systems}, got {system}").format(
+                prog="gmscreen", systems=", ".join(SYSTEMS), system=repr(ns.system)))
         if Path(ns.campaign).exists():
-            raise CliError(f"gmscreen: {ns.campaign}: already exists (open it without --new)")
+            raise CliError(_("gmscreen: {file}: already exists (open it without --new)").format(file=ns.campaign))
     elif ns.system is not None:
-        raise CliError("gmscreen: --system: only with --new")
+        raise CliError(_("gmscreen: --system: only with --new"))
     elif ns.campaign is not None:
         path = Path(ns.campaign)
         if not path.exists():
-            raise CliError(f"gmscreen: {ns.campaign}: no such file (create it with --new --system ID)")
+            raise CliError(_("gmscreen: {file}: no such file (create it with --new --system ID)").format(
+                file=ns.campaign))
         if path.is_dir():
-            raise CliError(f"gmscreen: {ns.campaign}: is a directory, expected a campaign TOML file")
+            raise CliError(_("gmscreen: {file}: is a directory, expected a campaign TOML file").format(
+                file=ns.campaign))
 
     from gmscreen import ui
     from gmscreen.campaign.errors import CampaignError, CampaignLocked
 
     path_arg = Path(ns.campaign) if ns.campaign is not None else None
     try:
-        status = ui.run(path_arg, new_system=ns.system if ns.new else None, ascii=ns.ascii, theme=ns.theme)
+        status = ui.run(path_arg, new_system=ns.system if ns.new else None, ascii=ns.ascii, theme=ns.theme,
+                        language=lang)
     except CampaignError as err:
         first = str(err.problems[0]) if err.problems else str(err)
-        more = f" (and {len(err.problems) - 1} more; see gmscreen validate)" if len(err.problems) > 1 else ""
+        more = (" " + _("(and {n} more; see gmscreen validate)").format(n=len(err.problems) - 1)
+                if len(err.problems) > 1 else "")
         raise CliError(f"gmscreen: {first}{more}") from None
     except CampaignLocked as err:
         raise CliError(f"gmscreen: {err}") from None

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from gmscreen.cli import CliError, _campaign_call, _dump, _Parser, _roll_lines
+from gmscreen.i18n import _
 
 
 @contextmanager
@@ -22,8 +23,8 @@ def _table(path: str, prog: str) -> Iterator[Any]:
     session = open_session(path, if_locked="raise")
     try:
         if session.read_only:
-            raise CliError(f"{prog}: {path}: opened read-only ({session.read_only_reason or 'journal damaged'}); "
-                           "nothing was written")
+            raise CliError(_("{prog}: {path}: opened read-only ({reason}); nothing was written").format(
+                prog=prog, path=path, reason=session.read_only_reason or _("journal damaged")))
         yield session
     finally:
         session.close()
@@ -31,20 +32,20 @@ def _table(path: str, prog: str) -> Iterator[Any]:
 
 def cmd_line(argv: list[str]) -> int:
     parser = _Parser(prog="gmscreen line",
-                     description="Roll one quick-roll line on a campaign, exactly as the dice tray reads it; "
-                                 "the roll is logged and what it spends is taken off the sheets.")
+                     description=_("Roll one quick-roll line on a campaign, exactly as the dice tray reads it; "
+                                   "the roll is logged and what it spends is taken off the sheets."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
-    parser.add_argument("text", metavar="TEXT", help='the line, as typed in the tray ("loriane eloquence sd3")')
-    parser.add_argument("--json", action="store_true", help="print the roll as one JSON object")
+    parser.add_argument("text", metavar="TEXT", help=_('the line, as typed in the tray ("loriane eloquence sd3")'))
+    parser.add_argument("--json", action="store_true", help=_("print the roll as one JSON object"))
     parser.add_argument("--choose", metavar="KEYS", default="",
-                        help="the keys answering the roll's questions, in order (e.g. 'o' or 'nk'); "
-                             "questions left take the choice the odds assume")
+                        help=_("the keys answering the roll's questions, in order (e.g. 'o' or 'nk'); "
+                               "questions left take the choice the odds assume"))
     parser.add_argument("--policy", choices=("odds", "enter"), default="odds",
-                        help="what an unanswered question takes: the choice the odds assume (default) "
-                             "or the tray's default, as Enter")
-    parser.add_argument("--who", metavar="ID", help="the character a line without a name is about")
-    parser.add_argument("--gm-only", action="store_true", help="log the roll for the GM only")
-    parser.add_argument("--seed", type=int, metavar="N", help="seed the dice (to replay a roll)")
+                        help=_("what an unanswered question takes: the choice the odds assume (default) "
+                               "or the tray's default, as Enter"))
+    parser.add_argument("--who", metavar="ID", help=_("the character a line without a name is about"))
+    parser.add_argument("--gm-only", action="store_true", help=_("log the roll for the GM only"))
+    parser.add_argument("--seed", type=int, metavar="N", help=_("seed the dice (to replay a roll)"))
     ns = parser.parse_args(argv)
     return _campaign_call(parser.prog, lambda: _line(ns, parser.prog))
 
@@ -67,10 +68,10 @@ def _line(ns: Any, prog: str) -> int:
         except RequestError as err:
             from gmscreen.play.messages import rule_message
 
-            raise CliError(f"{prog}: {ns.text!r}: {rule_message(err, 'fr')}") from None
+            raise CliError(f"{prog}: {ns.text!r}: {rule_message(err)}") from None
         record = roll.record
         if record is None:
-            raise CliError(f"{prog}: {ns.file}: the roll could not be logged")
+            raise CliError(_("{prog}: {file}: the roll could not be logged").format(prog=prog, file=ns.file))
         system = get_system(record.request["system"])
         answers = [{"question": prompt.question, "key": option.key, "choice": option.label}
                    for prompt, option in roll.answers]
@@ -94,11 +95,11 @@ def _line(ns: Any, prog: str) -> int:
 
 def cmd_turn(argv: list[str]) -> int:
     parser = _Parser(prog="gmscreen turn",
-                     description="Move the turn of a campaign's fight as n and p do on the screen: conditions "
-                                 "tick, a new round starts, p gives the ticks back.")
+                     description=_("Move the turn of a campaign's fight as n and p do on the screen: conditions "
+                                   "tick, a new round starts, p gives the ticks back."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
     parser.add_argument("direction", choices=("next", "previous"))
-    parser.add_argument("--json", action="store_true", help="print the new state of the fight as JSON")
+    parser.add_argument("--json", action="store_true", help=_("print the new state of the fight as JSON"))
     ns = parser.parse_args(argv)
     return _campaign_call(parser.prog, lambda: _turn(ns, parser.prog))
 
@@ -120,5 +121,6 @@ def _turn(ns: Any, prog: str) -> int:
                 print(notice)
             for kept in move.kept:
                 print(f"! {kept}")
-            print(f"Round {enc.round} · {current}" if current else f"Round {enc.round}")
+            print(_("Round {round} · {name}").format(round=enc.round, name=current) if current
+                  else _("Round {round}").format(round=enc.round))
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gmscreen import cli
 
 
@@ -20,3 +22,19 @@ def assert_one_line_error(status: int, out: str, err: str, *words: str) -> None:
     assert "Traceback" not in err
     for word in words:
         assert word in err, (word, err)
+
+
+@pytest.fixture(autouse=True)
+def cli_english(monkeypatch, tmp_path):
+    """The command chooses its own language (--lang, config.toml, the environment): these tests
+    read its English, from the environment, with a config folder of their own (no config.toml)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
+
+
+@pytest.fixture
+def cli_french(monkeypatch):
+    """The command in French, as the environment asks (for tests of its French output)."""
+    monkeypatch.setenv("LANGUAGE", "fr")

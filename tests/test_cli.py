@@ -23,7 +23,7 @@ from gmscreen import cli
 from gmscreen.campaign.errors import CampaignError, Problem
 from gmscreen.rules import SYSTEMS, odds, resolve
 
-from _cli_helpers import assert_one_line_error, run
+from _cli_helpers import assert_one_line_error, cli_english, cli_french, run  # noqa: F401 (fixtures)
 
 REPO = Path(__file__).resolve().parents[1]
 VECTORS = REPO / "tests" / "data" / "vectors"
@@ -142,6 +142,7 @@ def test_resolve_bad_json_on_stdin(text, words, monkeypatch, capsys):
 ALEXIS = ("roll", "mir", "--pool", "6", "--difficulty", "2", "--dice", "1,5,4,6,11,12")
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_roll_shows_the_alexis_example(capsys):
     status, out, err = run(capsys, *ALEXIS)
     assert (status, err) == (0, "")
@@ -159,6 +160,7 @@ def test_roll_json_is_the_resolve_outcome(capsys):
                                        "dice": [1, 5, 4, 6, 11, 12]})
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_roll_tedeum_shows_explosions_providence_and_the_difficulty_name(capsys):
     status, out, _ = run(capsys, "roll", "tedeum", "--die", "12", "--die-shift", "-1", "--skill", "3",
                          "--negative-die", "6", "--providence-die", "6", "--use-providence",
@@ -170,6 +172,7 @@ def test_roll_tedeum_shows_explosions_providence_and_the_difficulty_name(capsys)
     assert out.rstrip().endswith("→ réussite")
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_roll_tedeum_attack_and_fumble(capsys):
     status, out, _ = run(capsys, "roll", "tedeum", "--kind", "attack", "--actor-die", "10", "--actor-skill", "5",
                          "--actor-negative-die", "8", "--actor-dice", "1", "--actor-negative-dice", "3",
@@ -211,6 +214,7 @@ def test_roll_list_of_lists_and_bool_flags(capsys):
     assert status == 0 and result["helper_dice"] == [[7], [12]] and result["help_dice"] == 2
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_roll_hidden_is_marked_in_human_output(capsys):
     assert "difficulté cachée" in run(capsys, *ALEXIS, "--hidden")[1].splitlines()[0]
 
@@ -295,6 +299,7 @@ def mir_campaign(tmp_path, capsys) -> str:
     return path
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_roll_records_in_a_campaign(mir_campaign, fake_commands, capsys):
     fake = fake_commands()
     status, out, _ = run(capsys, *ALEXIS, "--campaign", mir_campaign, "--who", "Alexis")
@@ -318,6 +323,7 @@ def test_roll_campaign_error_is_one_line(mir_campaign, fake_commands, capsys):
                           "c.toml:1: name: required", "1 more problem")
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_roll_campaign_really_logged(mir_campaign, tmp_path, capsys):
     assert run(capsys, *ALEXIS, "--campaign", mir_campaign, "--who", "Alexis")[0] == 0
     assert run(capsys, "validate", mir_campaign)[0] == 0
@@ -327,7 +333,7 @@ def test_roll_campaign_really_logged(mir_campaign, tmp_path, capsys):
     log = Path(mir_campaign).with_suffix(".rolls.toml")
     before = log.read_text(encoding="utf-8")
     assert_one_line_error(*run(capsys, "roll", "tedeum", "--die", "8", "--negative-die", "6", "--difficulty", "7",
-                               "--campaign", mir_campaign, "--who", "B"), "is a mir campaign", "tedeum")
+                               "--campaign", mir_campaign, "--who", "B"), "--campaign", "mir", "tedeum")
     assert_one_line_error(*run(capsys, *ALEXIS, "--campaign", str(tmp_path / "none.toml"), "--who", "B"),
                           "--campaign", "none.toml")
     assert log.read_text(encoding="utf-8") == before
@@ -336,6 +342,7 @@ def test_roll_campaign_really_logged(mir_campaign, tmp_path, capsys):
 # ---------------------------------------------------------------- odds
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_odds_human_output_is_sorted_best_first(capsys):
     status, out, _ = run(capsys, "odds", "tedeum", "--die", "12", "--skill", "5", "--negative-die", "6",
                          "--difficulty", "13")
@@ -344,10 +351,12 @@ def test_odds_human_output_is_sorted_best_first(capsys):
     assert lines[0] == "Te Deum pour un massacre · test de compétence · chances exactes · seuil 13 (Périlleux)"
     labels = [line.split("  ")[1].strip() for line in lines[1:6]]
     assert labels == ["réussite critique", "réussite", "échec", "échec automatique", "échec critique"]
-    assert lines[2].endswith("38.89 %") and lines[3].endswith("50.00 %")
-    assert "chance de réussite : 41.67 %" in out and "politique : no providence" in out
+    # Exact odds to two decimals, French style: decimal comma, narrow no-break space before "%".
+    assert lines[2].endswith("38,89\u202f%") and lines[3].endswith("50\u202f%")
+    assert "chance de réussite : 41,67\u202f%" in out and "politique : no providence" in out
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_odds_contest_and_json(capsys):
     args = ("odds", "tedeum", "--kind", "opposed", "--actor-die", "12", "--actor-skill", "3",
             "--actor-negative-die", "6", "--opponent-die", "8", "--opponent-skill", "2",
@@ -361,6 +370,7 @@ def test_odds_contest_and_json(capsys):
     assert got == odds(request)
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_odds_mir_names_the_sd(capsys):
     out = run(capsys, "odds", "mir", "--pool", "6", "--difficulty", "2")[1]
     assert out.splitlines()[0] == "MIR · test simple · chances exactes · SD 2 (Facile)"
@@ -385,6 +395,7 @@ def test_the_command_line_names_no_system(capsys):
                          f"({row.label})"
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_unnamed_difficulty_rows_are_not_named(capsys):
     # Éclats names only some thresholds; 8 has no name of its own.
     out = run(capsys, "roll", "eclats", "--characteristic", "3", "--skill", "2", "--threshold", "8",
@@ -461,10 +472,12 @@ def test_campaign_error_from_a_command_is_reported(fake_commands, capsys):
 @pytest.fixture
 def fake_ui(monkeypatch):
     calls = []
+    languages = []
     module = types.ModuleType("gmscreen.ui")
 
-    def run_screen(path, *, new_system=None, ascii=False, theme=None):
+    def run_screen(path, *, new_system=None, ascii=False, theme=None, language=None):
         calls.append((path, new_system, ascii, theme))
+        languages.append(language)
         return 0
 
     module.run = run_screen
@@ -472,6 +485,7 @@ def fake_ui(monkeypatch):
     import gmscreen
 
     monkeypatch.setattr(gmscreen, "ui", module, raising=False)
+    module.languages = languages
     return calls
 
 
@@ -541,6 +555,7 @@ def test_subprocess_resolve_stdin_and_error_exit_status():
     assert proc.stderr.count("\n") == 1 and "die:" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_subprocess_roll_prints_the_alexis_example():
     proc = _python("-m", "gmscreen", *ALEXIS)
     assert proc.returncode == 0, proc.stderr

@@ -27,7 +27,7 @@ from gmscreen.campaign.journal import journal_path
 from gmscreen.campaign.rolllog import rolls_path
 from gmscreen.campaign.samples import sample_path
 
-from _cli_helpers import assert_one_line_error, run
+from _cli_helpers import assert_one_line_error, cli_english, cli_french, run  # noqa: F401 (fixtures)
 
 REPO = Path(__file__).resolve().parents[1]
 DEEP = "[" * 100_000

@@ -13,7 +13,7 @@ import pytest
 from gmscreen.campaign import load_campaign, sample_path
 from gmscreen.campaign.session import open_session
 
-from _cli_helpers import assert_one_line_error, run
+from _cli_helpers import assert_one_line_error, cli_english, cli_french, run  # noqa: F401 (fixtures)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -95,6 +95,7 @@ def test_a_campaign_open_in_another_gmscreen_is_refused(capsys, copy_sample) -> 
     assert _rolls(path) == []
 
 
+@pytest.mark.usefixtures("cli_french")
 def test_turns_tick_and_previous_gives_the_ticks_back_across_runs(capsys, copy_sample) -> None:
     path = copy_sample("mir")
     assert load_campaign(path).encounter.round == 2

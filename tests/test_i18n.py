@@ -93,4 +93,5 @@ def test_french_names_contract_and_numbers_are_french() -> None:
 
 def test_the_pseudo_language_marks_every_message() -> None:
     i18n.set_language(i18n.PSEUDO)
-    assert i18n._("Undo") == "⟦Undo⟧"
+    assert i18n._("Undo") == "⟦Ůṅḋȯ⟧"
+    assert i18n.pseudo("{n} roll of {name:de}, %(type)s") == "⟦{n} ṙȯŀŀ ȯḟ {name:de}, %(type)s⟧"

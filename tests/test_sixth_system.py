@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from gmscreen.campaign import load_campaign
+from gmscreen.i18n.typography import percent
 from gmscreen.campaign.session import open_session
 from gmscreen.play.encounter import next_turn
 from gmscreen.play.game import GameTable
@@ -285,7 +286,7 @@ async def test_the_screen_shows_its_sheet_difficulties_and_rolls(campaign: Path,
         heroic = next(row for row in rows if "Héroïque" in row)
         assert any("Ardue" in row for row in rows)
         exact = odds({"system": "d6pool", "kind": "simple", "pool": 3, "difficulty": 4})["chance"]
-        assert exact == 0 and "0%" in heroic                    # 3 dice never make 4 successes
+        assert exact == 0 and percent(0) in heroic                    # 3 dice never make 4 successes
         await pilot.press("ctrl+u")
         await pilot.press(*"ada lutte 2", "enter")
         await pilot.pause()

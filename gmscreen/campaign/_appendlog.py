@@ -23,6 +23,8 @@ from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from gmscreen.i18n import N_, _
+
 from . import safeload
 from .errors import CampaignError, Problem
 from .safeload import parse_problem
@@ -161,11 +163,16 @@ def _chunk_start(data: bytes, line_start: int) -> int:
 
 
 def _torn_message(what: str, reason: str) -> str:
-    return (f"last {what} is incomplete ({reason}): ignored; a write was cut short, "
-            "probably by a crash; the entries before it are intact")
+    """`what`: an N_() phrase ("roll log entry"), translated here, where it is shown."""
+    return _("last {what} is incomplete ({reason}): ignored; a write was cut short, probably by a crash; "
+             "the entries before it are intact").format(what=_(what), reason=reason)
 
 
-def scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, *, what: str = "entry",
+def _ignored(reason: object, what: str) -> str:
+    return _("{reason}: {what} ignored").format(reason=reason, what=_(what))
+
+
+def scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, *, what: str = N_("entry"),
          base_line: int = 0, first_index: dict[str, int] | None = None) -> Scan:
     """Parse a whole file or an appended segment (which starts at an entry boundary)."""
     out = Scan(entries={n: [] for n in names})
@@ -188,7 +195,7 @@ def scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, *, wh
                 try:
                     entries.append(convert(key, item))
                 except EntryError as exc:
-                    out.problems.append(rep.problem(key, i, f"{exc}: {what} ignored"))
+                    out.problems.append(rep.problem(key, i, _ignored(exc, what)))
         else:
             out.header[key] = value
     out.good_end = len(data)
@@ -209,15 +216,15 @@ def _scan_tail(out: Scan, tail: bytes, split: int, data: bytes, names: tuple[str
     except RecursionError as exc:       # not a torn write: a damaged entry, reported and kept
         name = next((n for n in names if tail.lstrip().startswith(f"[[{n}]".encode())), names[0])
         index = len(body_doc.get(name, ()))
-        out.problems.append(rep.problem(name, index, f"{_toml_message(exc)}: {what} ignored", line))
+        out.problems.append(rep.problem(name, index, _ignored(_toml_message(exc), what), line))
         return
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        reason = "invalid UTF-8" if isinstance(exc, UnicodeDecodeError) else "it does not parse as TOML"
+        reason = _("invalid UTF-8") if isinstance(exc, UnicodeDecodeError) else _("it does not parse as TOML")
         _mark_torn(out, split, tail, names, what, rep, line, reason, body_doc)
         return
     keys = [k for k in tdoc if k in names]
     if len(tdoc) != 1 or len(keys) != 1 or not isinstance(tdoc[keys[0]], list) or len(tdoc[keys[0]]) != 1:
-        _mark_torn(out, split, tail, names, what, rep, line, "not one whole entry", body_doc)
+        _mark_torn(out, split, tail, names, what, rep, line, _("not one whole entry"), body_doc)
         return
     name = keys[0]
     index = len(body_doc.get(name, ()))
@@ -227,7 +234,7 @@ def _scan_tail(out: Scan, tail: bytes, split: int, data: bytes, names: tuple[str
         if exc.incomplete:
             _mark_torn(out, split, tail, names, what, rep, line, str(exc), body_doc)
         else:
-            out.problems.append(rep.problem(name, index, f"{exc}: {what} ignored", line))
+            out.problems.append(rep.problem(name, index, _ignored(exc, what), line))
 
 
 def _mark_torn(out: Scan, split: int, tail: bytes, names: tuple[str, ...], what: str, rep: _Reporter,
@@ -255,16 +262,18 @@ def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert,
         except _UNPARSABLE as exc:
             if not starts and isinstance(exc, RecursionError):
                 # No entry at all, only a header nested too deeply: not a log this version can use.
-                raise CampaignError([Problem(file, "", f"{_toml_message(exc)}: expected a format line then "
-                                                       f"[[{names[0]}]] entries", base_line + 1)]) from None
+                raise CampaignError([Problem(file, "", _("{problem}: expected a format line then {entries} entries")
+                                             .format(problem=_toml_message(exc), entries=f"[[{names[0]}]]"),
+                                             base_line + 1)]) from None
             if not starts:
                 # Nothing but a header cut short while the file was being created.
                 out.torn = True
                 out.good_end = 0
-                out.problems.append(Problem(file, "", _torn_message("file header", _toml_message(exc)),
+                out.problems.append(Problem(file, "", _torn_message(N_("file header"), _toml_message(exc)),
                                             base_line + 1, True))
                 return out
-            out.problems.append(Problem(file, "", f"file header: {_toml_message(exc)}: ignored",
+            out.problems.append(Problem(file, "", _("file header: {problem}: ignored").format(
+                problem=_toml_message(exc)),
                                         base_line + 1, True))
     counts = {n: 0 for n in names}
     out.good_end = len(data)
@@ -281,7 +290,7 @@ def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert,
             doc = tomllib.loads(chunk.decode("utf-8"))
             items = doc.get(name)
             if set(doc) != {name} or not isinstance(items, list) or len(items) != 1:
-                raise EntryError("not one whole entry", incomplete=True)
+                raise EntryError(_("not one whole entry"), incomplete=True)
             out.entries[name].append(convert(name, items[0]))
         except (*_UNPARSABLE, EntryError) as exc:
             incomplete = (not isinstance(exc, (EntryError, RecursionError))
@@ -292,7 +301,7 @@ def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert,
                 out.good_end = _chunk_start(data, start)
                 out.problems.append(rep.problem(name, index, _torn_message(what, reason), line))
             else:
-                out.problems.append(rep.problem(name, index, f"{reason}: {what} ignored", line))
+                out.problems.append(rep.problem(name, index, _ignored(reason, what), line))
     out.lines = data.count(b"\n", 0, out.good_end)
     return out
 
@@ -338,10 +347,11 @@ def read_whole(path: Path, names: tuple[str, ...], convert: Convert, *, what: st
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise CampaignError([Problem(str(path), "", f"cannot read the {called}: {exc.strerror or exc}")])
+        raise CampaignError([Problem(str(path), "", _("cannot read the {file}: {reason}").format(
+            file=_(called), reason=exc.strerror or exc))])
     except (safeload.LoadError, MemoryError) as exc:
         why = exc.message if isinstance(exc, safeload.LoadError) else parse_problem(exc)
-        raise CampaignError([Problem(str(path), "", f"{why}: {expected}")]) from None
+        raise CampaignError([Problem(str(path), "", f"{why}: {_(expected)}")]) from None
 
 
 def fsync_dir(path: Path) -> None:

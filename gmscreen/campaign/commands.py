@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, TextIO
 
+from gmscreen.i18n import _, ngettext
+
 from .errors import CampaignError, Problem
 from .export import export_markdown
 from .journal import Journal, journal_path
@@ -31,10 +33,11 @@ def _load_with_journal(path: Path) -> tuple[Campaign, list[Problem], list[Proble
     campaign, warnings = load_campaign_with_warnings(path)
     journal = Journal.load(journal_path(path))
     warnings = warnings + journal.warnings
-    _, _, _, errors = replay(campaign, journal.entries, str(journal.path))
+    _state, _undo, _redo, errors = replay(campaign, journal.entries, str(journal.path))
     if journal.damaged and not errors:
-        errors = [Problem(str(journal.path), "", "entries before the last one are damaged: the screen will "
-                                                 "open this campaign read-only until the journal is fixed or removed")]
+        errors = [Problem(str(journal.path), "", _("entries before the last one are damaged: the screen will "
+                                                   "open this campaign read-only until the journal is fixed or "
+                                                   "removed"))]
     return campaign, warnings, errors
 
 
@@ -59,9 +62,11 @@ def cmd_validate(path: str | Path, *, out: TextIO | None = None, err: TextIO | N
     _print_problems(problems, err)
     if journal_errors:
         return 2
-    characters = len(campaign.characters)
-    print(f"{path}: valid ({campaign.system}, {characters} character{'s' if characters != 1 else ''}, "
-          f"{len(log.records)} roll{'s' if len(log.records) != 1 else ''} in the log)", file=out)
+    characters, rolls = len(campaign.characters), len(log.records)
+    print(_("{file}: valid ({system}, {characters}, {rolls} in the log)").format(
+        file=path, system=campaign.system,
+        characters=ngettext("{n} character", "{n} characters", characters).format(n=characters),
+        rolls=ngettext("{n} roll", "{n} rolls", rolls).format(n=rolls)), file=out)
     return 0
 
 
@@ -85,12 +90,13 @@ def cmd_export(path: str | Path, out: str | Path | None = None, *, reveal_all: b
     target = Path(out)
     own = {p.absolute() for p in (path, backup_path(path), rolls_path(path), journal_path(path), lock_path(path))}
     if target.absolute() in own:
-        print(f"{target}: is one of the campaign's own files: choose another output file", file=err)
+        print(_("{file}: is one of the campaign's own files: choose another output file").format(file=target),
+              file=err)
         return 2
     try:
         write_atomic(target, text.encode("utf-8"), backup=False)
     except OSError as exc:
-        print(f"{target}: cannot write: {exc.strerror or exc}", file=err)
+        print(_("{file}: cannot write: {reason}").format(file=target, reason=exc.strerror or exc), file=err)
         return 2
     return 0
 
@@ -106,11 +112,12 @@ def cmd_new(path: str | Path, system: str, name: str | None = None, *, out: Text
     path = Path(path)
     for existing in (path, rolls_path(path), journal_path(path)):
         if existing.exists():
-            print(f"{existing}: already exists: nothing written (choose another name, or move it away)", file=err)
+            print(_("{file}: already exists: nothing written (choose another name, or move it away)").format(
+                file=existing), file=err)
             return 2
     if name is None:
         stem = path.name[:-5] if path.name.endswith(".toml") else path.name
-        name = " ".join(stem.replace("_", " ").replace("-", " ").split()) or "Nouvelle campagne"
+        name = " ".join(stem.replace("_", " ").replace("-", " ").split()) or _("New campaign")
     try:
         campaign = new_campaign(name, system)
     except CampaignError as exc:
@@ -119,17 +126,18 @@ def cmd_new(path: str | Path, system: str, name: str | None = None, *, out: Text
     try:
         create_campaign_file(campaign, path)
     except FileExistsError:
-        print(f"{path}: already exists: nothing written", file=err)
+        print(_("{file}: already exists: nothing written").format(file=path), file=err)
         return 2
     except (OSError, CampaignError) as exc:
         message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        print(f"{path}: cannot create: {message}", file=err)
+        print(_("{file}: cannot create: {reason}").format(file=path, reason=message), file=err)
         return 2
     try:
         game = get_system(system).game
     except Exception:   # only for the message: the campaign is already written
         game = system
-    print(f"{path}: new {game} campaign \"{name}\" (format {campaign.format})", file=out)
+    print(_("{file}: new {game} campaign \"{name}\" (format {format})").format(
+        file=path, game=game, name=name, format=campaign.format), file=out)
     return 0
 
 
@@ -143,12 +151,13 @@ def append_roll(path: str | Path, *, who: str, line: str, request: Mapping[str, 
     """
     err = err or sys.stderr
     path = Path(path)
-    campaign, _, _ = _load_with_journal(path)
+    campaign, _warnings, _errors = _load_with_journal(path)
     try:
         rec, warnings = append_one(rolls_path(path), campaign_name=path.name, session=campaign.session, who=who,
                                    line=line, request=request, result=result, gm_only=gm_only, seed=seed)
     except OSError as exc:
-        raise CampaignError([Problem(str(rolls_path(path)), "", f"cannot record the roll: {exc.strerror or exc}")]) \
+        raise CampaignError([Problem(str(rolls_path(path)), "", _("cannot record the roll: {reason}").format(
+            reason=exc.strerror or exc))]) \
             from None
     _print_problems(warnings, err)
     return rec

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gmscreen.i18n import _
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -16,7 +18,7 @@ class Problem:
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         key = f" {self.path}:" if self.path else ""
-        kind = " warning:" if self.warning else ""
+        kind = " " + _("warning:") if self.warning else ""
         return f"{where}:{kind}{key} {self.message}"
 
 
@@ -34,4 +36,4 @@ class CampaignLocked(Exception):
     def __init__(self, path: str, holder: str) -> None:
         self.path = path
         self.holder = holder
-        super().__init__(f"{path} is open in another gmscreen ({holder})")
+        super().__init__(_("{path} is open in another gmscreen ({holder})").format(path=path, holder=holder))

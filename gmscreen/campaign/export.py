@@ -1,4 +1,6 @@
-"""The campaign as a Markdown document: its notes, then the roll log session by session.
+"""The campaign as a Markdown document: its notes, then the roll log session by session, in the
+language spoken (`gmscreen export --lang en`: English headings, table header, legend and results;
+what people typed and the game's own words as written).
 
 Meant to be shared with the table, so GM-only rolls (and secret difficulties) stay masked
 unless they were revealed. Everything typed by people (names, notes, command lines) is
@@ -12,6 +14,7 @@ import datetime as _dt
 import re
 from typing import Any, Mapping, Sequence
 
+from ..i18n import N_, _, ngettext, pgettext
 from ..rules._base import DiceGroup, Die
 from ..rules.render import DescriptionRenderer, describe
 from .model import Campaign, RollRecord
@@ -71,8 +74,9 @@ class MarkdownRenderer(DescriptionRenderer[str]):
         "exploded": "{}↑",
         "kept": "[{}]",
     }
-    LEGEND = ("Dés : **7** compté, **12!** critique, _1_ maladresse, ~~3~~ relancé, 10↑ explosé (relancé et "
-              "ajouté), [5] gardé.")
+    # The legend under the log's heading (said with `_` where it is written: the language may change).
+    LEGEND = N_("Dice: **7** counted, **12!** critical, _1_ fumble, ~~3~~ rerolled, 10↑ exploded (rolled again "
+                "and added), [5] kept.")
     group_separator = " · "
 
     def text(self, text: str, role: str = "") -> str:
@@ -81,8 +85,10 @@ class MarkdownRenderer(DescriptionRenderer[str]):
     def die(self, die: Die) -> str:
         return self.FACES.get(die.status, "{}").format(self.text(str(die.face)))
 
-    def label(self, group: DiceGroup) -> str:
-        return self.text(group.label) + " : "
+    def group(self, group: DiceGroup) -> str:
+        if not group.label:
+            return self.dice(group)
+        return _("{label}: {dice}").format(label=self.text(group.label), dice=self.dice(group))
 
     def total(self, group: DiceGroup) -> str:
         return ""
@@ -92,7 +98,8 @@ class MarkdownRenderer(DescriptionRenderer[str]):
 
     def groups(self, groups: Sequence[DiceGroup]) -> str:
         shown = [g for g in groups if self.shows(g)]
-        if len(shown) == 1 and shown[0].label in ("dés", "dé"):     # the only dice: no need to name them
+        plain = {"dés", "dé", pgettext("dice group", "dice")}
+        if len(shown) == 1 and shown[0].label in plain:     # the only dice: no need to name them
             return self.dice(shown[0])
         return super().groups(shown)
 
@@ -121,13 +128,14 @@ def _describe(system: Any, result: Mapping[str, Any]) -> tuple[str, str, str]:
         return MARKDOWN.headline(d), detail, MARKDOWN.groups(d.groups)
     words = dict(system.outcome_words) if system is not None else {}
     outcome = result.get("outcome", result.get("winner", ""))
-    headline = words.get(str(outcome), str(outcome)) if outcome != "" else "?"
+    headline = _(words.get(str(outcome)) or str(outcome)) if outcome != "" else "?"
     dice_parts = []
     for key, value in result.items():
         if key.endswith(("dice", "rolls")) and isinstance(value, list) and value:
             flat = value if all(isinstance(v, int) for v in value) else [f for sub in value if isinstance(sub, list)
                                                                            for f in sub]
-            dice_parts.append(f"{escape_inline(key)} : " + " ".join(escape_inline(str(f)) for f in flat))
+            dice_parts.append(_("{label}: {dice}").format(label=escape_inline(key),
+                                                          dice=" ".join(escape_inline(str(f)) for f in flat)))
     return f"**{escape_inline(headline)}**", "", " · ".join(dice_parts)
 
 
@@ -144,19 +152,19 @@ def _row(rec: RollRecord, system: Any, reveal_all: bool) -> str:
     date, clock = _clock(rec.time)
     hide = masked(rec) and not reveal_all
     if hide and rec.gm_only:
-        cells = [str(rec.seq), escape_inline(clock), "—", "*jet secret du MJ*", "—", "—"]
+        cells = [str(rec.seq), escape_inline(clock), "—", f"*{_('secret GM roll')}*", "—", "—"]
         return "| " + " | ".join(cells) + " |"
     outcome, detail, dice = _describe(system, rec.result)
     line = escape_inline(rec.line)
     if hide:        # secret difficulty: the outcome shows, what was needed does not
-        line = "*difficulté secrète*"
+        line = f"*{_('secret difficulty')}*"
         detail = ""
     if detail:
         outcome += " — " + detail
     if rec.gm_only:
-        outcome += " *(jet secret du MJ, révélé)*" if rec.revealed else " *(jet secret du MJ)*"
+        outcome += f" *({_('secret GM roll, revealed') if rec.revealed else _('secret GM roll')})*"
     elif rec.result.get("hidden"):
-        outcome += " *(difficulté secrète, révélée)*" if rec.revealed else " *(difficulté secrète)*"
+        outcome += f" *({_('secret difficulty, revealed') if rec.revealed else _('secret difficulty')})*"
     cells = [str(rec.seq), escape_inline(clock), escape_inline(rec.who) or "—", line or "—", dice or "—", outcome]
     return "| " + " | ".join(cells) + " |"
 
@@ -169,33 +177,38 @@ def _session_dates(rolls: list[RollRecord]) -> str:
 
 
 def export_markdown(campaign: Campaign, rolls: list[RollRecord], *, reveal_all: bool = False) -> str:
-    """The whole document. `reveal_all` shows GM-only rolls too (a copy for the GM)."""
+    """The whole document, in the language spoken. `reveal_all` shows GM-only rolls too (a copy
+    for the GM)."""
     system = _system(campaign.system)
     game = system.game if system is not None else campaign.system
     out = [f"# {escape_heading(campaign.name)}", ""]
-    counted = f"{len(rolls)} jet{'s' if len(rolls) != 1 else ''}"
-    out += [f"{escape_inline(game)} (`{escape_inline(campaign.system)}`) · session en cours : {campaign.session} · "
-            f"{counted}", ""]
+    counted = ngettext("{n} roll", "{n} rolls", len(rolls)).format(n=len(rolls))
+    out += [_("{game} ({id}) · current session: {session} · {rolls}").format(
+        game=escape_inline(game), id=f"`{escape_inline(campaign.system)}`", session=campaign.session, rolls=counted), ""]
     with_notes = [ch for ch in campaign.characters if ch.notes.strip()]
     if campaign.notes.strip() or with_notes:
-        out += ["## Notes", ""]
+        out += ["## " + pgettext("export heading", "Notes"), ""]
         if campaign.notes.strip():
             out += [escape_block(campaign.notes), ""]
         for ch in with_notes:
             out += [f"### {escape_heading(ch.name)}", "", escape_block(ch.notes), ""]
-    out += ["## Journal des jets", ""]
+    out += ["## " + pgettext("export heading", "Roll log"), ""]
     if not rolls:
-        out += ["Aucun jet enregistré.", ""]
+        out += [_("No roll recorded."), ""]
         return _document(out)
-    out += [MARKDOWN.LEGEND, ""]
+    out += [_(MARKDOWN.LEGEND), ""]
+    header = [pgettext("export column", "Time"), pgettext("export column", "Who"),
+              pgettext("export column", "Roll"), pgettext("export column", "Dice"),
+              pgettext("export column", "Result")]
     sessions: dict[int, list[RollRecord]] = {}
     for rec in rolls:
         sessions.setdefault(rec.session, []).append(rec)
     for number in sorted(sessions):
         recs = sorted(sessions[number], key=lambda r: r.seq)
         dates = _session_dates(recs)
-        title = f"### Session {number}" + (f" — {dates}" if dates else "")
-        out += [title, "", "| # | Heure | Qui | Jet | Dés | Résultat |", "|---:|---|---|---|---|---|"]
+        title = "### " + pgettext("export heading", "Session {number}").format(number=number) + (
+            f" — {dates}" if dates else "")
+        out += [title, "", "| # | " + " | ".join(header) + " |", "|---:|---|---|---|---|---|"]
         out += [_row(rec, system, reveal_all) for rec in recs]
         out.append("")
     return _document(out)

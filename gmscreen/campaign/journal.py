@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gmscreen.i18n import N_, _
+
 from . import _toml, safeload
 from ._appendlog import AppendFile, EntryError, beside, file_header, format_line, read_whole
 from .changes import OPS, Change, Op
@@ -60,37 +62,41 @@ _OP_DEPTH = 16            # an op table, its path, and a value of the campaign (
 
 def _op(o: Any) -> Op:
     if not isinstance(o, dict):
-        raise EntryError("ops: expected inline tables")
+        raise EntryError(_("{key}: expected inline tables").format(key="ops"))
     if safeload.too_deep(o, _OP_DEPTH) is not None:
         # Deeper than any campaign value: replaying it would only fail later, in a save.
-        raise EntryError(f"ops: nested more than {_OP_DEPTH} levels deep, deeper than a campaign holds")
+        raise EntryError(_("{key}: nested more than {n} levels deep, deeper than a campaign holds").format(
+            key="ops", n=_OP_DEPTH))
     kind = o.get("op")
     path = o.get("path")
     if kind not in OPS:
-        raise EntryError(f"ops: op expected one of {', '.join(OPS)}, got {kind!r}")
+        raise EntryError(_("{key}: expected one of {choices}, got {value}").format(
+            key="ops: op", choices=", ".join(OPS), value=repr(kind)))
     if not isinstance(path, list) or not all(isinstance(s, (str, int)) and not isinstance(s, bool) for s in path):
-        raise EntryError("ops: path expected a list of keys and indexes")
+        raise EntryError(_("{key}: expected a list of keys and indexes").format(key="ops: path"))
     for k in ("index", "to"):
         if k in o and (type(o[k]) is not int):
-            raise EntryError(f"ops: {k} expected an integer, got {o[k]!r}")
+            raise EntryError(_("{key}: expected an integer, got {value}").format(key=f"ops: {k}", value=repr(o[k])))
     return Op.from_data(o)
 
 
 def _convert(name: str, d: Any) -> JournalEntry:
     if not isinstance(d, dict):
-        raise EntryError("expected a table")
+        raise EntryError(_("expected a table"))
     missing = [k for k in _REQUIRED if k not in d]
     if missing:
-        raise EntryError(f"missing key {missing[0]!r}", incomplete=True)
+        raise EntryError(_("missing key {key}").format(key=repr(missing[0])), incomplete=True)
     revision, action, time, label, ops = (d[k] for k in _REQUIRED)
     if type(revision) is not int or revision < 1:
-        raise EntryError(f"revision: expected a positive integer, got {revision!r}")
+        raise EntryError(_("{key}: expected a positive integer, got {value}").format(key="revision",
+                                                                                     value=repr(revision)))
     if action not in ACTIONS:
-        raise EntryError(f"action: expected one of {', '.join(ACTIONS)}, got {action!r}")
+        raise EntryError(_("{key}: expected one of {choices}, got {value}").format(
+            key="action", choices=", ".join(ACTIONS), value=repr(action)))
     if type(time) is not str or type(label) is not str:
-        raise EntryError("time, label: expected strings")
+        raise EntryError(_("{key}: expected strings").format(key="time, label"))
     if not isinstance(ops, list):
-        raise EntryError("ops: expected a list of inline tables")
+        raise EntryError(_("{key}: expected a list of inline tables").format(key="ops"))
     return JournalEntry(revision, action, label, [_op(o) for o in ops], time)
 
 
@@ -126,9 +132,9 @@ class Journal:
         `warnings` as well (the session then refuses to write, see `damaged`).
         """
         j = cls(Path(path))
-        read = read_whole(j.path, NAMES, _convert, what="journal entry", called="journal",
-                          expected="expected the changes since the last save (remove the journal if they do "
-                                   "not matter)")
+        read = read_whole(j.path, NAMES, _convert, what=N_("journal entry"), called=N_("journal"),
+                          expected=N_("expected the changes since the last save (remove the journal if they do "
+                                      "not matter)"))
         if read is None:
             return j
         data, found = read
@@ -136,9 +142,10 @@ class Journal:
         if type(fmt) is not int or fmt > JOURNAL_FORMAT or fmt < 1:
             raise CampaignError([Problem(
                 str(j.path), "format",
-                f"written by a newer gmscreen (journal format {fmt}); this version reads format {JOURNAL_FORMAT}"
-                if type(fmt) is int and fmt > JOURNAL_FORMAT else f"expected journal format {JOURNAL_FORMAT}, "
-                f"got {fmt!r}", format_line(data))])
+                _("written by a newer gmscreen (journal format {found}); this version reads format {format}").format(
+                    found=fmt, format=JOURNAL_FORMAT)
+                if type(fmt) is int and fmt > JOURNAL_FORMAT else _("expected journal format {format}, got {found}")
+                .format(format=JOURNAL_FORMAT, found=repr(fmt)), format_line(data))])
         j.entries = found.entries["change"]
         j.warnings = list(found.problems)
         j.torn = found.torn
@@ -161,7 +168,7 @@ class Journal:
     def _open_file(self) -> AppendFile:
         if self._file is None:
             self._file = AppendFile(self.path, NAMES, _HEADER.format(campaign=self.campaign_name), _convert,
-                                    what="journal entry", end=self._size, lines=self._lines,
+                                    what=N_("journal entry"), end=self._size, lines=self._lines,
                                     counts={"change": len(self.entries)})
             with self._file.locked():
                 self._file.sync()

@@ -16,6 +16,8 @@ import os
 import socket
 from pathlib import Path
 
+from gmscreen.i18n import _
+
 from ._appendlog import real_path
 from .errors import CampaignLocked
 
@@ -44,7 +46,7 @@ def read_holder(campaign_path: str | Path) -> str:
         text = lock_path(campaign_path).read_text("utf-8", errors="replace").strip()
     except OSError:
         text = ""
-    return text or "another process"
+    return text or _("another process")
 
 
 class CampaignLock:

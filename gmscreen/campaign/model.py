@@ -34,6 +34,7 @@ class Character:
     sheet: dict[str, Any] = field(default_factory=dict)   # group key -> {stat key -> value}
     conditions: list[Condition] = field(default_factory=list)
     notes: str = ""
+    gender: str | None = None      # "f" or "m" where a game's label depends on it (Te Deum)
 
 
 @dataclass

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gmscreen.i18n import _
+
 from ..rules import RequestError, get_system
 from ._appendlog import real_path
 from .errors import CampaignError, Problem
@@ -93,7 +95,7 @@ def read_version(path: Path, stamp: Stamp, raw: bytes | None) -> OutsideVersion:
         version.problems = [Problem(str(path), "system", exc.reason)]
         return version
     except (RecursionError, MemoryError, ValueError) as exc:
-        version.problems = [Problem(str(path), "", f"cannot be read: {exc}")]
+        version.problems = [Problem(str(path), "", _("cannot be read: {error}").format(error=exc))]
         return version
     version.campaign = campaign
     version.warnings = warnings

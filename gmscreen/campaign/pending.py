@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gmscreen.i18n import N_, _
+
 from . import _toml
 from ._appendlog import beside, fsync_dir, scan
 from .errors import CampaignError, Problem
@@ -143,67 +145,72 @@ def read_pending(path: str | Path) -> PendingRoll | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise CampaignError([Problem(name, "", f"cannot read the pending roll: {exc.strerror or exc}")]) from None
+        raise CampaignError([Problem(name, "", _("cannot read the pending roll: {reason}").format(
+            reason=exc.strerror or exc))]) from None
     if len(data) > MAX_BYTES:
-        raise CampaignError([Problem(name, "", f"larger than {MAX_BYTES} bytes: expected one pending roll")])
+        raise CampaignError([Problem(name, "", _("larger than {count} bytes: expected one pending roll").format(
+            count=MAX_BYTES))])
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise CampaignError([Problem(name, "", f"invalid UTF-8 at byte offset {exc.start}: expected UTF-8 text")]) \
-            from None
+        raise CampaignError([Problem(name, "", _("invalid UTF-8 at byte offset {offset}: expected UTF-8 text").format(
+            offset=exc.start))]) from None
     except tomllib.TOMLDecodeError as exc:
-        raise CampaignError([Problem(name, "", f"not valid TOML ({exc}): expected one pending roll")]) from None
+        raise CampaignError([Problem(name, "", _("not valid TOML ({reason}): expected one pending roll").format(
+            reason=exc))]) from None
     except RecursionError:
-        raise CampaignError([Problem(name, "", "nested too deeply: expected one pending roll")]) from None
+        raise CampaignError([Problem(name, "", _("nested too deeply: expected one pending roll"))]) from None
     return parse_pending(doc, name)
 
 
 def parse_pending(doc: dict[str, Any], name: str = "pending roll") -> PendingRoll:
     def bad(key: str, expected: str) -> CampaignError:
-        return CampaignError([Problem(name, key, f"expected {expected}, got {_short(doc.get(key))}")])
+        return CampaignError([Problem(name, key, _("expected {what}, got {value}").format(
+            what=expected, value=_short(doc.get(key))))])
 
     fmt = doc.get("format")
     if type(fmt) is not int or fmt < 1:
-        raise bad("format", f"the pending roll format, an integer ({PENDING_FORMAT})")
+        raise bad("format", _("the pending roll format, an integer ({format})").format(format=PENDING_FORMAT))
     if fmt > PENDING_FORMAT:
-        raise CampaignError([Problem(name, "format", f"written by a newer gmscreen (pending roll format {fmt}); "
-                                                     f"this version reads format {PENDING_FORMAT}")])
+        raise CampaignError([Problem(name, "format", _("written by a newer gmscreen (pending roll format {found}); "
+                                                       "this version reads format {format}").format(
+            found=fmt, format=PENDING_FORMAT))])
     for key in ("id", "time", "who", "line"):
         if type(doc.get(key)) is not str or (key == "id" and not doc[key]):
-            raise bad(key, "a string" if key != "id" else "a non-empty string")
+            raise bad(key, _("a string") if key != "id" else _("a non-empty string"))
     if type(doc.get("session")) is not int:
-        raise bad("session", "an integer")
+        raise bad("session", _("an integer"))
     for key in ("request", "result"):
         if type(doc.get(key)) is not dict:
-            raise bad(key, "a table")
+            raise bad(key, _("a table"))
     if type(doc.get("gm_only", False)) is not bool:
-        raise bad("gm_only", "true or false")
+        raise bad("gm_only", _("true or false"))
     seed = doc.get("seed")
     if seed is not None and type(seed) is not int:
-        raise bad("seed", "an integer")
+        raise bad("seed", _("an integer"))
     spends_data = doc.get("spend", [])
     if type(spends_data) is not list:
-        raise bad("spend", "an array of tables")
+        raise bad("spend", _("an array of tables"))
     spends = []
     for i, item in enumerate(spends_data):
         where = f"spend[{i}]"
         if type(item) is not dict:
-            raise CampaignError([Problem(name, where, "expected a table (path, after, text)")])
+            raise CampaignError([Problem(name, where, _("expected a table (path, after, text)"))])
         path = item.get("path")
         if (type(path) is not list or not path
                 or any(type(step) not in (str, int) for step in path)):
-            raise CampaignError([Problem(name, where + ".path", "expected a non-empty array of keys and indexes")])
+            raise CampaignError([Problem(name, where + ".path", _("expected a non-empty array of keys and indexes"))])
         if "after" not in item:
-            raise CampaignError([Problem(name, where + ".after", "expected the value after the spending")])
+            raise CampaignError([Problem(name, where + ".after", _("expected the value after the spending"))])
         if type(item.get("text")) is not str:
-            raise CampaignError([Problem(name, where + ".text", "expected a string")])
+            raise CampaignError([Problem(name, where + ".text", _("expected a string"))])
         spends.append(PendingSpend(tuple(path), item["after"], item["text"]))
     return PendingRoll(doc["id"], doc["time"], doc["session"], doc["who"], doc["line"], doc["request"],
                        doc["result"], doc.get("gm_only", False), seed, tuple(spends))
 
 
 def _short(value: Any) -> str:
-    text = repr(value) if value is not None else "nothing"
+    text = repr(value) if value is not None else _("nothing")
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -232,7 +239,7 @@ def logged_in_tail(rolls_file: str | Path, pending_id: str) -> bool:
             return False
         data = data[cut + 1:]
     try:
-        found = scan(data, str(rolls_file), NAMES, _convert, what="roll log entry")
+        found = scan(data, str(rolls_file), NAMES, _convert, what=N_("roll log entry"))
     except RecursionError:
         return False
     return any(isinstance(rec, RollRecord) and rec.pending == pending_id for rec in found.entries["roll"])

@@ -22,6 +22,8 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
+from gmscreen.i18n import N_, _
+
 from . import _toml
 from ._appendlog import AppendFile, EntryError, Scan, beside, file_header, format_line, read_whole, scan
 from .errors import CampaignError, Problem
@@ -49,15 +51,15 @@ _REQUIRED_ROLL = ("seq", "time", "session", "who", "line", "request", "result")
 
 def _convert(name: str, d: Any) -> Any:
     if not isinstance(d, dict):
-        raise EntryError("expected a table")
+        raise EntryError(_("expected a table"))
     if name == "reveal":
         seq = d.get("seq")
         if seq is None:
-            raise EntryError("missing key 'seq'", incomplete=True)
+            raise EntryError(_("missing key {key}").format(key="'seq'"), incomplete=True)
         if "time" not in d:
-            raise EntryError("missing key 'time'", incomplete=True)
+            raise EntryError(_("missing key {key}").format(key="'time'"), incomplete=True)
         if type(seq) is not int:
-            raise EntryError(f"seq: expected an integer, got {seq!r}")
+            raise EntryError(_("{key}: expected an integer, got {value}").format(key="seq", value=repr(seq)))
         return seq
     try:
         seq = d["seq"]
@@ -69,26 +71,26 @@ def _convert(name: str, d: Any) -> Any:
         result = d["result"]
     except KeyError:
         missing = next(k for k in _REQUIRED_ROLL if k not in d)
-        raise EntryError(f"missing key {missing!r}", incomplete=True) from None
+        raise EntryError(_("missing key {key}").format(key=repr(missing)), incomplete=True) from None
     if type(seq) is not int or type(session) is not int:
         bad = "seq" if type(seq) is not int else "session"
-        raise EntryError(f"{bad}: expected an integer, got {d[bad]!r}")
+        raise EntryError(_("{key}: expected an integer, got {value}").format(key=bad, value=repr(d[bad])))
     if type(time) is not str or type(who) is not str or type(line) is not str:
         bad = next(k for k in ("time", "who", "line") if type(d[k]) is not str)
-        raise EntryError(f"{bad}: expected a string, got {d[bad]!r}")
+        raise EntryError(_("{key}: expected a string, got {value}").format(key=bad, value=repr(d[bad])))
     if type(request) is not dict or type(result) is not dict:
         bad = "request" if type(request) is not dict else "result"
-        raise EntryError(f"{bad}: expected a table")
+        raise EntryError(_("{key}: expected a table").format(key=bad))
     gm_only = d.get("gm_only", False)
     revealed = d.get("revealed", False)
     seed = d.get("seed")
     if type(gm_only) is not bool or type(revealed) is not bool:
-        raise EntryError("gm_only, revealed: expected true or false")
+        raise EntryError(_("{key}: expected true or false").format(key="gm_only, revealed"))
     if seed is not None and type(seed) is not int:
-        raise EntryError(f"seed: expected an integer, got {seed!r}")
+        raise EntryError(_("{key}: expected an integer, got {value}").format(key="seed", value=repr(seed)))
     pending = d.get("pending")           # optional: logs written before it read the same
     if pending is not None and type(pending) is not str:
-        raise EntryError(f"pending: expected a string, got {pending!r}")
+        raise EntryError(_("{key}: expected a string, got {value}").format(key="pending", value=repr(pending)))
     return RollRecord(seq, time, session, who, line, request, result, gm_only, revealed, seed, pending)
 
 
@@ -143,8 +145,8 @@ class RollLog:
         last entry or a damaged one is reported in `warnings` and skipped.
         """
         log = cls(Path(path))
-        read = read_whole(log.path, NAMES, _convert, what="roll log entry", called="roll log",
-                          expected="expected a roll log gmscreen can read")
+        read = read_whole(log.path, NAMES, _convert, what=N_("roll log entry"), called=N_("roll log"),
+                          expected=N_("expected a roll log gmscreen can read"))
         if read is None:
             return log
         data, found = read
@@ -159,14 +161,17 @@ class RollLog:
         fmt = found.header.get("format", LOG_FORMAT)
         if type(fmt) is not int or fmt < 1:
             raise CampaignError([Problem(str(self.path), "format",
-                                         f"expected the roll log format, an integer ({LOG_FORMAT}), got {fmt!r}", line)])
+                                         _("expected the roll log format, an integer ({format}), got {found}").format(
+                                             format=LOG_FORMAT, found=repr(fmt)), line)])
         if fmt > LOG_FORMAT:
             raise CampaignError([Problem(
                 str(self.path), "format",
-                f"written by a newer gmscreen (roll log format {fmt}); this version reads format {LOG_FORMAT}", line)])
+                _("written by a newer gmscreen (roll log format {found}); this version reads format {format}").format(
+                    found=fmt, format=LOG_FORMAT), line)])
         for key in found.header:
             if key != "format":
-                self.warnings.append(Problem(str(self.path), key, "unknown key in the roll log: ignored", None, True))
+                self.warnings.append(Problem(str(self.path), key, _("unknown key in the roll log: ignored"), None,
+                                             True))
 
     def _integrate(self, found: Scan) -> None:
         for p in found.problems:
@@ -174,8 +179,9 @@ class RollLog:
                 self.warnings.append(p)
         for rec in found.entries["roll"]:
             if rec.seq in self.by_seq or rec.seq <= self.last_seq:
-                self.warnings.append(Problem(str(self.path), "roll", f"roll seq {rec.seq} out of order or repeated "
-                                             f"(after {self.last_seq}): kept", None, True))
+                self.warnings.append(Problem(str(self.path), "roll", _("roll seq {seq} out of order or repeated "
+                                                                       "(after {last}): kept").format(
+                    seq=rec.seq, last=self.last_seq), None, True))
             self.records.append(rec)
             self.by_seq[rec.seq] = rec
             if rec.seq > self.last_seq:
@@ -183,8 +189,9 @@ class RollLog:
         for seq in found.entries["reveal"]:
             rec = self.by_seq.get(seq)
             if rec is None:
-                self.warnings.append(Problem(str(self.path), "reveal", f"reveal of roll {seq}, which is not "
-                                             "in the log: ignored", None, True))
+                self.warnings.append(Problem(str(self.path), "reveal", _("reveal of roll {seq}, which is not "
+                                                                         "in the log: ignored").format(seq=seq),
+                                             None, True))
             else:
                 rec.revealed = True
 
@@ -204,7 +211,7 @@ class RollLog:
     def _open_file(self) -> AppendFile:
         if self._file is None:
             header = _HEADER.format(campaign=self.campaign_name)
-            self._file = AppendFile(self.path, NAMES, header, _convert, what="roll log entry",
+            self._file = AppendFile(self.path, NAMES, header, _convert, what=N_("roll log entry"),
                                     end=self._size, lines=self._lines, counts=self._counts)
             with self._file.locked():
                 self._sync()
@@ -288,7 +295,8 @@ class RollLog:
         end = size
         while end > 0:
             start = _last_roll_line(f.fd, end)
-            found = scan(os.pread(f.fd, end - start, start), str(self.path), NAMES, _convert, what="roll log entry")
+            found = scan(os.pread(f.fd, end - start, start), str(self.path), NAMES, _convert,
+                         what=N_("roll log entry"))
             # Line numbers are unknown here (the head of the file is not read).
             self.warnings.extend(Problem(p.file, p.path, p.message, None, True) for p in found.problems)
             if found.torn and end == size:
@@ -324,7 +332,7 @@ def append_one(path: str | Path, *, campaign_name: str, session: int, who: str, 
     log = RollLog(path, campaign_name)
     log._writable = True
     header = _HEADER.format(campaign=log.campaign_name)
-    log._file = AppendFile(path, NAMES, header, _convert, what="roll log entry", end=0, lines=0, counts={})
+    log._file = AppendFile(path, NAMES, header, _convert, what=N_("roll log entry"), end=0, lines=0, counts={})
     try:
         with log._file.locked():
             log._number_from_tail()

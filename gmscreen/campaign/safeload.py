@@ -18,13 +18,15 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable
 
+from gmscreen.i18n import N_, _
+
 MiB = 1024 * 1024
 MAX_REQUEST_BYTES = 4 * MiB          # a resolve request is a few lines
 MAX_SETTINGS_BYTES = 1 * MiB         # config.toml, a theme file
 MAX_CAMPAIGN_BYTES = 32 * MiB        # the state file (thousands of characters still fit)
 MAX_LOG_BYTES = 1024 * MiB           # roll log, journal: they grow all campaign long
 MAX_REQUEST_DEPTH = 8                # nested tables/lists in a request: it needs 3 (dice lists)
-OUT_OF_MEMORY = "too big to read (out of memory)"
+OUT_OF_MEMORY = N_("too big to read (out of memory)")      # translated where shown
 
 # What a parser of untrusted text may raise besides its own syntax error.
 PARSE_ERRORS = (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError, MemoryError)
@@ -48,6 +50,13 @@ def size_text(limit: int) -> str:
     return f"{limit // MiB} MiB" if limit >= MiB else f"{limit // 1024} KiB"
 
 
+def thousands(n: int) -> str:
+    """10,000 in English, 10 000 (narrow no-break space) in French."""
+    from gmscreen.i18n import language
+
+    return f"{n:,}" if language() == "en" else f"{n:,}".replace(",", "\u202f")
+
+
 def read_limited(path: str | Path, limit: int) -> bytes:
     """The bytes of `path`; LoadError when it is larger than `limit` (nothing more is read).
 
@@ -59,25 +68,28 @@ def read_limited(path: str | Path, limit: int) -> bytes:
         except OSError:
             size = 0
         if size > limit:
-            raise LoadError(f"larger than {size_text(limit)} ({size:,} bytes)")
+            raise LoadError(_("larger than {size} ({count} bytes)").format(size=size_text(limit),
+                                                                              count=thousands(size)))
         try:
             data = fh.read(limit + 1)
         except MemoryError:
-            raise LoadError(OUT_OF_MEMORY) from None
+            raise LoadError(_(OUT_OF_MEMORY)) from None
     if len(data) > limit:
-        raise LoadError(f"larger than {size_text(limit)}")
+        raise LoadError(_("larger than {size}").format(size=size_text(limit)))
     return data
 
 
 def parse_problem(exc: BaseException) -> str:
     """The words for a failed parse, whatever raised it (syntax, depth, memory, encoding)."""
     if isinstance(exc, RecursionError):
-        return "nested too deeply to read (too many [ or { inside each other)"
+        return _("nested too deeply to read (too many [ or {{ inside each other)").format()
     if isinstance(exc, MemoryError):
-        return OUT_OF_MEMORY
+        return _(OUT_OF_MEMORY)
     if isinstance(exc, UnicodeDecodeError):
-        return "invalid UTF-8"
-    return f"not valid TOML ({exc})" if isinstance(exc, tomllib.TOMLDecodeError) else str(exc)
+        return _("invalid UTF-8")
+    if isinstance(exc, tomllib.TOMLDecodeError):
+        return _("not valid TOML ({reason})").format(reason=exc)
+    return str(exc)
 
 
 def loads_toml(text: str, *, max_depth: int | None = None) -> dict[str, Any]:
@@ -85,7 +97,7 @@ def loads_toml(text: str, *, max_depth: int | None = None) -> dict[str, Any]:
     try:
         return _parse(tomllib.loads, text, max_depth)
     except tomllib.TOMLDecodeError as exc:
-        raise LoadError(f"not valid TOML: {exc}", syntax=str(exc)) from None
+        raise LoadError(_("not valid TOML: {reason}").format(reason=exc), syntax=str(exc)) from None
 
 
 def loads_json(text: str, *, max_depth: int | None = None) -> Any:
@@ -93,7 +105,8 @@ def loads_json(text: str, *, max_depth: int | None = None) -> Any:
     try:
         return _parse(json.loads, text, max_depth)
     except json.JSONDecodeError as exc:
-        raise LoadError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", exc.lineno,
+        raise LoadError(_("invalid JSON: {reason} (line {line}, column {column})").format(
+            reason=exc.msg, line=exc.lineno, column=exc.colno), exc.lineno,
                         syntax=str(exc)) from None
 
 
@@ -105,14 +118,15 @@ def _parse(parse: Callable[[str], Any], text: str, max_depth: int | None) -> Any
     except RecursionError:
         raise LoadError(deep_message(max_depth), nesting_line(text, max_depth or 64)) from None
     except MemoryError:
-        raise LoadError(OUT_OF_MEMORY) from None
+        raise LoadError(_(OUT_OF_MEMORY)) from None
     _check_depth(data, max_depth)
     return data
 
 
 def deep_message(max_depth: int | None) -> str:
-    most = f"more than {max_depth} levels" if max_depth else "too"
-    return f"nested {most} deep (too many [ or {{ inside each other)"
+    if max_depth:
+        return _("nested more than {n} levels deep (too many [ or {{ inside each other)").format(n=max_depth)
+    return _("nested too deep (too many [ or {{ inside each other)").format()
 
 
 class DeepValue(LoadError):

@@ -10,6 +10,7 @@ from importlib import resources
 from pathlib import Path
 
 import gmscreen
+from gmscreen.i18n import _
 
 from ..rules import registry
 
@@ -26,20 +27,21 @@ def _sample_dirs() -> list[Path]:
 def sample_path(system_id: str) -> Path:
     """The bundled sample campaign of `system_id` (a file to copy, never to edit in place)."""
     if not registry.known(system_id):
-        raise ValueError(f"no sample for system {system_id!r}: "
-                         f"expected one of {', '.join(registry.system_ids())}")
+        raise ValueError(_("no sample for system {system}: expected one of {choices}").format(
+            system=repr(system_id), choices=", ".join(registry.system_ids())))
     own = registry.plugin(system_id).sample
     if own is not None:                     # a game shipped as its own package brings its sample
         if Path(own).is_file():
             return Path(own)
-        raise FileNotFoundError(f"sample campaign {own} of system {system_id} not found; reinstall it")
+        raise FileNotFoundError(_("sample campaign {file} of system {system} not found; reinstall it").format(
+            file=own, system=system_id))
     for folder in _sample_dirs():
         path = folder / f"{system_id}.toml"
         if path.is_file():
             return path
     looked = ", ".join(str(d) for d in _sample_dirs())
-    raise FileNotFoundError(f"sample campaign {system_id}.toml not found (looked in {looked}); "
-                            "reinstall gmscreen")
+    raise FileNotFoundError(_("sample campaign {file} not found (looked in {looked}); reinstall gmscreen").format(
+        file=f"{system_id}.toml", looked=looked))
 
 
 def list_samples() -> dict[str, Path]:

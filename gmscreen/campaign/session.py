@@ -17,6 +17,8 @@ import threading
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from gmscreen.i18n import _
+
 from ..rules import RequestError, System, get_system
 from .changes import Change, ChangeError, Op, apply_op, delete_op, get, insert_op, move_op, set_op
 from .errors import CampaignError, CampaignLocked, Problem
@@ -108,14 +110,16 @@ def replay(campaign: Campaign, entries: list[JournalEntry], file: str = "journal
             continue            # already in the saved state (crash between save and truncation)
         where = f"change[{i}]"
         if entry.revision != campaign.revision + 1:
-            problems.append(Problem(file, where, f"revision {entry.revision} does not follow the campaign's "
-                                                 f"revision {campaign.revision}: replay stopped here"))
+            problems.append(Problem(file, where, _("revision {revision} does not follow the campaign's "
+                                                   "revision {campaign}: replay stopped here").format(
+                revision=entry.revision, campaign=campaign.revision)))
             break
         try:
             _apply_all(campaign, entry.ops)
         except ChangeError as exc:
-            problems.append(Problem(file, where, f"change {entry.label!r} (revision {entry.revision}) does not "
-                                                 f"apply: {exc}: replay stopped here"))
+            problems.append(Problem(file, where, _("change {label} (revision {revision}) does not apply: {error}: "
+                                                   "replay stopped here").format(
+                label=repr(entry.label), revision=entry.revision, error=exc)))
             break
         campaign.revision = entry.revision
         applied.append(entry)
@@ -201,9 +205,9 @@ class CampaignSession:
                 # No self._mutex here: record_roll holds it while waiting for this load.
                 if not self.read_only:
                     self.read_only = True
-                    self.read_only_reason = "the roll log cannot be read"
-                    found.append(Problem(str(self.path), "", "the roll log cannot be read: opened read-only, "
-                                         "changes and rolls are not saved", None, True))
+                    self.read_only_reason = _("the roll log cannot be read")
+                    found.append(Problem(str(self.path), "", _("the roll log cannot be read: opened read-only, "
+                                                               "changes and rolls are not saved"), None, True))
             else:
                 rolls.campaign_name = self.path.name
                 if not self.read_only and not self._closed:
@@ -261,10 +265,10 @@ class CampaignSession:
 
     def _require_writable(self) -> None:
         if self._closed:
-            raise ReadOnlyError(f"{self.path.name} is closed: the change is not applied")
+            raise ReadOnlyError(_("{file} is closed: the change is not applied").format(file=self.path.name))
         if self.read_only:
-            raise ReadOnlyError(f"{self.path.name} is open read-only ({self.read_only_reason}): "
-                                "the change is not applied")
+            raise ReadOnlyError(_("{file} is open read-only ({reason}): the change is not applied").format(
+                file=self.path.name, reason=self.read_only_reason))
 
     def _commit(self, action: str, change: Change) -> None:
         """Journal an already applied change; on failure take it back and report."""
@@ -273,8 +277,9 @@ class CampaignSession:
             entry = self._journal.append(revision, action, change)
         except OSError as exc:
             _revert(self.campaign, change.ops)
-            raise CampaignError([Problem(str(self._journal.path), "", f"cannot record the change "
-                                                                     f"{change.label!r}: {exc.strerror or exc}")]) from None
+            raise CampaignError([Problem(str(self._journal.path), "", _("cannot record the change {label}: "
+                                                                       "{reason}").format(
+                label=repr(change.label), reason=exc.strerror or exc))]) from None
         self.campaign.revision = revision
         self.history.append(entry)
         self.dirty = True
@@ -349,7 +354,7 @@ class CampaignSession:
         `pending`: the id of the pending roll (`write_pending`) this roll settles."""
         with self._guard():
             if self._closed:
-                raise ReadOnlyError(f"{self.path.name} is closed: the roll is not recorded")
+                raise ReadOnlyError(_("{file} is closed: the roll is not recorded").format(file=self.path.name))
             if self.read_only:
                 return self._log().add_unsaved(session=self.campaign.session, who=who, line=line,
                                                request=request, result=result, gm_only=gm_only, seed=seed,
@@ -363,7 +368,8 @@ class CampaignSession:
                                           result=result, gm_only=gm_only, seed=seed, pending=pending)
             except OSError as exc:
                 raise CampaignError([Problem(str(rolls_path(self.path)), "",
-                                             f"cannot record the roll: {exc.strerror or exc}")]) from None
+                                             _("cannot record the roll: {reason}").format(
+                                                 reason=exc.strerror or exc))]) from None
 
     def _record_while_loading(self, **roll: Any) -> RollRecord | None:
         """A roll made while a thread still reads a long log is appended at once, numbered from
@@ -391,7 +397,8 @@ class CampaignSession:
                 self._log().reveal(seq)
             except OSError as exc:
                 raise CampaignError([Problem(str(rolls_path(self.path)), "",
-                                             f"cannot record the reveal: {exc.strerror or exc}")]) from None
+                                             _("cannot record the reveal: {reason}").format(
+                                                 reason=exc.strerror or exc))]) from None
 
     # -- the pending roll: dice shown to the table, a choice still open (see pending.py)
 
@@ -407,10 +414,11 @@ class CampaignSession:
         try:
             write_pending(file, pending)
         except OSError as exc:
-            raise CampaignError([Problem(str(file), "", f"cannot keep the roll shown: {exc.strerror or exc}")]) \
-                from None
+            raise CampaignError([Problem(str(file), "", _("cannot keep the roll shown: {reason}").format(
+                reason=exc.strerror or exc))]) from None
         except (TypeError, ValueError) as exc:          # a value TOML cannot hold
-            raise CampaignError([Problem(str(file), "", f"cannot keep the roll shown: {exc}")]) from None
+            raise CampaignError([Problem(str(file), "", _("cannot keep the roll shown: {reason}").format(
+                reason=exc))]) from None
 
     def clear_pending(self) -> None:
         """The pending roll is in the log: its file goes. Call it once the roll is recorded."""
@@ -423,8 +431,8 @@ class CampaignSession:
             remove_pending(file)
         except OSError as exc:
             # The roll carries the pending id: the next opening sees it logged and only removes it.
-            self.warnings.append(Problem(str(file), "", f"cannot remove the settled roll: {exc.strerror or exc}",
-                                         None, True))
+            self.warnings.append(Problem(str(file), "", _("cannot remove the settled roll: {reason}").format(
+                reason=exc.strerror or exc), None, True))
 
     def recover_pending(self) -> RollRecord | None:
         """A roll whose dice the table saw before gmscreen stopped short (SIGKILL, power cut):
@@ -444,12 +452,13 @@ class CampaignSession:
             try:
                 aside = set_aside(file)
             except OSError as err:
-                kept = f"left in place ({err.strerror or err})"
+                kept = _("left in place ({reason})").format(reason=err.strerror or err)
             else:
-                kept = f"kept as {aside.name}"
+                kept = _("kept as {name}").format(name=aside.name)
             first = exc.problems[0] if exc.problems else Problem(str(file), "", str(exc))
-            self.warnings.append(Problem(first.file, first.path, f"{first.message}; the roll shown before the last "
-                                         f"stop is not logged, the file is {kept}", first.line, True))
+            self.warnings.append(Problem(first.file, first.path, _("{problem}; the roll shown before the last "
+                                                                   "stop is not logged, the file is {kept}").format(
+                problem=first.message, kept=kept), first.line, True))
             return None
         if pending is None:
             return None
@@ -458,8 +467,9 @@ class CampaignSession:
         except (CampaignError, OSError) as exc:
             reason = "; ".join(p.message for p in exc.problems) if isinstance(exc, CampaignError) \
                 else (exc.strerror or str(exc))
-            self.warnings.append(Problem(str(file), "", f"the roll shown before the last stop could not be logged "
-                                                        f"({reason}): kept for the next opening", None, True))
+            self.warnings.append(Problem(str(file), "", _("the roll shown before the last stop could not be logged "
+                                                          "({reason}): kept for the next opening").format(
+                reason=reason), None, True))
             return None
         self._spend_pending(pending, file)
         try:
@@ -513,8 +523,9 @@ class CampaignSession:
                     b.set(spend.path, spend.after)
         except (ChangeError, CampaignError, ReadOnlyError, ValueError, KeyError, IndexError, TypeError) as exc:
             reason = "; ".join(p.message for p in exc.problems) if isinstance(exc, CampaignError) else str(exc)
-            self.warnings.append(Problem(str(file), "spend", f"the roll is logged, but its spending ({label}) "
-                                                             f"could not be applied: {reason}", None, True))
+            self.warnings.append(Problem(str(file), "spend", _("the roll is logged, but its spending ({label}) "
+                                                               "could not be applied: {reason}").format(
+                label=label, reason=reason), None, True))
 
     # -- saving
 
@@ -562,8 +573,9 @@ class CampaignSession:
         except OSError as exc:
             # The state is saved; the journal's entries are all at or below its revision
             # and will be skipped by a replay. Say so, do not fail the save.
-            self.warnings.append(Problem(str(self._journal.path), "", f"saved, but the journal could "
-                                         f"not be emptied: {exc.strerror or exc}", None, True))
+            self.warnings.append(Problem(str(self._journal.path), "", _("saved, but the journal could not be "
+                                                                        "emptied: {reason}").format(
+                reason=exc.strerror or exc), None, True))
 
     def close(self) -> None:
         """Save, then release the files and the lock. Idempotent. A conflict with a version
@@ -677,7 +689,7 @@ class CampaignSession:
                 raise CampaignError([Problem(str(self.path), "", f"their version cannot be taken in ({what}): "
                                                                  "keep yours, or fix their file first")])
             try:
-                text, _ = render_campaign(self.campaign, self.path, base=self._base)
+                text, _data = render_campaign(self.campaign, self.path, base=self._base)
                 raw = text.encode("utf-8")
             except UnicodeEncodeError as exc:
                 raise CampaignError([Problem(str(self.path), "", f"text that is not valid Unicode "
@@ -720,7 +732,7 @@ class CampaignSession:
 
     def _keep_both_at_close(self) -> None:
         try:
-            text, _ = render_campaign(self.campaign, self.path, base=self._base)
+            text, _data = render_campaign(self.campaign, self.path, base=self._base)
             side = keep_aside(self.path, text.encode("utf-8"), "mine")
         except (CampaignError, OSError, UnicodeEncodeError) as exc:
             self.warnings.append(Problem(str(self.path), "", f"changed on disk by someone else; your unsaved "
@@ -759,11 +771,11 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
     if not path.is_file():      # said before any lock file is made beside it
         if not path.exists():
             read_text(path)     # raises the "no such file" error
-        raise CampaignError([Problem(str(path), "", "not a regular file: expected a campaign")])
+        raise CampaignError([Problem(str(path), "", _("not a regular file: expected a campaign"))])
     warnings: list[Problem] = []
     lock: CampaignLock | None = None
     holder: str | None = None
-    reason = "asked for" if read_only else ""
+    reason = _("asked for") if read_only else ""
     if not read_only:
         lock = CampaignLock(path)
         try:
@@ -772,22 +784,23 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
             if if_locked == "raise":
                 raise
             lock, holder, read_only = None, exc.holder, True
-            reason = f"open in another gmscreen: {exc.holder}"
-            warnings.append(Problem(str(path), "", f"{reason}; opened read-only, changes will not be saved",
-                                    None, True))
+            reason = _("open in another gmscreen: {holder}").format(holder=exc.holder)
+            warnings.append(Problem(str(path), "", _("{reason}; opened read-only, changes will not be saved").format(
+                reason=reason), None, True))
         except OSError as exc:
             if exc.errno not in (errno.EACCES, errno.EROFS, errno.EPERM):
-                raise CampaignError([Problem(str(path), "", f"cannot lock the campaign: {exc.strerror or exc}")]) \
+                raise CampaignError([Problem(str(path), "", _("cannot lock the campaign: {reason}").format(
+                    reason=exc.strerror or exc))]) \
                     from None
             lock, read_only = None, True
-            reason = f"cannot create {path.name}.lock: {exc.strerror}"
-            warnings.append(Problem(str(path), "", f"{reason}; opened read-only", None, True))
+            reason = _("cannot create {file}: {reason}").format(file=f"{path.name}.lock", reason=exc.strerror)
+            warnings.append(Problem(str(path), "", _("{reason}; opened read-only").format(reason=reason), None, True))
     journal: Journal | None = None
     rolls: RollLog | None = None
     try:
         campaign, found, disk = load_file_state(path)
         warnings += found
-        migrated = any(p.path == "format" and "migrated to format" in p.message for p in found)
+        migrated = any(p.path == "format" and p.warning for p in found)     # the migration note
         try:
             system = get_system(campaign.system)
         except RequestError as exc:
@@ -799,9 +812,9 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
         warnings += problems
         if (problems or journal.damaged) and not read_only:
             read_only = True
-            reason = f"{journal.path.name} could not be replayed entirely; fix or remove it"
-            warnings.append(Problem(str(journal.path), "", f"{reason}: opened read-only so that nothing is "
-                                                             "written over it", None, True))
+            reason = _("{file} could not be replayed entirely; fix or remove it").format(file=journal.path.name)
+            warnings.append(Problem(str(journal.path), "", _("{reason}: opened read-only so that nothing is "
+                                                               "written over it").format(reason=reason), None, True))
             if lock is not None:
                 lock.release()
                 lock = None

@@ -25,6 +25,8 @@ from typing import Any, Callable
 
 import tomli_w
 
+from gmscreen.i18n import _
+
 from ._appendlog import fsync_dir, real_path
 from .errors import CampaignError, Problem
 from .safeload import MAX_CAMPAIGN_BYTES, LoadError, read_limited
@@ -54,12 +56,14 @@ def read_bytes(path: str | Path) -> bytes:
     try:
         return read_limited(path, MAX_CAMPAIGN_BYTES)
     except LoadError as exc:
-        raise CampaignError([Problem(name, "", f"{exc.message}: not a campaign")]) from None
+        raise CampaignError([Problem(name, "", _("{problem}: not a campaign").format(problem=exc.message))]) \
+            from None
     except FileNotFoundError:
-        raise CampaignError([Problem(name, "", "no such file: expected a campaign (create one with "
-                                               "`gmscreen new FILE --system ID`)")]) from None
+        raise CampaignError([Problem(name, "", _("no such file: expected a campaign (create one with "
+                                                 "`gmscreen new FILE --system ID`)"))]) from None
     except OSError as exc:
-        raise CampaignError([Problem(name, "", f"cannot read the file: {exc.strerror or exc}")]) from None
+        raise CampaignError([Problem(name, "", _("cannot read the file: {reason}").format(
+            reason=exc.strerror or exc))]) from None
 
 
 def decode_text(data: bytes, name: str) -> str:
@@ -67,8 +71,8 @@ def decode_text(data: bytes, name: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise CampaignError([Problem(name, "", f"invalid UTF-8 at byte offset {exc.start}: expected UTF-8 text",
-                                     line)]) from None
+        raise CampaignError([Problem(name, "", _("invalid UTF-8 at byte offset {offset}: expected UTF-8 text").format(
+            offset=exc.start), line)]) from None
 
 
 def _peek_format(text: str) -> int | None:
@@ -117,14 +121,15 @@ def _other_format(text: str, file: str, fmt: int) -> tuple[Campaign, list[Proble
     if fmt > FORMAT:
         raise CampaignError([Problem(
             file, "format",
-            f"written by a newer gmscreen (format {fmt}); this version reads formats up to {FORMAT}: "
-            "update gmscreen to open it (the file is left untouched)", _format_line(text))])
+            _("written by a newer gmscreen (format {found}); this version reads formats up to {format}: "
+              "update gmscreen to open it (the file is left untouched)").format(found=fmt, format=FORMAT),
+            _format_line(text))])
     if fmt == FORMAT:
         return parse_campaign(text, file)
     if any(step not in MIGRATIONS for step in range(fmt, FORMAT)):
         oldest = min((f for f in MIGRATIONS if all(s in MIGRATIONS for s in range(f, FORMAT))), default=FORMAT)
-        raise CampaignError([Problem(file, "format", f"expected a format from {oldest} to {FORMAT}, got {fmt}",
-                                     _format_line(text))])
+        raise CampaignError([Problem(file, "format", _("expected a format from {oldest} to {format}, got {found}")
+                                     .format(oldest=oldest, format=FORMAT, found=fmt), _format_line(text))])
     data = tomllib.loads(text)
     start = fmt
     try:
@@ -134,17 +139,20 @@ def _other_format(text: str, file: str, fmt: int) -> tuple[Campaign, list[Proble
             data["format"] = fmt
         migrated = tomli_w.dumps(data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise CampaignError([Problem(file, "format", f"cannot migrate format {start} to {FORMAT} "
-                                                     f"(step from format {fmt}): {exc!r}", _format_line(text))]) \
+        raise CampaignError([Problem(file, "format", _("cannot migrate format {start} to {format} "
+                                                       "(step from format {step}): {error}").format(
+            start=start, format=FORMAT, step=fmt, error=repr(exc)), _format_line(text))]) \
             from None
     try:
         campaign, warnings = parse_campaign(migrated, file)
     except CampaignError as exc:
         # Lines refer to the migrated text, not the file: say so rather than mislead.
-        raise CampaignError([Problem(p.file, p.path, f"{p.message} (after migrating format {start} to {FORMAT})",
-                                     None, p.warning) for p in exc.problems]) from None
-    note = Problem(file, "format", f"format {start} migrated to format {FORMAT} in memory; the next save "
-                                   f"writes format {FORMAT} (the old file is kept as {Path(file).name}.bak)",
+        after = _("(after migrating format {start} to {format})").format(start=start, format=FORMAT)
+        raise CampaignError([Problem(p.file, p.path, f"{p.message} {after}", None, p.warning)
+                             for p in exc.problems]) from None
+    note = Problem(file, "format", _("format {start} migrated to format {format} in memory; the next save "
+                                     "writes format {format} (the old file is kept as {backup})").format(
+                       start=start, format=FORMAT, backup=f"{Path(file).name}.bak"),
                    _format_line(text), True)
     return campaign, [note] + [Problem(p.file, p.path, p.message, None, True) for p in warnings]
 
@@ -185,7 +193,8 @@ def dump_campaign(campaign: Campaign) -> str:
     try:
         return tomli_w.dumps(data, multiline_strings=not _has_cr(data))
     except (TypeError, ValueError) as exc:
-        raise CampaignError([Problem(campaign.name or "campaign", "", f"cannot be written as TOML: {exc}")]) from None
+        raise CampaignError([Problem(campaign.name or "campaign", "", _("cannot be written as TOML: {error}").format(
+            error=exc))]) from None
 
 
 def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusive: bool = False,
@@ -308,7 +317,8 @@ class FileState:
 
 
 def _migrated(warnings: list[Problem]) -> bool:
-    return any(p.path == "format" and "migrated to format" in p.message for p in warnings)
+    # The migration note is the only warning on `format` (its words depend on the language).
+    return any(p.path == "format" and p.warning for p in warnings)
 
 
 def load_file_state(path: str | Path) -> tuple[Campaign, list[Problem], FileState]:
@@ -344,7 +354,7 @@ def _patched(data: dict[str, Any], path: str | Path, base: FileState | None) -> 
     except (PatchError, RecursionError, MemoryError):
         return None
     try:
-        again, _ = parse_text(out, str(path))
+        again, _warnings = parse_text(out, str(path))
     except CampaignError:
         # Kept only when it holds the data asked for and the campaign fails validation
         # written whole as well: the patch is then not at fault, the campaign is.
@@ -386,12 +396,13 @@ def save_campaign(campaign: Campaign, path: str | Path, *, base: FileState | Non
     try:
         raw = text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise CampaignError([Problem(str(path), "", f"text that is not valid Unicode ({exc.reason}): "
-                                                    "not saved")]) from None
+        raise CampaignError([Problem(str(path), "", _("text that is not valid Unicode ({reason}): not saved").format(
+            reason=exc.reason))]) from None
     try:
         written = write_atomic(path, raw, before_replace=before_replace)
     except OSError as exc:
-        raise CampaignError([Problem(str(path), "", f"cannot save: {exc.strerror or exc}")]) from None
+        raise CampaignError([Problem(str(path), "", _("cannot save: {reason}").format(
+            reason=exc.strerror or exc))]) from None
     return FileState(Stamp(signature_of(written), digest_of(raw)), text, data,
                      base.cache if base is not None else {})
 

@@ -17,12 +17,13 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from gmscreen.i18n import N_, _
 from gmscreen.rules import get_system, registry
-from gmscreen.rules._base import type_name
+from gmscreen.rules.errors import type_key
 
 from .errors import CampaignError, Problem
 from .model import FORMAT, SIDES, Campaign, from_data
-from .safeload import MAX_CAMPAIGN_BYTES, OUT_OF_MEMORY, nesting_line
+from .safeload import MAX_CAMPAIGN_BYTES, OUT_OF_MEMORY, nesting_line, thousands
 from .textsafe import CONTROL as _CONTROL
 
 
@@ -45,7 +46,8 @@ TIMER_STATUS = {
 
 TOP_KEYS = ("format", "name", "system", "session", "notes", "initiative", "rules", "revision",
             "characters", "encounter", "timers")
-CHARACTER_KEYS = ("id", "name", "side", "sheet", "conditions", "notes")
+CHARACTER_KEYS = ("id", "name", "side", "sheet", "conditions", "notes", "gender")
+GENDERS = ("f", "m")
 CONDITION_KEYS = ("name", "effect", "rounds")
 ENCOUNTER_KEYS = ("round", "turn", "entries", "declared", "resort_at", "ticks")
 ENTRY_KEYS = ("id", "name", "character", "initiative", "acted", "delayed")
@@ -76,20 +78,22 @@ def validate_file(path: str | Path) -> list[Problem]:
         with open(path, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        return [Problem(name, "", f"cannot read the file: {exc.strerror or exc}")]
+        return [Problem(name, "", _("cannot read the file: {reason}").format(reason=exc.strerror or exc))]
     if len(data) > MAX_FILE_BYTES:
-        return [Problem(name, "", f"file larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: not a campaign")]
+        return [Problem(name, "", _too_big())]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        return [Problem(name, "", f"invalid UTF-8 at byte offset {exc.start}: expected UTF-8 text", line)]
+        return [Problem(name, "", _("invalid UTF-8 at byte offset {offset}: expected UTF-8 text").format(
+            offset=exc.start), line)]
     try:
-        _, warnings = parse_campaign(text, name)
+        _campaign, warnings = parse_campaign(text, name)
     except CampaignError as exc:
         return exc.problems
     except Exception as exc:  # a bug here must still end as one line, not a traceback
-        return [Problem(name, "", f"internal error while checking this file: {type(exc).__name__}: {exc}")]
+        return [Problem(name, "", _("internal error while checking this file: {error}").format(
+            error=f"{type(exc).__name__}: {exc}"))]
     return warnings
 
 
@@ -97,7 +101,8 @@ def new_campaign(name: str, system: str) -> Campaign:
     """An empty campaign for `system`, with the initiative die and rule options spelled out."""
     if not registry.known(system):
         raise CampaignError([Problem(name or "campaign", "system",
-                                     f"expected one of {', '.join(registry.system_ids())}, got {_show(system)}")])
+                                     _("expected one of {choices}, got {value}").format(
+                                         choices=", ".join(registry.system_ids()), value=_show(system)))])
     rules_ = get_system(system)
     rules = {option: values[0] for option, values in rules_.rule_options.items()}
     return Campaign(name=name, system=system, initiative=rules_.initiative, rules=rules)
@@ -152,23 +157,43 @@ def _show(value: Any) -> str:
     return text
 
 
+_TYPE_WORDS = {"boolean": N_("a boolean"), "integer": N_("an integer"), "float": N_("a float"),
+               "string": N_("a string"), "list": N_("an array"), "table": N_("a table"), "none": N_("no value")}
+
+
 def _type_name(value: Any) -> str:
-    """The rules' words for a value's type, but TOML's for arrays, dates and times."""
+    """A value's type as TOML names it (arrays, dates and times), in the language spoken."""
     if isinstance(value, list):
-        return "an array"
+        return _("an array")
     if isinstance(value, datetime.datetime):
-        return "a date-time"
+        return _("a date-time")
     if isinstance(value, datetime.date):
-        return "a date"
+        return _("a date")
     if isinstance(value, datetime.time):
-        return "a time"
-    return type_name(value)
+        return _("a time")
+    key = type_key(value)
+    return _(_TYPE_WORDS[key]) if key in _TYPE_WORDS else type(value).__name__
 
 
 def _got(value: Any) -> str:
     if isinstance(value, (dict, list)):
-        return f"got {_type_name(value)}"
-    return f"got {_type_name(value)} {_show(value)}"
+        return _("got {type}").format(type=_type_name(value))
+    return _("got {type} {value}").format(type=_type_name(value), value=_show(value))
+
+
+def _too_big() -> str:
+    return _("file larger than {size} MB: not a campaign").format(size=MAX_FILE_BYTES // (1024 * 1024))
+
+
+def _too_deep() -> str:
+    return _("nesting deeper than the schema allows (at most {n} levels)").format(n=MAX_DEPTH)
+
+
+def _stat_expected(stat: Any) -> str:
+    """What a stat of the sheet takes (the rules' `expected()`, in the language spoken)."""
+    if stat.choices:
+        return _("one of {choices}").format(choices=", ".join(str(c) for c in stat.choices))
+    return _("an integer from {lo} to {hi}").format(lo=stat.lo, hi=stat.hi)
 
 
 def _is_int(value: Any) -> bool:
@@ -343,6 +368,8 @@ def line_of(lines: dict[tuple, int], path: tuple) -> int | None:
 
 
 _KNOWN_SHOWN = 12          # ids listed in a dangling-reference message, at most
+_NO_CHARACTER = N_("no character with id {value}; expected one of: {known}")
+_NO_ENTRY = N_("no encounter entry with id {value}; expected one of: {known}")
 
 _SYNTAX_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$|\s*\(at end of document\)\s*$")
 
@@ -391,11 +418,11 @@ class _Checker:
     def run(self) -> Campaign | None:
         text = self.text
         if len(text) > MAX_FILE_BYTES:
-            self.at_line(None, f"file larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: not a campaign")
+            self.at_line(None, _too_big())
             return None
         if not text.strip():
-            self.at_line(None, f"the file is empty: expected a campaign (format = {FORMAT}, name = \"...\", "
-                               "system = \"...\")")
+            self.at_line(None, _("the file is empty: expected a campaign ({example})").format(
+                example=f'format = {FORMAT}, name = "...", system = "..."'))
             return None
         try:
             data = tomllib.loads(text)
@@ -407,30 +434,32 @@ class _Checker:
                 message = message[: where.start()]
                 if where.group(1):
                     line = int(where.group(1))
-                    message += f" (column {where.group(2)})"
+                    message += " " + _("(column {column})").format(column=where.group(2))
                 else:
                     line = text.count("\n") + 1
-                    message += " (at the end of the file: is it cut short?)"
-            self.at_line(line, f"not valid TOML: {message}")
+                    message += " " + _("(at the end of the file: is it cut short?)")
+            self.at_line(line, _("not valid TOML: {reason}").format(reason=message))
             return None
         except RecursionError:
-            self.at_line(nesting_line(text, MAX_DEPTH),
-                         f"nesting deeper than the schema allows (at most {MAX_DEPTH} levels)")
+            self.at_line(nesting_line(text, MAX_DEPTH), _too_deep())
             return None
         except MemoryError:
-            self.at_line(None, f"{OUT_OF_MEMORY}: not a campaign")
+            self.at_line(None, _("{problem}: not a campaign").format(problem=_(OUT_OF_MEMORY)))
             return None
         self._limits(data)
         fmt = data.get("format")
         if "format" not in data:
-            self.error(("format",), f"missing: the schema version (format = {FORMAT})")
+            self.error(("format",), _("missing: the schema version (format = {format})").format(format=FORMAT))
         elif not _is_int(fmt):
-            self.error(("format",), f"expected the schema version, an integer ({FORMAT}), {_got(fmt)}")
+            self.error(("format",), _("expected the schema version, an integer ({format}), {got}").format(
+                format=FORMAT, got=_got(fmt)))
         elif fmt > FORMAT:
-            self.error(("format",), f"written by a newer gmscreen (format {fmt}); this version reads format {FORMAT}")
+            self.error(("format",), _("written by a newer gmscreen (format {found}); this version reads format "
+                                      "{format}").format(found=fmt, format=FORMAT))
             return None     # the rest follows a schema this version does not know
         elif fmt < 1:
-            self.error(("format",), f"expected a format from 1 to {FORMAT}, got {fmt}")
+            self.error(("format",), _("expected a format from 1 to {format}, got {found}").format(
+                format=FORMAT, found=fmt))
         self._campaign(data)
         if any(not warning for _, _, warning, _ in self.found):
             return None
@@ -444,16 +473,17 @@ class _Checker:
             path, value, depth = stack.pop()
             if isinstance(value, (dict, list)):
                 if depth >= MAX_DEPTH:
-                    self.error(path, f"nesting deeper than the schema allows (at most {MAX_DEPTH} levels)")
+                    self.error(path, _too_deep())
                     self.poisoned.add(path)
                     continue
                 if len(value) > MAX_ITEMS:
-                    self.error(path, f"too many entries: at most {MAX_ITEMS:,}, got {len(value):,}")
+                    self.error(path, _("too many entries: at most {most}, got {count}").format(
+                        most=thousands(MAX_ITEMS), count=thousands(len(value))))
                     self.poisoned.add(path)
                     continue
                 if isinstance(value, dict):
                     items = list(value.items())
-                    for key, _ in items:
+                    for key, _value in items:
                         self._text(path + (key,), key, what="key")
                 else:
                     items = list(enumerate(value))
@@ -464,25 +494,30 @@ class _Checker:
 
     def _text(self, path: tuple, value: str, what: str = "text") -> None:
         if len(value) > MAX_STRING:
-            self.error(path, f"{what} too long: at most {MAX_STRING:,} characters, got {len(value):,}")
+            message = (_("key too long: at most {most} characters, got {count}") if what == "key"
+                       else _("text too long: at most {most} characters, got {count}"))
+            self.error(path, message.format(most=thousands(MAX_STRING), count=thousands(len(value))))
             self.poisoned.add(path)
             return
         m = _CONTROL.search(value)
         if m:
-            self.warn(path, f"control character U+{ord(m.group()):04X} in the {what} "
-                            "(kept as written; the screen shows it neutralised)")
+            message = (_("control character {code} in the key (kept as written; the screen shows it "
+                         "neutralised)") if what == "key"
+                       else _("control character {code} in the text (kept as written; the screen shows it "
+                              "neutralised)"))
+            self.warn(path, message.format(code=f"U+{ord(m.group()):04X}"))
 
     # -- small typed readers; each returns True when the value is fine
 
-    def check_table(self, path: tuple, value: Any, what: str = "a table") -> bool:
+    def check_table(self, path: tuple, value: Any, what: str = "") -> bool:
         if not isinstance(value, dict):
-            self.error(path, f"expected {what}, {_got(value)}")
+            self.error(path, _("expected {what}, {got}").format(what=what or _("a table"), got=_got(value)))
             return False
         return path not in self.poisoned     # too big or too deep: reported once, not item by item
 
     def check_array(self, path: tuple, value: Any, what: str) -> bool:
         if not isinstance(value, list):
-            self.error(path, f"expected {what}, {_got(value)}")
+            self.error(path, _("expected {what}, {got}").format(what=what, got=_got(value)))
             return False
         return path not in self.poisoned
 
@@ -491,11 +526,12 @@ class _Checker:
         """Each table of the array `parent[key]` ([[header]]; none when the key is absent), with
         its path, once it is known to be a table of `what` with only `allowed` keys."""
         if key not in parent or not self.check_array(path + (key,), parent[key],
-                                                     f"an array of tables ([[{header}]])"):
+                                                     _("an array of tables ([[{header}]])").format(
+                                                         header=header)):
             return
         for j, table in enumerate(parent[key]):
             where = path + (key, j)
-            if self.check_table(where, table, f"{what} table"):
+            if self.check_table(where, table, _("{what} table").format(what=what)):
                 self.keys(where, table, allowed, what)
                 yield where, table
 
@@ -527,92 +563,99 @@ class _Checker:
 
     def unknown(self, path: tuple, key: str, allowed: tuple, what: str, hint: str = "") -> None:
         close = difflib.get_close_matches(key, allowed, n=1)
-        guess = f" (did you mean {close[0]!r}?)" if close else ""
-        self.error(path, hint or f"unknown key in {what}{guess}; expected one of {', '.join(allowed)}")
+        guess = " " + _("(did you mean {key}?)").format(key=repr(close[0])) if close else ""
+        self.error(path, _(hint) if hint else _("unknown key in {what}{guess}; expected one of {choices}").format(
+            what=what, guess=guess, choices=", ".join(allowed)))
 
     def required(self, path: tuple, table: dict, key: str, what: str) -> bool:
         if key not in table:
-            self.error(path + (key,), f"missing: {what}")
+            self.error(path + (key,), _("missing: {what}").format(what=what))
             return False
         return True
 
     def check_int(self, path: tuple, value: Any, lo: int | None = None, hi: int | None = None, what: str = "") -> bool:
         if lo is not None and hi is not None:
-            expected = f"an integer from {lo} to {hi}"
+            expected = _("an integer from {lo} to {hi}").format(lo=lo, hi=hi)
         elif lo is not None:
-            expected = f"an integer ≥ {lo}"
+            expected = _("an integer ≥ {lo}").format(lo=lo)
         else:
-            expected = "an integer"
+            expected = _("an integer")
         if what:
             expected = f"{what}, {expected}"
         if not _is_int(value):
-            self.error(path, f"expected {expected}, {_got(value)}")
+            self.error(path, _("expected {what}, {got}").format(what=expected, got=_got(value)))
             return False
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            self.error(path, f"expected {expected}, got {value}")
+            self.error(path, _("expected {what}, got {value}").format(what=expected, value=value))
             return False
         return True
 
-    def check_str(self, path: tuple, value: Any, *, nonempty: bool = False, what: str = "text") -> bool:
+    def check_str(self, path: tuple, value: Any, *, nonempty: bool = False, what: str = "") -> bool:
+        what = what or _("text")
         if not isinstance(value, str):
-            self.error(path, f"expected {what} (a string), {_got(value)}")
+            self.error(path, _("expected {what} (a string), {got}").format(what=what, got=_got(value)))
             return False
         if nonempty and not value.strip():
-            self.error(path, f"expected {what}, got an empty string")
+            self.error(path, _("expected {what}, got an empty string").format(what=what))
             return False
         return True
 
     def check_bool(self, path: tuple, value: Any) -> bool:
         if not isinstance(value, bool):
-            self.error(path, f"expected true or false, {_got(value)}")
+            self.error(path, _("expected true or false, {got}").format(got=_got(value)))
             return False
         return True
 
     def check_choice(self, path: tuple, value: Any, choices: tuple) -> bool:
         if not isinstance(value, str) or value not in choices:
-            self.error(path, f"expected one of {', '.join(repr(c) for c in choices)}, {_got(value)}")
+            self.error(path, _("expected one of {choices}, {got}").format(
+                choices=", ".join(repr(c) for c in choices), got=_got(value)))
             return False
         return True
 
     def check_slug(self, path: tuple, value: Any) -> bool:
-        if not self.check_str(path, value, what="an id"):
+        if not self.check_str(path, value, what=_("an id")):
             return False
         if len(value) > MAX_NAME or not SLUG.match(value):
-            self.error(path, f"expected an id: lowercase letters, digits, '-' and '_', starting with a letter "
-                             f"or digit, at most {MAX_NAME} characters; got {_show(value)}")
+            self.error(path, _("expected an id: lowercase letters, digits, '-' and '_', starting with a letter "
+                               "or digit, at most {most} characters; got {value}").format(most=MAX_NAME,
+                                                                                        value=_show(value)))
             return False
         return True
 
     # -- the campaign
 
     def _campaign(self, data: dict) -> None:
-        self.keys((), data, TOP_KEYS, "the campaign")
-        if self.required((), data, "name", "the campaign's name (name = \"...\")"):
-            self.check_str(("name",), data["name"], nonempty=True, what="the campaign's name")
-        if "system" in data or self.required((), data, "system", f"the rules system, one of {_system_list()}"):
+        self.keys((), data, TOP_KEYS, _("the campaign"))
+        if self.required((), data, "name", _("the campaign's name (name = \"...\")")):
+            self.check_str(("name",), data["name"], nonempty=True, what=_("the campaign's name"))
+        if "system" in data or self.required((), data, "system", _("the rules system, one of {choices}").format(
+                choices=_system_list())):
             system = data["system"]
             if isinstance(system, str) and registry.known(system):
                 self.system = system
             else:
-                self.error(("system",), f"expected one of {_system_list()}, {_got(system)}")
+                self.error(("system",), _("expected one of {choices}, {got}").format(choices=_system_list(),
+                                                                                     got=_got(system)))
         if "session" in data:
-            self.check_int(("session",), data["session"], 1, MAX_COUNT, what="the session number")
+            self.check_int(("session",), data["session"], 1, MAX_COUNT, what=_("the session number"))
         if "revision" in data:
             self.check_int(("revision",), data["revision"], 0, None)
         if "notes" in data:
-            self.check_str(("notes",), data["notes"], what="notes")
+            self.check_str(("notes",), data["notes"], what=_("notes"))
         if "initiative" in data:
             self._initiative(data["initiative"])
-        if "rules" in data and self.check_table(("rules",), data["rules"], "a table of rule options"):
+        if "rules" in data and self.check_table(("rules",), data["rules"], _("a table of rule options")):
             self._rules(data["rules"])
         characters: dict[str, int] = {}
         if "characters" in data and self.check_array(("characters",), data["characters"],
-                                                "an array of tables ([[characters]])"):
+                                                _("an array of tables ([[{header}]])").format(header="characters")):
             for i, ch in enumerate(data["characters"]):
                 self._character(("characters", i), ch, characters)
-        if "encounter" in data and self.check_table(("encounter",), data["encounter"], "a table ([encounter])"):
+        if "encounter" in data and self.check_table(("encounter",), data["encounter"], _("a table ([encounter])")):
             self._encounter(data["encounter"], characters)
-        if "timers" in data and self.check_array(("timers",), data["timers"], "an array of tables ([[timers]])"):
+        if "timers" in data and self.check_array(("timers",), data["timers"],
+                                                        _("an array of tables ([[{header}]])").format(header="timers")):
             ids: dict[str, int] = {}
             for i, timer in enumerate(data["timers"]):
                 self._timer(("timers", i), timer, characters, ids)
@@ -622,7 +665,7 @@ class _Checker:
 
     def _initiative(self, value: Any) -> None:
         path = ("initiative",)
-        if not self.check_str(path, value, what="a dice expression such as \"1d10\""):
+        if not self.check_str(path, value, what=_("a dice expression such as {example}").format(example='"1d10"')):
             return
         if not value.strip():
             return      # "" = the GM types each initiative
@@ -631,14 +674,14 @@ class _Checker:
         except ModuleNotFoundError as exc:
             if exc.name == "gmscreen.rules.expr":
                 return  # no expression parser in this build: nothing to check against
-            self.error(path, f"cannot check the dice expression: {exc}")
+            self.error(path, _("cannot check the dice expression: {error}").format(error=exc))
             return
         try:
             expr.parse_expression(value)
         except Exception as exc:  # any refusal of the parser is the file's problem, not a crash
             reason = getattr(exc, "reason", None) or str(exc)
-            self.error(path, f"expected a dice expression such as {self._initiative_example()!r}"
-                             f", got {_show(value)}: {reason}")
+            self.error(path, _("expected a dice expression such as {example}, got {value}: {reason}").format(
+                example=repr(self._initiative_example()), value=_show(value), reason=reason))
 
     def _rules(self, table: dict) -> None:
         if self.system is None:
@@ -648,9 +691,11 @@ class _Checker:
             path = ("rules", key)
             if key not in options:
                 if options:
-                    self.error(path, f"not a rule option of {self.system}; expected one of {', '.join(options)}")
+                    self.error(path, _("not a rule option of {system}; expected one of {choices}").format(
+                        system=self.system, choices=", ".join(options)))
                 else:
-                    self.error(path, f"not a rule option: {self.system} has none (expected an empty [rules] table)")
+                    self.error(path, _("not a rule option: {system} has none (expected an empty [rules] table)").format(
+                        system=self.system))
                 continue
             choices = options[key]
             if isinstance(choices[0], bool):
@@ -661,39 +706,43 @@ class _Checker:
     # -- characters and sheets
 
     def _character(self, path: tuple, ch: Any, seen: dict[str, int]) -> None:
-        if not self.check_table(path, ch, "a character table"):
+        if not self.check_table(path, ch, _("a character table")):
             return
         for key in ch:
             if key not in CHARACTER_KEYS:
                 hint = get_system(self.system).derived_keys.get(key, "") if self.system else ""
-                self.unknown(path + (key,), key, CHARACTER_KEYS, "a character", hint)
-        self.unique_id(path, ch, "the character's id (a slug such as \"loriane\")", seen,
-                       "duplicate id {id!r} (also characters[{first}]); expected an id unique in the campaign")
-        if self.required(path, ch, "name", "the character's name"):
-            if self.check_str(path + ("name",), ch["name"], nonempty=True, what="the character's name"):
+                self.unknown(path + (key,), key, CHARACTER_KEYS, _("a character"), hint)
+        self.unique_id(path, ch, _("the character's id (a slug such as {example})").format(example='"loriane"'), seen,
+                       _("duplicate id {id!r} (also characters[{first}]); expected an id unique in the campaign"))
+        if self.required(path, ch, "name", _("the character's name")):
+            if self.check_str(path + ("name",), ch["name"], nonempty=True, what=_("the character's name")):
                 self.character_names.add(ch["name"].casefold())
         if "side" in ch:
             self.check_choice(path + ("side",), ch["side"], SIDES)
         if "notes" in ch:
-            self.check_str(path + ("notes",), ch["notes"], what="notes")
+            self.check_str(path + ("notes",), ch["notes"], what=_("notes"))
+        if "gender" in ch:
+            self.check_choice(path + ("gender",), ch["gender"], GENDERS)
         if "conditions" in ch and self.check_array(path + ("conditions",), ch["conditions"],
-                                              "an array of tables ([[characters.conditions]])"):
+                                              _("an array of tables ([[{header}]])").format(
+                                                  header="characters.conditions")):
             for j, cond in enumerate(ch["conditions"]):
                 self._condition(path + ("conditions", j), cond)
         sheet = ch.get("sheet", {})
-        if self.check_table(path + ("sheet",), sheet, "a sheet table ([characters.sheet.<group>])") and self.system:
+        if self.check_table(path + ("sheet",), sheet, _("a sheet table ([characters.sheet.<group>])")) and self.system:
             self._sheet(path + ("sheet",), sheet)
 
     def _condition(self, path: tuple, cond: Any) -> None:
-        if not self.check_table(path, cond, "a condition table"):
+        if not self.check_table(path, cond, _("a condition table")):
             return
-        self.keys(path, cond, CONDITION_KEYS, "a condition")
-        if self.required(path, cond, "name", "the condition's name"):
-            self.check_str(path + ("name",), cond["name"], nonempty=True, what="the condition's name")
+        self.keys(path, cond, CONDITION_KEYS, _("a condition"))
+        if self.required(path, cond, "name", _("the condition's name")):
+            self.check_str(path + ("name",), cond["name"], nonempty=True, what=_("the condition's name"))
         if "effect" in cond:
-            self.check_str(path + ("effect",), cond["effect"], what="the effect in the system's terms (\"−1 dé\", \"Malus\")")
+            self.check_str(path + ("effect",), cond["effect"], what=_("the effect in the system's terms ({examples})")
+                           .format(examples='"−1 dé", "Malus"'))
         if "rounds" in cond:
-            self.check_int(path + ("rounds",), cond["rounds"], 0, MAX_COUNT, what="rounds left")
+            self.check_int(path + ("rounds",), cond["rounds"], 0, MAX_COUNT, what=_("rounds left"))
 
     def _sheet(self, path: tuple, sheet: dict) -> None:
         groups = {g.key: g for g in sheet_groups(self.system)}
@@ -701,15 +750,16 @@ class _Checker:
         for key in sheet:
             if key not in groups:
                 hint = derived.get(key, "")
-                self.unknown(path + (key,), key, tuple(groups), f"a {self.system} sheet", hint)
+                self.unknown(path + (key,), key, tuple(groups), _("a {system} sheet").format(system=self.system), hint)
         for gkey, group in groups.items():
             gpath = path + (gkey,)
             if gkey not in sheet:
                 if group.required and group.stats:
-                    self.error(gpath, f"missing: {group.label} ({', '.join(s.key for s in group.stats)})")
+                    self.error(gpath, _("missing: {what}").format(
+                        what=f"{group.label} ({', '.join(s.key for s in group.stats)})"))
                 continue
             values = sheet[gkey]
-            if not self.check_table(gpath, values, f"a table of {group.label}"):
+            if not self.check_table(gpath, values, _("a table of {group}").format(group=group.label)):
                 continue
             if group.stats:
                 self._fixed_group(gpath, group, values, derived)
@@ -730,18 +780,22 @@ class _Checker:
         if group.required:
             for stat in group.stats:
                 if stat.key not in values:
-                    self.error(path + (stat.key,), f"missing: {stat.label}, {stat.expected()}")
+                    self.error(path + (stat.key,), _("missing: {what}").format(
+                        what=f"{stat.label}, {_stat_expected(stat)}"))
 
     def _stat(self, path: tuple, stat: Any, value: Any) -> None:
-        label = stat.label or "value"
+        label = stat.label or _("value")
         if not _is_int(value):
-            self.error(path, f"expected {label}: {stat.expected()}, {_got(value)}")
+            self.error(path, _("expected {what}: {expected}, {got}").format(
+                what=label, expected=_stat_expected(stat), got=_got(value)))
         elif not stat.allows(value):
-            self.error(path, f"expected {label}: {stat.expected()}, got {value}")
+            self.error(path, _("expected {what}: {expected}, got {value}").format(
+                what=label, expected=_stat_expected(stat), value=value))
 
     def _free_name(self, path: tuple, name: str, what: str) -> bool:
         if not name.strip() or len(name) > MAX_NAME:
-            self.error(path, f"expected a {what} name of 1 to {MAX_NAME} characters, got {_show(name)}")
+            self.error(path, _("expected a {what} name of 1 to {most} characters, got {value}").format(
+                what=what, most=MAX_NAME, value=_show(name)))
             return False
         return True
 
@@ -753,31 +807,33 @@ class _Checker:
     def _nested_group(self, path: tuple, group: Any, values: dict, sheet: dict, parent: Any) -> None:
         if parent.stats:
             parents = tuple(s.key for s in parent.stats)
-            where = f"a key of {parent.label}: {', '.join(parents)}"
+            where = _("a key of {group}: {keys}").format(group=parent.label, keys=", ".join(parents))
         else:
             given = sheet.get(parent.key)
             parents = tuple(given) if isinstance(given, dict) else ()
-            where = (f"one of this sheet's {parent.label}: {', '.join(parents)}" if parents
-                     else f"a name listed in [characters.sheet.{parent.key}] first")
+            where = (_("one of this sheet's {group}: {names}").format(group=parent.label, names=", ".join(parents))
+                     if parents else _("a name listed in [characters.sheet.{key}] first").format(key=parent.key))
         for pkey, sub in values.items():
             ppath = path + (pkey,)
             if pkey not in parents:
-                self.error(ppath, f"{group.label} are grouped under {parent.label.lower()}; expected {where}")
+                self.error(ppath, _("{group} are grouped under {parent}; expected {where}").format(
+                    group=group.label, parent=parent.label.lower(), where=where))
                 continue
-            if self.check_table(ppath, sub, f"a table of {group.label} under {pkey}"):
+            if self.check_table(ppath, sub, _("a table of {group} under {key}").format(group=group.label, key=pkey)):
                 self._free_group(ppath, group, sub)
 
     # -- encounter
 
     def _encounter(self, enc: dict, characters: dict[str, int]) -> None:
         path = ("encounter",)
-        self.keys(path, enc, ENCOUNTER_KEYS, "the encounter")
+        self.keys(path, enc, ENCOUNTER_KEYS, _("the encounter"))
         if "round" in enc:
-            self.check_int(path + ("round",), enc["round"], 0, MAX_COUNT, what="the round (0: no fight running)")
+            self.check_int(path + ("round",), enc["round"], 0, MAX_COUNT, what=_("the round (0: no fight running)"))
         ids: dict[str, int] = {}
         count = 0
         if "entries" in enc and self.check_array(path + ("entries",), enc["entries"],
-                                            "an array of tables ([[encounter.entries]])"):
+                                            _("an array of tables ([[{header}]])").format(
+                                                header="encounter.entries")):
             count = len(enc["entries"])
             for i, entry in enumerate(enc["entries"]):
                 self._entry(path + ("entries", i), entry, characters, ids)
@@ -786,126 +842,129 @@ class _Checker:
         self.entry_ids = set(ids)
         if "turn" in enc:
             hi = max(count - 1, 0)
-            what = "whose turn it is, an index into the entries" if count else "0 (no entries)"
+            what = _("whose turn it is, an index into the entries") if count else _("0 (no entries)")
             self.check_int(path + ("turn",), enc["turn"], 0, hi, what=what)
         if "declared" in enc and self.check_array(path + ("declared",), enc["declared"],
-                                             "an array of tables ([[encounter.declared]])"):
+                                             _("an array of tables ([[{header}]])").format(
+                                                 header="encounter.declared")):
             declared: dict[str, int] = {}
             for i, decl in enumerate(enc["declared"]):
                 self._declaration(path + ("declared", i), decl, ids, declared)
         if "resort_at" in enc:
             self.check_int(path + ("resort_at",), enc["resort_at"], 0, MAX_COUNT,
-                           what="the round whose end sorts the whole order")
+                           what=_("the round whose end sorts the whole order"))
         if "ticks" in enc and self.check_array(path + ("ticks",), enc["ticks"],
-                                          "an array of tables ([[encounter.ticks]])"):
+                                          _("an array of tables ([[{header}]])").format(header="encounter.ticks")):
             for i, ticks in enumerate(enc["ticks"]):
                 self._ticks(path + ("ticks", i), ticks)
 
     def _ticks(self, path: tuple, ticks: Any) -> None:
         """What one end of turn ticked, kept for `p`. Only the shapes are checked: the ids name
         what was there then (a character or timer removed since is fine, `p` leaves it be)."""
-        if not self.check_table(path, ticks, "a table of what one end of turn ticked"):
+        if not self.check_table(path, ticks, _("a table of what one end of turn ticked")):
             return
-        self.keys(path, ticks, TICKS_KEYS, "a turn's ticks")
-        if self.required(path, ticks, "round", "the round the turn was in"):
-            self.check_int(path + ("round",), ticks["round"], 0, MAX_COUNT, what="the round")
+        self.keys(path, ticks, TICKS_KEYS, _("a turn's ticks"))
+        if self.required(path, ticks, "round", _("the round the turn was in")):
+            self.check_int(path + ("round",), ticks["round"], 0, MAX_COUNT, what=_("the round"))
         if "round_after" in ticks:
-            self.check_int(path + ("round_after",), ticks["round_after"], 0, MAX_COUNT, what="the round")
+            self.check_int(path + ("round_after",), ticks["round_after"], 0, MAX_COUNT, what=_("the round"))
         for key in ("actor", "following"):
             if key in ticks:
-                self.check_str(path + (key,), ticks[key], nonempty=True, what="an entry id")
+                self.check_str(path + (key,), ticks[key], nonempty=True, what=_("an entry id"))
         for key in ("order_before", "order_after"):
-            if key in ticks and self.check_array(path + (key,), ticks[key], "an array of entry ids"):
+            if key in ticks and self.check_array(path + (key,), ticks[key], _("an array of entry ids")):
                 for j, ident in enumerate(ticks[key]):
-                    self.check_str(path + (key, j), ident, nonempty=True, what="an entry id")
+                    self.check_str(path + (key, j), ident, nonempty=True, what=_("an entry id"))
         for where, tick in self.tables(path, ticks, "conditions", "encounter.ticks.conditions",
-                                       "a ticked condition", TICKED_CONDITION_KEYS):
-            if self.required(where, tick, "character", "the id of the character who bore it"):
-                self.check_str(where + ("character",), tick["character"], nonempty=True, what="a character id")
-            if self.required(where, tick, "index", "its place among the character's conditions"):
-                self.check_int(where + ("index",), tick["index"], 0, MAX_ITEMS, what="a place in the list")
-            if self.required(where, tick, "before", "the condition before the tick"):
+                                       _("a ticked condition"), TICKED_CONDITION_KEYS):
+            if self.required(where, tick, "character", _("the id of the character who bore it")):
+                self.check_str(where + ("character",), tick["character"], nonempty=True, what=_("a character id"))
+            if self.required(where, tick, "index", _("its place among the character's conditions")):
+                self.check_int(where + ("index",), tick["index"], 0, MAX_ITEMS, what=_("a place in the list"))
+            if self.required(where, tick, "before", _("the condition before the tick")):
                 self._condition(where + ("before",), tick["before"])
             if "after" in tick:
-                self.check_int(where + ("after",), tick["after"], 0, MAX_COUNT, what="rounds left after the tick")
+                self.check_int(where + ("after",), tick["after"], 0, MAX_COUNT, what=_("rounds left after the tick"))
         for where, tick in self.tables(path, ticks, "countdowns", "encounter.ticks.countdowns",
-                                       "a ticked countdown", TICKED_COUNTDOWN_KEYS):
-            if self.required(where, tick, "timer", "the id of the countdown"):
-                self.check_str(where + ("timer",), tick["timer"], nonempty=True, what="a timer id")
+                                       _("a ticked countdown"), TICKED_COUNTDOWN_KEYS):
+            if self.required(where, tick, "timer", _("the id of the countdown")):
+                self.check_str(where + ("timer",), tick["timer"], nonempty=True, what=_("a timer id"))
             for key in ("rounds", "rounds_after"):
                 if key in tick:
-                    self.check_int(where + (key,), tick[key], 0, MAX_COUNT, what="rounds left")
+                    self.check_int(where + (key,), tick[key], 0, MAX_COUNT, what=_("rounds left"))
             for key in ("status", "status_after"):
                 if key in tick:
                     self.check_choice(where + (key,), tick[key], TIMER_STATUS["countdown"])
-        for where, decl in self.tables(path, ticks, "declared", "encounter.ticks.declared", "a declaration",
+        for where, decl in self.tables(path, ticks, "declared", "encounter.ticks.declared", _("a declaration"),
                                        DECLARATION_KEYS):
-            if self.required(where, decl, "entry", "the id of the entry that declared"):
-                self.check_str(where + ("entry",), decl["entry"], nonempty=True, what="an entry id")
-            if "actions" in decl and self.check_array(where + ("actions",), decl["actions"], "an array of actions"):
+            if self.required(where, decl, "entry", _("the id of the entry that declared")):
+                self.check_str(where + ("entry",), decl["entry"], nonempty=True, what=_("an entry id"))
+            if "actions" in decl and self.check_array(where + ("actions",), decl["actions"], _("an array of actions")):
                 for k, action in enumerate(decl["actions"]):
-                    self.check_str(where + ("actions", k), action, what="an action")
+                    self.check_str(where + ("actions", k), action, what=_("an action"))
 
     def _entry(self, path: tuple, entry: Any, characters: dict[str, int], ids: dict[str, int]) -> None:
-        if not self.identified(path, entry, "an entry table", ENTRY_KEYS, "an encounter entry",
-                               "the entry's id (a slug, unique in the encounter)", ids,
-                               "duplicate entry id {id!r} (also encounter.entries[{first}]); "
-                               "expected an id unique in the encounter"):
+        if not self.identified(path, entry, _("an entry table"), ENTRY_KEYS, _("an encounter entry"),
+                               _("the entry's id (a slug, unique in the encounter)"), ids,
+                               _("duplicate entry id {id!r} (also encounter.entries[{first}]); "
+                                 "expected an id unique in the encounter")):
             return
-        if self.required(path, entry, "name", "the name shown in the turn order"):
-            self.check_str(path + ("name",), entry["name"], nonempty=True, what="the name shown in the turn order")
+        if self.required(path, entry, "name", _("the name shown in the turn order")):
+            self.check_str(path + ("name",), entry["name"], nonempty=True, what=_("the name shown in the turn order"))
         if "character" in entry:
             self._character_ref(path + ("character",), entry["character"], characters)
         if "initiative" in entry:
-            self.check_int(path + ("initiative",), entry["initiative"], -MAX_COUNT, MAX_COUNT, what="the initiative")
+            self.check_int(path + ("initiative",), entry["initiative"], -MAX_COUNT, MAX_COUNT, what=_("the initiative"))
         for flag in ("acted", "delayed"):
             if flag in entry:
                 self.check_bool(path + (flag,), entry[flag])
 
     def _character_ref(self, path: tuple, value: Any, characters: dict[str, int]) -> bool:
-        if not self.check_str(path, value, what="a character id"):
+        if not self.check_str(path, value, what=_("a character id")):
             return False
         if value not in characters:
-            self.dangling(path, "character", value, characters)
+            self.dangling(path, _NO_CHARACTER, value, characters)
             return False
         return True
 
     def dangling(self, path: tuple, what: str, value: Any, known: Iterable[str], *, warning: bool = False,
                  more: str = "") -> None:
-        """Every reference to an id that does not exist is reported in these words."""
+        """Every reference to an id that does not exist is reported in these words (`what`:
+        _NO_CHARACTER or _NO_ENTRY)."""
         ids = list(known)
-        shown = ", ".join(ids[:_KNOWN_SHOWN]) or "none"
+        shown = ", ".join(ids[:_KNOWN_SHOWN]) or _("none")
         if len(ids) > _KNOWN_SHOWN:
-            shown += f", … ({len(ids)} in all)"
-        message = f"no {what} with id {_show(value)}; expected one of: {shown}{more}"
+            shown += ", … " + _("({n} in all)").format(n=len(ids))
+        message = _(what).format(value=_show(value), known=shown) + more
         (self.warn if warning else self.error)(path, message)
 
     def _declaration(self, path: tuple, decl: Any, entries: dict[str, int], declared: dict[str, int]) -> None:
-        if not self.check_table(path, decl, "a declaration table"):
+        if not self.check_table(path, decl, _("a declaration table")):
             return
-        self.keys(path, decl, DECLARATION_KEYS, "a declaration")
-        if self.required(path, decl, "entry", "the id of the entry that declares"):
+        self.keys(path, decl, DECLARATION_KEYS, _("a declaration"))
+        if self.required(path, decl, "entry", _("the id of the entry that declares")):
             entry = decl["entry"]
-            if self.check_str(path + ("entry",), entry, what="an entry id"):
+            if self.check_str(path + ("entry",), entry, what=_("an entry id")):
                 if entry not in entries:
-                    self.dangling(path + ("entry",), "encounter entry", entry, entries)
+                    self.dangling(path + ("entry",), _NO_ENTRY, entry, entries)
                 elif entry in declared:
-                    self.error(path + ("entry",), f"{entry!r} already declared (encounter.declared[{declared[entry]}]);"
-                                                  " expected one declaration per entry")
+                    self.error(path + ("entry",), _("{entry} already declared (encounter.declared[{first}]); "
+                                                    "expected one declaration per entry").format(
+                        entry=repr(entry), first=declared[entry]))
                 else:
                     declared[entry] = path[-1]
-        if "actions" in decl and self.check_array(path + ("actions",), decl["actions"], "an array of actions"):
+        if "actions" in decl and self.check_array(path + ("actions",), decl["actions"], _("an array of actions")):
             for j, action in enumerate(decl["actions"]):
-                self.check_str(path + ("actions", j), action, nonempty=True, what="an action")
+                self.check_str(path + ("actions", j), action, nonempty=True, what=_("an action"))
 
     # -- timers
 
     def _timer(self, path: tuple, timer: Any, characters: dict[str, int], ids: dict[str, int]) -> None:
-        if not self.identified(path, timer, "a timer table", TIMER_KEYS, "a timer", "the timer's id (a slug)", ids,
-                               "duplicate timer id {id!r} (also timers[{first}])"):
+        if not self.identified(path, timer, _("a timer table"), TIMER_KEYS, _("a timer"), _("the timer's id (a slug)"),
+                               ids, _("duplicate timer id {id!r} (also timers[{first}])")):
             return
-        if self.required(path, timer, "label", "the timer's label"):
-            self.check_str(path + ("label",), timer["label"], nonempty=True, what="the timer's label")
+        if self.required(path, timer, "label", _("the timer's label")):
+            self.check_str(path + ("label",), timer["label"], nonempty=True, what=_("the timer's label"))
         kind = timer.get("kind", "countdown")
         if not self.check_choice(path + ("kind",), kind, TIMER_KINDS):
             return
@@ -914,22 +973,23 @@ class _Checker:
         if "who" in timer:
             self._character_ref(path + ("who",), timer["who"], characters)
         elif kind != "countdown":
-            self.error(path + ("who",), "missing: the id of the character who rolls")
+            self.error(path + ("who",), _("missing: {what}").format(what=_("the id of the character who rolls")))
         if "opponent" in timer:
             self._opponent(path + ("opponent",), timer["opponent"], characters)
         if kind == "countdown":
             for key in ("request", "dice"):     # the model writes them empty
                 if timer.get(key, {}) != {}:
-                    self.error(path + (key,), "a countdown has no test: expected only rounds (or an empty table)")
-            if self.required(path, timer, "rounds", "the rounds left (rounds = 3)"):
-                self.check_int(path + ("rounds",), timer["rounds"], 0, MAX_COUNT, what="the rounds left")
+                    self.error(path + (key,), _("a countdown has no test: expected only rounds (or an empty table)"))
+            if self.required(path, timer, "rounds", _("the rounds left (rounds = 3)")):
+                self.check_int(path + ("rounds",), timer["rounds"], 0, MAX_COUNT, what=_("the rounds left"))
             return
         if "rounds" in timer:
-            self.error(path + ("rounds",), "only countdowns count rounds: a test timer counts its tests")
-        request_ok = (self.required(path, timer, "request", "the test's request table ([timers.request])")
-                      and self.check_table(path + ("request",), timer["request"], "a request table ([timers.request])"))
+            self.error(path + ("rounds",), _("only countdowns count rounds: a test timer counts its tests"))
+        request_ok = (self.required(path, timer, "request", _("the test's request table ([timers.request])"))
+                      and self.check_table(path + ("request",), timer["request"],
+                                           _("a request table ([timers.request])")))
         dice = timer.get("dice", {})
-        dice_ok = self.check_table(path + ("dice",), dice, "a table of the dice rolled so far ([timers.dice])")
+        dice_ok = self.check_table(path + ("dice",), dice, _("a table of the dice rolled so far ([timers.dice])"))
         if request_ok and dice_ok:
             self._test_timer(path, kind, timer["request"], dice, timer.get("status", "running"))
 
@@ -938,15 +998,15 @@ class _Checker:
         name, which the screen writes itself). A value shaped like an id that names no
         character nor encounter entry is a dangling reference, reported as such; a warning, not
         an error, because the screen may also keep a one-word free name such as "garde"."""
-        if not self.check_str(path, value, nonempty=True, what="a character id or a name"):
+        if not self.check_str(path, value, nonempty=True, what=_("a character id or a name")):
             return
         if value in characters or value in self.entry_ids or value.casefold() in self.entry_names:
             return
         if value.casefold() in self.character_names or not SLUG.match(value):
             return      # a free name
-        self.dangling(path, "character", value, characters, warning=True,
-                      more=" (kept as a free name; write the name as the table says it, \"Le garde\", "
-                           "for someone who is not in the campaign)")
+        self.dangling(path, _NO_CHARACTER, value, characters, warning=True,
+                      more=" " + _("(kept as a free name; write the name as the table says it, {example}, "
+                                   "for someone who is not in the campaign)").format(example='"Le garde"'))
 
     def _test_timer(self, path: tuple, kind: str, request: dict, dice: dict, status: Any) -> None:
         system = self.system if self.system is not None and kind in get_system(self.system).test_timers \
@@ -954,16 +1014,19 @@ class _Checker:
         rkind = get_system(system).test_timers[kind]
         rpath, dpath = path + ("request",), path + ("dice",)
         if self.system is not None and self.system != system:
-            self.error(path + ("kind",), f"{kind!r} timers run {system} tests; this campaign plays {self.system}: "
-                                         "expected a countdown")
+            self.error(path + ("kind",), _("{kind} timers run {system} tests; this campaign plays {campaign}: "
+                                           "expected a countdown").format(kind=repr(kind), system=system,
+                                                                          campaign=self.system))
             return
         if request.get("system") != system:
-            self.error(rpath + ("system",), f"expected {system!r} (the campaign's system), {_got(request.get('system'))}"
-                       if "system" in request else f"missing: system = {system!r}")
+            self.error(rpath + ("system",), _("expected {system} (the campaign's system), {got}").format(
+                system=repr(system), got=_got(request.get("system")))
+                       if "system" in request else _("missing: {what}").format(what=f"system = {system!r}"))
             return
         if request.get("kind") != rkind:
-            self.error(rpath + ("kind",), f"expected {rkind!r} for a {kind!r} timer, {_got(request.get('kind'))}"
-                       if "kind" in request else f"missing: kind = {rkind!r}")
+            self.error(rpath + ("kind",), _("expected {kind} for a {timer} timer, {got}").format(
+                kind=repr(rkind), timer=repr(kind), got=_got(request.get("kind")))
+                       if "kind" in request else _("missing: {what}").format(what=f"kind = {rkind!r}"))
             return
         if any(p[: len(path)] == path for p in self.poisoned):
             return
@@ -972,16 +1035,18 @@ class _Checker:
 
             dice_fields = rules.get_system(system).kinds[rkind].dice_fields
         except Exception as exc:  # rules module missing or broken: a problem, not a crash
-            self.error(rpath, f"cannot check this test: the rules of {system} are not available ({exc})")
+            self.error(rpath, _("cannot check this test: the rules of {system} are not available ({error})").format(
+                system=system, error=exc))
             return
         ok = True
         for key in request:
             if key in dice_fields:
-                self.error(rpath + (key,), "dice rolled so far go in [timers.dice], not in the request")
+                self.error(rpath + (key,), _("dice rolled so far go in [timers.dice], not in the request"))
                 ok = False
         for key in dice:
             if key not in dice_fields:
-                self.error(dpath + (key,), f"expected dice fields of {system} {rkind}: {', '.join(dice_fields)}")
+                self.error(dpath + (key,), _("expected dice fields of {system} {kind}: {fields}").format(
+                    system=system, kind=rkind, fields=", ".join(dice_fields)))
                 ok = False
         if not ok:
             return
@@ -995,17 +1060,18 @@ class _Checker:
             self.error(where, exc.reason)
             return
         except Exception as exc:  # a rules bug must not crash validation
-            self.error(rpath, f"cannot check this test: {type(exc).__name__}: {exc}")
+            self.error(rpath, _("cannot check this test: {error}").format(error=f"{type(exc).__name__}: {exc}"))
             return
         if not isinstance(status, str) or status not in TIMER_STATUS[kind]:
             return      # already reported
         decided = result.get("outcome", result.get("winner"))
         if decided == "pending":
             if status != "running":
-                self.error(path + ("status",), f"the dice so far leave the test undecided: expected 'running', "
-                                               f"{_got(status)}")
+                self.error(path + ("status",), _("the dice so far leave the test undecided: expected {status}, "
+                                                 "{got}").format(status="'running'", got=_got(status)))
         elif status != decided:
-            self.error(path + ("status",), f"the dice so far decide the test ({decided}): expected status = "
-                                           f"{decided!r}, {_got(status)}")
+            self.error(path + ("status",), _("the dice so far decide the test ({outcome}): expected {status}, "
+                                             "{got}").format(outcome=decided, status=f"status = {decided!r}",
+                                                             got=_got(status)))
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -39,21 +40,60 @@ _language = ""
 _listeners: list[Callable[[str], None]] = []
 
 
+# Pseudo-language letters: each ASCII letter as a look-alike no French or English word has, so a
+# translated word stays recognisable on screen even cut by a column or wrapped over two lines.
+_PSEUDO_LETTERS = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "ȧƀċḋėḟġḣıĵķŀṁṅȯṗʠṙṡṫůṿẇẋẏżȦḂĊḊĖḞĠḢİĴĶĿṀṄȮṖǪṘṠṪŮṾẆẊẎŻ")
+# Left as they are: format fields ({name}, {n:+d}) and printf ones (%s, %(type)s); but the words
+# of a plural or conditional field ({n:roll|rolls}, {flag:?then {x}|else}) are the message's own.
+_PRINTF = re.compile(r"%\([a-z_]+\)[a-z]|%[a-z]")
+
+
+def _swap(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "{":
+            depth, j = 1, i + 1
+            while j < len(text) and depth:
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                j += 1
+            field = text[i + 1:j - 1]
+            name, colon, spec = field.partition(":")
+            if "|" in spec or spec.startswith("?"):
+                spec = _swap(spec)
+            out.append("{" + name + colon + spec + "}")
+            i = j
+        elif ch == "%" and (match := _PRINTF.match(text, i)):
+            out.append(match.group())
+            i = match.end()
+        else:
+            out.append(ch.translate(_PSEUDO_LETTERS))
+            i += 1
+    return "".join(out)
+
+
+def pseudo(text: str) -> str:
+    """`text` in the pseudo-language: between MARKS, its letters swapped for look-alikes."""
+    return f"{MARKS[0]}{_swap(text)}{MARKS[1]}"
+
+
 class _Marked(gettext.NullTranslations):
-    """The English catalog with every message between MARKS (the pseudo-language)."""
+    """The English catalog in the pseudo-language (see `pseudo`)."""
 
     def __init__(self, inner: gettext.NullTranslations) -> None:
         super().__init__()
         self._inner = inner
 
     def gettext(self, message: str) -> str:
-        return f"{MARKS[0]}{self._inner.gettext(message)}{MARKS[1]}"
+        return pseudo(self._inner.gettext(message))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return f"{MARKS[0]}{self._inner.ngettext(singular, plural, n)}{MARKS[1]}"
+        return pseudo(self._inner.ngettext(singular, plural, n))
 
     def pgettext(self, context: str, message: str) -> str:
-        return f"{MARKS[0]}{self._inner.pgettext(context, message)}{MARKS[1]}"
+        return pseudo(self._inner.pgettext(context, message))
 
 
 def _load(lang: str) -> gettext.NullTranslations:

@@ -21,7 +21,8 @@ from gmscreen.campaign.model import Entry
 from gmscreen.rules.expr import parse_expression
 
 from gmscreen.campaign.textsafe import clean
-from .turns import TURN_LABEL, TurnTicks, end_turn, forget_turns, give_back, remember, start_fight, ticks_before
+from gmscreen.i18n import _
+from .turns import TURN_LABEL, TurnTicks, is_turn_label, turn_label, end_turn, forget_turns, give_back, remember, start_fight, ticks_before
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
@@ -59,7 +60,7 @@ def roll_initiative(table: RollTable, session: CampaignSession, who: str) -> int
     try:
         expr = parse_expression(text)
     except rules.RequestError as exc:
-        table.warn(f"initiative de la campagne {text!r} : {exc.reason}")
+        table.warn(_("the campaign's initiative {text}: {reason}").format(text=repr(text), reason=exc.reason))
         return None
     seed = random.SystemRandom().getrandbits(63)
     total, faces = expr.roll(random.Random(seed))
@@ -91,7 +92,7 @@ def add_to_encounter(table: RollTable, session: CampaignSession, *, name: str, c
         if enc.round > 0 and had and index <= enc.turn:
             b.set(("encounter", "turn"), enc.turn + 1)
 
-    return bool(table.change(f"Initiative {initiative} : {clean(name)}", build))
+    return bool(table.change(_("Initiative {value}: {name}").format(value=initiative, name=clean(name)), build))
 
 
 # ---------------------------------------------------------------- moving the turn
@@ -127,12 +128,12 @@ def next_turn(session: CampaignSession, change: ChangeFn | None = None) -> TurnM
     campaign = session.campaign
     enc = campaign.encounter
     if not enc.entries:
-        return TurnMove(problem="personne dans l'ordre d'initiative : a pour ajouter")
+        return TurnMove(problem=_("nobody in the initiative order: a to add"))
     if all(e.delayed for e in enc.entries):
-        return TurnMove(problem="tout le monde attend : w sur une ligne pour la faire revenir")
+        return TurnMove(problem=_("everyone is waiting: w on a row to bring it back"))
     if enc.round == 0:
-        started = bool(change("Début du combat", lambda b: start_fight(b, campaign)))
-        return TurnMove(moved=started, notices=["Round 1"] if started else [])
+        started = bool(change(_("Start of the fight"), lambda b: start_fight(b, campaign)))
+        return TurnMove(moved=started, notices=[_("Round {n}").format(n=1)] if started else [])
     turn = min(enc.turn, len(enc.entries) - 1)
     ticks = TurnTicks(round=enc.round, actor=enc.entries[turn].id)
     notices: list[str] = []
@@ -141,7 +142,7 @@ def next_turn(session: CampaignSession, change: ChangeFn | None = None) -> TurnM
         end_turn(b, campaign, turn, notices, ticks)
         remember(b, campaign, ticks)
 
-    moved = bool(change(f"{TURN_LABEL}{clean(enc.entries[turn].name)}", build))
+    moved = bool(change(turn_label(enc.entries[turn].name), build))
     return TurnMove(moved=moved, notices=notices if moved else [])
 
 
@@ -157,17 +158,17 @@ def previous_turn(session: CampaignSession, change: ChangeFn | None = None,
     encounter (`TurnTicks`), where nothing changed it since; the rest is listed in `kept`.
     """
     change = change or session_change(session)
-    if (session.last_label or "").startswith(TURN_LABEL):
+    if is_turn_label(session.last_label):
         (undo or session.undo)()
         return TurnMove(moved=True, undone=True)
     campaign = session.campaign
     enc = campaign.encounter
     if enc.round == 0 or not enc.entries:
-        return TurnMove(problem="pas de combat en cours")
+        return TurnMove(problem=_("no fight under way"))
     turn = min(enc.turn, len(enc.entries) - 1)
     previous = next((i for i in range(turn - 1, -1, -1) if not enc.entries[i].delayed), None)
     if previous is None and enc.round <= 1:
-        return TurnMove(problem="début du combat : pas de tour précédent")
+        return TurnMove(problem=_("start of the fight: no turn before"))
     crossing = previous is None
     ticks = ticks_before(enc.ticks, enc.round, enc.entries[turn].id, crossing)
     by_id = {e.id: e for e in enc.entries}
@@ -198,7 +199,7 @@ def previous_turn(session: CampaignSession, change: ChangeFn | None = None,
         if ticks is not None:
             give_back(b, campaign, ticks, notices, kept)
 
-    if not change("Tour précédent", build):
+    if not change(_("Previous turn"), build):
         return TurnMove()
     return TurnMove(moved=True, notices=notices, kept=kept)
 

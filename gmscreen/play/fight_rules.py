@@ -46,7 +46,9 @@ class FightRules:
 
     def session_rule(self, system: System, campaign: Campaign, gains: list[SheetGain]) -> str:
         """What the rules do between sessions, in words, for the GM to confirm a new session."""
-        return f"{system.game} : pas de règle entre les séances ; seul le numéro de séance change."
+        from gmscreen.i18n import _
+
+        return _("{game}: no rule between sessions; only the session's number changes.").format(game=system.game)
 
     def session_notice(self, campaign: Campaign, gains: list[SheetGain]) -> str | None:
         """The notice once the new session has started and `gains` are given (None: nothing to say)."""

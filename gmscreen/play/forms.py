@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from gmscreen.i18n import _
+from gmscreen.i18n.typography import minus
+
 Check = Callable[[str], "str | None"]
 
 
@@ -45,18 +48,22 @@ def parse_int(text: str) -> int | None:
         return None
 
 
-def int_check(lo: int, hi: int, *, empty_ok: bool = False, what: str = "une valeur") -> Check:
+def int_check(lo: int, hi: int, *, empty_ok: bool = False, what: str | None = None) -> Check:
     """A check accepting an integer from lo to hi (− typed as U+2212 is accepted too)."""
 
     def check(text: str) -> str | None:
         text = text.strip()
+        name = what if what is not None else _("a value")
         if not text:
-            return None if empty_ok else f"{what} : attendu un entier de {lo} à {hi}"
+            return None if empty_ok else _("{what}: expected a whole number from {lo} to {hi}").format(
+                what=name, lo=minus(lo), hi=minus(hi))
         value = parse_int(text)
         if value is None:
-            return f"{what} : attendu un entier de {lo} à {hi}, pas {text!r}"
+            return _("{what}: expected a whole number from {lo} to {hi}, not {text}").format(
+                what=name, lo=minus(lo), hi=minus(hi), text=repr(text))
         if not lo <= value <= hi:
-            return f"{what} : attendu un entier de {lo} à {hi}, pas {value}"
+            return _("{what}: expected a whole number from {lo} to {hi}, not {text}").format(
+                what=name, lo=minus(lo), hi=minus(hi), text=minus(value))
         return None
 
     return check
@@ -67,9 +74,9 @@ def nonempty(what: str, max_len: int = 200) -> Check:
 
     def check(text: str) -> str | None:
         if not text.strip():
-            return f"{what} : ne peut pas être vide"
+            return _("{what}: cannot be empty").format(what=what)
         if len(text) > max_len:
-            return f"{what} : {max_len} caractères au plus"
+            return _("{what}: {n} characters at most").format(what=what, n=max_len)
         return None
 
     return check

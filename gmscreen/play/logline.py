@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from gmscreen.campaign.model import Campaign, RollRecord
+from gmscreen.i18n import _
 from gmscreen.campaign.rolllog import masked
 from gmscreen.rules import System
 from gmscreen.rules._base import DiceGroup
@@ -75,17 +76,20 @@ def _tone(result: Mapping[str, Any], good: bool | None) -> str:
 
 def name_sides(headline: str, result: Mapping[str, Any], who: str, line: str,
                campaign: Campaign | None = None) -> str:
-    """The rules say "l'acteur l'emporte"; the table says "Alexis l'emporte". The opponent is
-    the character the line names after `vs` / `contre`, in full ("Le garde de la porte", not
-    "garde"); without the campaign, or when no character matches, the word typed."""
+    """The rules say "l'acteur l'emporte" ("the actor wins"); the table says "Alexis l'emporte"
+    ("Alexis wins"). The opponent is the character the line names after `vs` / `contre`, in
+    full ("Le garde de la porte", not "garde"); without the campaign, or when no character
+    matches, the word typed. The side's words are those of the language spoken."""
     winner = result.get("winner")
-    if winner == "actor" and who and "l'acteur" in headline:
-        return headline.replace("l'acteur", who, 1)
-    if winner == "opponent" and "l'opposant" in headline:
+    actor, opponent = _("the actor"), _("the opponent")
+    if winner == "actor" and who and actor in headline:
+        return headline.replace(actor, who, 1)
+    if winner == "opponent" and opponent in headline:
         name = _opponent(line, campaign)
         if name:
-            return headline.replace("l'opposant", name, 1)
+            return headline.replace(opponent, name, 1)
     return headline
+
 
 
 def _opponent(line: str, campaign: Campaign | None) -> str | None:
@@ -127,7 +131,9 @@ def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
 # ---------------------------------------------------------------- search
 
 def search_text(record: RollRecord, system: System | None) -> str:
-    """What a search matches: who, the typed line and the outcome word (cheap: no describe)."""
+    """What a search matches: who, the typed line and the outcome word (cheap: no describe), in
+    the language spoken and in English (a search finds "réussite" and "success" alike)."""
     key = record.result.get("outcome", record.result.get("winner", ""))
     words = system.outcome_words.get(key, "") if system is not None and isinstance(key, str) else ""
-    return fold(f"{record.who} {record.line} {words}")
+    said = _(words) if words else ""
+    return fold(f"{record.who} {record.line} {said} {words}" if said != words else f"{record.who} {record.line} {words}")

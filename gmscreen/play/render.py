@@ -6,7 +6,8 @@ its word, "detail → headline"), the roll log's (`CompactRenderer`: every die i
 characters), and the log's fallback for a record the rules cannot describe. The Markdown
 export's variant sits beside its escapes (`gmscreen.campaign.export.MarkdownRenderer`), the dice
 tray's styled one in the ui. What a game calls things (its die words, the unit of a total, the
-difficulty's name) is read from its `System`, never from its id. No Textual here.
+difficulty's name) is read from its `System`, never from its id; every word is said in the
+language spoken (`gmscreen.i18n`). No Textual here.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from gmscreen.i18n import _, pgettext
 from gmscreen.rules._base import Description, DiceGroup, Die, System
 from gmscreen.rules.render import DescriptionRenderer, describe
 
 __all__ = ["CliRenderer", "CompactRenderer", "DescriptionRenderer", "describe", "describe_result",
-           "difficulty_name", "name_difficulty"]
+           "difficulty_name", "name_difficulty", "outcome_words", "status_words"]
 
 
 def describe_result(system: System | None, result: Mapping[str, Any]) -> Description:
@@ -33,23 +35,31 @@ def describe_result(system: System | None, result: Mapping[str, Any]) -> Descrip
     described = describe(system, result)
     if described is not None:
         return described
-    words = dict(system.outcome_words) if system is not None else {}
     key = result.get("outcome", result.get("winner", ""))
-    headline = words.get(key, key.replace("_", " ")) if isinstance(key, str) and key else "?"
-    return Description(headline=headline, detail="", groups=(), good=None)
+    return Description(headline=outcome_words(system, key) if isinstance(key, str) and key else "?",
+                       detail="", groups=(), good=None)
+
+
+def outcome_words(system: System | None, key: str) -> str:
+    """An outcome key in the language spoken: the system's words (English msgids, or a
+    third-party game's own words, shown as they are) else the key itself, said."""
+    words = system.outcome_words if system is not None else {}
+    return _(words.get(key) or key.replace("_", " "))
 
 
 # ---------------------------------------------------------------- the command line
 
-STATUS_WORDS = {
-    "counted": "compté",
-    "critical": "critique",
-    "fumble": "fatal",
-    "exploded": "explose",
-    "rerolled": "relancé",
-    "kept": "gardé",
-    "plain": "",
-}
+def status_words() -> dict[str, str]:
+    """What each die status is called on the command line, in the language spoken."""
+    return {
+        "counted": pgettext("die", "counted"),
+        "critical": pgettext("die", "critical"),
+        "fumble": pgettext("die", "fumble"),
+        "exploded": pgettext("die", "explodes"),
+        "rerolled": pgettext("die", "rerolled"),
+        "kept": pgettext("die", "kept"),
+        "plain": "",
+    }
 
 
 def difficulty_name(system: System, request: Mapping[str, Any]) -> tuple[int, str] | None:
@@ -69,7 +79,8 @@ def name_difficulty(text: str, system: System, request: Mapping[str, Any]) -> st
     if not named:
         return text
     value, label = named
-    pattern = re.compile(rf"\b(SD|SR|seuil|Seuil|difficulté|Difficulté)( de)? {value}\b(?! \()")
+    pattern = re.compile(rf"\b(SD|SR|seuil|Seuil|difficulté|Difficulté|threshold|Threshold|difficulty|Difficulty)"
+                         rf"( de| of)? {value}\b(?! \()")
     return pattern.sub(lambda m: f"{m.group(0)} ({label})", text, count=1)
 
 
@@ -83,17 +94,22 @@ class CliRenderer(DescriptionRenderer[str]):
     def __init__(self, system: System, request: Mapping[str, Any]) -> None:
         self.system = system
         self.request = request
-        self.words = {**STATUS_WORDS, **system.die_words}
+        # A game's own die words are English msgids (a third-party game's own words stay as given).
+        self.words = {**status_words(), **{k: pgettext("die", w) for k, w in system.die_words.items()}}
 
     def die(self, die: Die) -> str:
         word = self.words.get(die.status, die.status)
         return f"[{die.face} {word}]" if word else str(die.face)
 
     def total(self, group: DiceGroup) -> str:
-        return f"  = {group.total}{self.system.total_unit}" if group.total is not None else ""
+        if group.total is None:
+            return ""
+        unit = self.system.total_unit
+        space = unit[:len(unit) - len(unit.lstrip())]
+        return f"  = {group.total}{space}{pgettext('total unit', unit.strip())}" if unit.strip() else f"  = {group.total}"
 
     def group(self, group: DiceGroup) -> str:
-        return f"  {group.label} : {self.dice(group)}{self.total(group)}"
+        return "  " + _("{label}: {dice}").format(label=group.label, dice=self.dice(group)) + self.total(group)
 
     def detail(self, desc: Description) -> str:
         return name_difficulty(desc.detail, self.system, self.request)

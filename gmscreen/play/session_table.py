@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
+from gmscreen.i18n import _
+
 if TYPE_CHECKING:
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession, EditBuilder
@@ -46,13 +48,13 @@ class SessionTable:
             record = self.session.record_roll(who=who, line=line, request=request, result=result,
                                               gm_only=gm_only, seed=seed, pending=pending)
         except ReadOnlyError as exc:
-            self.warn(f"roll not logged: {exc}")
+            self.warn(_("roll not logged: {reason}").format(reason=exc))
             return None
         except CampaignError as exc:
-            self.warn("roll not logged: " + "; ".join(str(p) for p in exc.problems), "error")
+            self.warn(_("roll not logged: {reason}").format(reason="; ".join(str(p) for p in exc.problems)), "error")
             return None
         if self.session.read_only:
-            self.warn("read-only campaign: the roll is shown but not saved")
+            self.warn(_("read-only campaign: the roll is shown but not saved"))
         return record
 
     def change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:

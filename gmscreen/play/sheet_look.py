@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from gmscreen.i18n import N_, _, typography
+
 if TYPE_CHECKING:
     from gmscreen.rules import Stat, StatGroup, System
 
@@ -42,8 +44,8 @@ def free_int(sheet: Mapping[str, Any], group: str, key: str) -> int:
 
 
 def signed(value: int) -> str:
-    """+2, -1, and a plain 0: a modifier as the rules write it."""
-    return f"{value:+d}" if value else "0"
+    """+2, −1 (a typographic minus), and a plain 0: a modifier as the rules write it."""
+    return typography.signed(value)
 
 
 def tone(*, faint: bool = False, strong: bool = False) -> str:
@@ -93,7 +95,7 @@ class SheetLook:
     # (group, key, max_key) of the value the roster's +/- keys adjust; None: the game keeps none.
     resource_key: tuple[str, str, str | None] | None = None
     # The roster's stats column header (`{low}`/`{high}` may name a game's marks).
-    glance_title = "Stats"
+    glance_title = N_("Stats")
 
     # ------------------------------------------------------------ the roster
 
@@ -119,7 +121,7 @@ class SheetLook:
 
     def glance_header(self, *, ascii: bool = False) -> str:
         """The stats column's header: what the line holds, no wider than a usual line."""
-        return self.glance_title
+        return _(self.glance_title)
 
     def glance_legend(self, system: System, sheet: Mapping[str, Any], *,
                       ascii: bool = False) -> list[tuple[str, str]]:
@@ -129,12 +131,17 @@ class SheetLook:
     # ------------------------------------------------------------ the full sheet
 
     def value_text(self, group: StatGroup, stat: Stat, value: int) -> str:
-        """One stat's value on the full sheet."""
-        return str(value)
+        """One stat's value on the full sheet (a typographic minus when negative)."""
+        return typography.minus(value)
+
+    def gendered_value_text(self, group: StatGroup, stat: Stat, value: int, gender: str | None) -> str:
+        """`value_text` for a character of `gender` ("f", "m", None): a game whose labels
+        depend on it (Te Deum's "Fille prodigue") overrides this one."""
+        return self.value_text(group, stat, value)
 
     def number_text(self, value: int) -> str:
         """A number written on the sheet outside the system's stats (a skill, a free stat)."""
-        return str(value)
+        return typography.minus(value)
 
     def group_notes(self, system: System, group: StatGroup, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
         """What a group's values mean together, shown under it: [(label, text), ...]."""
@@ -148,7 +155,7 @@ class SheetLook:
 
     def difficulty_text(self, value: int) -> str:
         """A row's value in the difficulty table."""
-        return str(value)
+        return typography.minus(value)
 
     # ------------------------------------------------------------ shared by the games' looks
 

@@ -14,6 +14,7 @@ import copy
 import random
 from typing import TYPE_CHECKING, Any, Sequence
 
+from gmscreen.i18n import _, ngettext
 from gmscreen.rules import RequestError, get_system
 
 from .quickroll.choices import RollFlow, spending
@@ -110,17 +111,19 @@ class TableRoll:
         """Answer the prompts: `keys` first, one a prompt, then `policy` for the others (None:
         stop at the next open prompt). ChoiceError for a key the prompt does not offer."""
         keys = list(keys)
-        for _ in range(50):
+        for _step in range(50):
             prompt = self.flow.prompt
             if prompt is None or (not keys and policy is None):
                 break
             key = keys.pop(0) if keys else self.policy_key(policy)  # type: ignore[arg-type]
             if not self.choose(key):
                 offered = ", ".join(f"{o.key} ({o.label})" for o in prompt.options)
-                raise ChoiceError(f"no choice {key!r} at « {prompt.question} »: expected {offered}")
+                raise ChoiceError(_("no choice {key} at “{question}”: expected {offered}")
+                                  .format(key=repr(key), question=prompt.question, offered=offered))
         if keys:
-            raise ChoiceError(f"{len(keys)} choice{'s' if len(keys) > 1 else ''} left over "
-                              f"({', '.join(map(repr, keys))}): the roll asked no more")
+            raise ChoiceError(ngettext("{n} choice left over ({keys}): the roll asked no more",
+                                       "{n} choices left over ({keys}): the roll asked no more", len(keys))
+                              .format(n=len(keys), keys=", ".join(map(repr, keys))))
         return self
 
     # ------------------------------------------------------------ to the log
@@ -191,7 +194,8 @@ class TableRoll:
         timer_id = unique_slug(slugify(draft.timer["label"], "test"), taken)
         timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result)}
         timer = {k: v for k, v in timer.items() if v is not None}
-        if self.table.change(f"Minuteur : {draft.timer['label']}", lambda b: b.insert(("timers",), None, timer)):
+        if self.table.change(_("Timer: {label}").format(label=draft.timer["label"]),
+                             lambda b: b.insert(("timers",), None, timer)):
             self.timer = timer_id
 
     # ------------------------------------------------------------ the roll shown, kept on disk
@@ -234,8 +238,8 @@ class TableRoll:
         try:
             self.session.write_pending(pending)
         except CampaignError as exc:
-            self.table.warn("jet montré mais pas mis à l'abri : "
-                            + "; ".join(str(p) for p in exc.problems), "error")
+            self.table.warn(_("roll shown but not kept safe: {problems}")
+                            .format(problems="; ".join(str(p) for p in exc.problems)), "error")
 
 
 def roll_line(session: CampaignSession, text: str, *, selected: str | None = None, keys: Sequence[str] = (),

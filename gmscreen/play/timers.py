@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from gmscreen import rules
 from gmscreen.campaign.model import Timer
+from gmscreen.campaign.textsafe import clean
+from gmscreen.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character
@@ -23,8 +25,13 @@ if TYPE_CHECKING:
 
     from .forms import Form
 
-STATUS_WORDS = {"running": "en cours", "success": "réussi", "failure": "échoué", "done": "terminé",
-                "actor": "gagné", "opponent": "perdu", "tie": "égalité"}
+STATUS_WORDS = {"running": N_("running"), "success": N_("succeeded"), "failure": N_("failed"),
+                "done": N_("over"), "actor": N_("won"), "opponent": N_("lost"), "tie": N_("tie")}
+
+
+def status_word(status: str) -> str:
+    """A timer's status in words, in the language spoken (an unknown one as written, cleaned)."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else clean(status)
 
 
 class TimedTest:
@@ -33,8 +40,8 @@ class TimedTest:
     interval may be rolled, the dice of that interval and its progress in words."""
 
     kind = ""                 # the `Timer.kind` it makes
-    option = ""               # its line in the "Nouveau minuteur" choice
-    who_missing = "sélectionnez d'abord le personnage (roster)"   # said when none is selected
+    option = ""               # its line in the "New timer" choice (an N_ message, shown with _)
+    who_missing = N_("select the character first (roster)")   # said when none is selected (N_)
 
     def form(self, campaign: Campaign, system: System, character: Character) -> Form:
         """The fields the GM fills in to start one for `character`."""
@@ -99,11 +106,11 @@ def timer_progress(campaign: Campaign, timer: Timer) -> str:
     """
     if timer.kind == "countdown":
         left = max(timer.rounds or 0, 0)
-        return f"{left} round{'s' if left > 1 else ''}"
+        return ngettext("{n} round", "{n} rounds", left).format(n=left)
     result = timer_result(timer)
     kind = timed_test_of(timer)
     if result is None or kind is None:
-        return "test illisible (voir le fichier)"
+        return _("unreadable test (see the file)")
     return kind.progress(campaign, timer, result)
 
 

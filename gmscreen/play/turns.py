@@ -15,13 +15,26 @@ from typing import TYPE_CHECKING
 
 from gmscreen.campaign.model import Entry, TickedCondition, TickedCountdown, TurnTicks
 from gmscreen.campaign.textsafe import clean
+from gmscreen.i18n import N_, _
 from .timers import timer_progress
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
     from gmscreen.campaign.session import EditBuilder
 
-TURN_LABEL = "Fin du tour : "    # the change `n` makes; `p` right after it undoes it
+TURN_LABEL = N_("End of turn: ")    # the change `n` makes; `p` right after it undoes it
+# The label in every language it may have been written in (the journal outlives a switch).
+_TURN_LABELS = ("End of turn: ", "Fin du tour : ")
+
+
+def turn_label(name: str) -> str:
+    """The label of the change `n` makes for `name`'s turn, in the language spoken."""
+    return _(TURN_LABEL) + clean(name)
+
+
+def is_turn_label(label: str | None) -> bool:
+    """Whether the last change was an `n` (in whichever language it was labelled)."""
+    return bool(label) and any(label.startswith(p) for p in (*_TURN_LABELS, _(TURN_LABEL)))
 MAX_TICK_RECORDS = 200    # ends of turn remembered for `p` (see `TurnTicks`)
 
 # `TurnTicks` (campaign.model): `p` right after `n` is an undo; further back (other changes
@@ -81,7 +94,7 @@ def new_round(b: EditBuilder, campaign: Campaign, notices: list[str],
             b.set(("timers", j, "rounds"), left)
             if left == 0:
                 b.set(("timers", j, "status"), "done")
-                notices.append(f"Fin du compte à rebours : {clean(timer.label)}")
+                notices.append(_("Countdown over: {label}").format(label=clean(timer.label)))
             if ticks is not None:
                 ticks.countdowns.append(TickedCountdown(timer.id, rounds, status, left,
                                                         "done" if left == 0 else status))
@@ -90,12 +103,12 @@ def new_round(b: EditBuilder, campaign: Campaign, notices: list[str],
         ordered = sorted(enc.entries, key=lambda e: -e.initiative)
         if [e.id for e in ordered] != before:
             b.set(("encounter", "entries"), ordered)
-            notices.append("Nouvel ordre d'initiative")
+            notices.append(_("New initiative order"))
             if ticks is not None:
                 ticks.order_before, ticks.order_after = before, [e.id for e in ordered]
     first = first_ready(enc.entries)
     b.set(("encounter", "turn"), first if first is not None else 0)
-    notices.insert(0, f"Round {enc.round}")
+    notices.insert(0, _("Round {n}").format(n=enc.round))
 
 
 def tick_conditions(b: EditBuilder, campaign: Campaign, char_id: str | None,
@@ -113,7 +126,8 @@ def tick_conditions(b: EditBuilder, campaign: Campaign, char_id: str | None,
             before = copy.deepcopy(cond)
             if cond.rounds <= 1:
                 b.delete(("characters", i, "conditions"), j)
-                notices.append(f"{clean(cond.name)} expire : {clean(ch.name)}")
+                notices.append(_("{condition} expires: {name}").format(condition=clean(cond.name),
+                                                                        name=clean(ch.name)))
                 after = None
             else:
                 after = cond.rounds - 1
@@ -153,7 +167,7 @@ def remember(b: EditBuilder, campaign: Campaign, ticks: TurnTicks) -> None:
     ticks.round_after = enc.round
     ticks.following = enc.entries[enc.turn].id if 0 <= enc.turn < len(enc.entries) else None
     b.insert(("encounter", "ticks"), None, ticks)
-    for _ in range(len(enc.ticks) - MAX_TICK_RECORDS):
+    for _extra in range(len(enc.ticks) - MAX_TICK_RECORDS):
         b.delete(("encounter", "ticks"), 0)
 
 
@@ -183,7 +197,8 @@ def give_back(b: EditBuilder, campaign: Campaign, ticks: TurnTicks,
                 kept.append(f"{clean(before.name)} ({clean(ch.name)})")
                 continue
             b.insert(("characters", ci, "conditions"), min(index, len(ch.conditions)), before)
-            notices.append(f"{clean(before.name)} revient : {clean(ch.name)}")
+            notices.append(_("{condition} is back: {name}").format(condition=clean(before.name),
+                                                                     name=clean(ch.name)))
             continue
         conds = ch.conditions
         j = index if index < len(conds) and conds[index].name == before.name and conds[index].rounds == after \
@@ -203,7 +218,8 @@ def give_back(b: EditBuilder, campaign: Campaign, ticks: TurnTicks,
         b.set(("timers", j, "rounds"), rounds)
         if status != countdown.status_after:
             b.set(("timers", j, "status"), status)
-            notices.append(f"{clean(timer.label)} : encore {timer_progress(campaign, timer)}")
+            notices.append(_("{label}: again {progress}").format(label=clean(timer.label),
+                                                                  progress=timer_progress(campaign, timer)))
     enc = campaign.encounter
     present = {e.id for e in enc.entries}
     for decl in ticks.declared:

@@ -316,12 +316,14 @@ class System:
     sheet: tuple[StatGroup, ...]
     difficulties: tuple[Difficulty, ...]
     difficulty_field: str     # request field the difficulty table sets ("difficulty", "threshold")
-    outcome_words: Mapping[str, str] = field(default_factory=dict)  # outcome -> French words
+    # outcome -> its words: English msgids said with `_` where shown (a plugin's own words stay as given)
+    outcome_words: Mapping[str, str] = field(default_factory=dict)
     extra_tables: tuple[tuple[str, tuple[Difficulty, ...]], ...] = ()  # e.g. MIR Temporalité
     describe: Callable[[dict], "Description"] | None = None   # outcome mapping -> words and dice
     # How the game words a described result (gmscreen.play.render): a die status -> the game's
-    # own word where it has one ("succès" for a counted MIR die), the unit after a group's
-    # total (" succès"), and what the table calls the difficulty ("SD", "seuil").
+    # own word where it has one ("success" for a counted MIR die, said with pgettext("die")), the
+    # unit after a group's total (" successes", pgettext("total unit")), and what the table calls
+    # the difficulty ("SD", "seuil": the game's own word, never translated).
     die_words: Mapping[str, str] = field(default_factory=dict)
     total_unit: str = ""
     difficulty_word: str = "seuil"

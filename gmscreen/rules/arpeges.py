@@ -10,9 +10,12 @@ import random
 from fractions import Fraction
 from typing import Callable
 
+from gmscreen.i18n import N_, _, pgettext
+
 from ._base import (
     DiceGroup, Description, DiceSource, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader,
     RequestError, Stat, StatGroup, System, forced_mode)
+from .render import margin
 
 CARACTERISTIQUES = (
     Stat("corps", "Corps", -10, 10, gloss="body"),
@@ -395,12 +398,13 @@ def _odds_confrontation(reader: Reader) -> dict:
 
 # ---------------------------------------------------------------- describe
 
+# Outcome -> its words (English msgids: shown through `_`, in the language spoken).
 OUTCOME_WORDS = {
-    "success": "réussite",
-    "failure": "échec",
-    "actor": "l'acteur l'emporte",
-    "opponent": "l'opposant l'emporte",
-    "tie": "égalité",
+    "success": N_("success"),
+    "failure": N_("failure"),
+    "actor": N_("the actor wins"),
+    "opponent": N_("the opponent wins"),
+    "tie": N_("tie"),
 }
 
 
@@ -412,7 +416,8 @@ def _die_groups(chance: list[int], malchance: list[int], who: str = "") -> tuple
         dice = tuple(Die(face, D10, "exploded" if i < len(faces) - 1 else last) for i, face in enumerate(faces))
         return DiceGroup(label + suffix, dice, sum(faces))
 
-    return group("dé de chance", chance, "counted"), group("dé de malchance", malchance, "plain")
+    return (group(pgettext("dice group", "chance die"), chance, "counted"),
+            group(pgettext("dice group", "malchance die"), malchance, "plain"))
 
 
 def _good(winner: str) -> bool | None:
@@ -420,40 +425,48 @@ def _good(winner: str) -> bool | None:
 
 
 def describe(result: dict) -> Description:
-    """The result in the Meneur du Jeu's words: margins, and each die's chain of faces."""
+    """The result in the Meneur du Jeu's words (in the language spoken): margins, and each
+    die's chain of faces."""
     kind = result.get("kind")
     if kind == "simple":
-        detail = (f"difficulté finale {result['final_difficulty']:+d} · jet {result['roll']:+d}"
-                  f" ({result['chance']} − {result['malchance']}) · marge {result['margin']:+d}")
-        return Description(OUTCOME_WORDS[result["outcome"]], detail,
+        detail = _("final difficulty {difficulty} · roll {roll} ({chance} − {malchance}) · margin {margin}").format(
+            difficulty=margin(result["final_difficulty"]), roll=margin(result["roll"]), chance=result["chance"],
+            malchance=result["malchance"], margin=margin(result["margin"]))
+        return Description(_(OUTCOME_WORDS[result["outcome"]]), detail,
                            _die_groups(result["chance_dice"], result["malchance_dice"]),
                            result["outcome"] == "success")
     if kind == "opposed_one_roll":
-        detail = (f"difficulté {result['difficulty']:+d} · jet {result['roll']:+d}"
-                  f" · marge {result['margin']:+d}")
-        return Description(OUTCOME_WORDS[result["winner"]], detail,
+        detail = _("difficulty {difficulty} · roll {roll} · margin {margin}").format(
+            difficulty=margin(result["difficulty"]), roll=margin(result["roll"]), margin=margin(result["margin"]))
+        return Description(_(OUTCOME_WORDS[result["winner"]]), detail,
                            _die_groups(result["chance_dice"], result["malchance_dice"]),
                            _good(result["winner"]))
     if kind == "opposed_two_rolls":
-        detail = (f"marge de l'acteur {result['actor_margin']:+d} contre {result['opponent_margin']:+d}"
-                  f" · écart {result['margin']:+d}")
-        groups = (_die_groups(result["actor_chance_dice"], result["actor_malchance_dice"], "acteur")
-                  + _die_groups(result["opponent_chance_dice"], result["opponent_malchance_dice"], "opposant"))
-        return Description(OUTCOME_WORDS[result["winner"]], detail, groups, _good(result["winner"]))
+        detail = _("actor's margin {actor} against {opponent} · gap {gap}").format(
+            actor=margin(result["actor_margin"]), opponent=margin(result["opponent_margin"]),
+            gap=margin(result["margin"]))
+        groups = (_die_groups(result["actor_chance_dice"], result["actor_malchance_dice"],
+                              pgettext("dice group", "actor"))
+                  + _die_groups(result["opponent_chance_dice"], result["opponent_malchance_dice"],
+                                pgettext("dice group", "opponent")))
+        return Description(_(OUTCOME_WORDS[result["winner"]]), detail, groups, _good(result["winner"]))
     if kind == "confrontation":
-        detail = (f"marge {result['actor_margin']:+d} (difficulté finale {result['actor_final_difficulty']:+d})")
-        groups = _die_groups(result["actor_chance_dice"], result["actor_malchance_dice"], "acteur")
+        detail = _("margin {margin} (final difficulty {difficulty})").format(
+            margin=margin(result["actor_margin"]), difficulty=margin(result["actor_final_difficulty"]))
+        groups = _die_groups(result["actor_chance_dice"], result["actor_malchance_dice"],
+                             pgettext("dice group", "actor"))
         if result["parry_rolled"]:
-            headline = "parade réussie" if result["parried"] else "réussite"
-            detail += (f" · parade : marge {result['defender_margin']:+d}"
-                       f" (difficulté finale {result['defender_final_difficulty']:+d})")
-            groups += _die_groups(result["opponent_chance_dice"], result["opponent_malchance_dice"], "parade")
+            headline = _("parry succeeds") if result["parried"] else _(OUTCOME_WORDS["success"])
+            detail += " · " + _("parry: margin {margin} (final difficulty {difficulty})").format(
+                margin=margin(result["defender_margin"]), difficulty=margin(result["defender_final_difficulty"]))
+            groups += _die_groups(result["opponent_chance_dice"], result["opponent_malchance_dice"],
+                                  pgettext("dice group", "parry"))
         elif result["actor_margin"] < 0:
-            headline = "échec"
-            detail += " · pas de parade"
+            headline = _(OUTCOME_WORDS["failure"])
+            detail += " · " + _("no parry")
         else:
-            headline = "réussite"
-            detail += " · sans parade"
+            headline = _(OUTCOME_WORDS["success"])
+            detail += " · " + _("unparried")
         return Description(headline, detail, groups, result["outcome"] == "success")
     raise RequestError("kind", "expected_kind", choices=("simple", "opposed_one_roll", "opposed_two_rolls",
                                                          "confrontation"), value=kind)

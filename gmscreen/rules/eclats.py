@@ -10,9 +10,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping, Sequence
 
+from gmscreen.i18n import N_, _, ngettext, pgettext
+
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System)
+from .render import margin
 
 CHARACTERISTICS = (
     Stat("eve", "ÉVEil", 0, 3, gloss="awakening"),
@@ -176,32 +179,31 @@ def _odds(reader: Reader) -> dict:
 
 # ---------------------------------------------------------------- describe
 
+# Outcome -> its words (English msgids: shown through `_`, in the language spoken).
 OUTCOME_WORDS = {
-    "success": "réussite",
-    "failure": "échec",
-    "automatic_failure": "échec automatique",
-    "critical_failure": "échec critique",
+    "success": N_("success"),
+    "failure": N_("failure"),
+    "automatic_failure": N_("automatic failure"),
+    "critical_failure": N_("critical failure"),
 }
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"−{-value}"
-
-
 def describe(result: Mapping) -> Description:
-    """An Éclats result in the maître de jeu's words, each die marked rerolled, kept or fatal."""
+    """An Éclats result in the maître de jeu's words (in the language spoken), each die marked
+    rerolled, kept or fatal."""
     outcome = result["outcome"]
     dice = list(result["dice"])
     skill = result["result"] - (result["kept_die"] or 0)
     threshold = result["result"] - result["margin"]
     if dice:
-        shown = f"dé {dice[-1]} + compétence {skill} = {result['result']}"
+        shown = _("die {die} + skill {skill} = {result}").format(die=dice[-1], skill=skill, result=result["result"])
     else:
-        shown = f"sans dé : compétence {skill} = {result['result']}"
-    detail = f"{shown} pour un seuil de {threshold} · marge {_signed(result['margin'])}"
+        shown = _("no die: skill {skill} = {result}").format(skill=skill, result=result["result"])
+    detail = _("{shown} against a threshold of {threshold} · margin {margin}").format(
+        shown=shown, threshold=threshold, margin=margin(result["margin"]))
     if outcome == "critical_failure" and result["zeros_before"]:
         zeros = result["zeros_before"]
-        detail += f" · {zeros} zéro{'s' if zeros > 1 else ''} avant"
+        detail += " · " + ngettext("{n} zero before", "{n} zeros before", zeros).format(n=zeros)
     fatal = outcome in ("automatic_failure", "critical_failure")
     faces = []
     for i, face in enumerate(dice):
@@ -210,8 +212,8 @@ def describe(result: Mapping) -> Description:
         else:
             status = "fumble" if fatal and face == 0 else "kept"
         faces.append(Die(face, SIDES, status, low=0))
-    groups = (DiceGroup("dé de caractéristique", tuple(faces), result["kept_die"]),) if dice else ()
-    return Description(OUTCOME_WORDS[outcome], detail, groups, outcome == "success")
+    groups = (DiceGroup(pgettext("dice group", "characteristic die"), tuple(faces), result["kept_die"]),) if dice else ()
+    return Description(_(OUTCOME_WORDS[outcome]), detail, groups, outcome == "success")
 
 
 # ---------------------------------------------------------------- the system

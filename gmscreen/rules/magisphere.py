@@ -10,9 +10,13 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
 
+from gmscreen.i18n import N_, _, ngettext, pgettext
+from gmscreen.i18n.typography import signed
+
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System, forced_mode)
+from .render import margin
 
 # Statistics and skills are not listed by the seed: free names. Skills are stored under
 # the statistic they use (skills.PRE.Négociation = 3).
@@ -566,19 +570,20 @@ def _odds_extended(reader: Reader) -> dict:
 
 # ---------------------------------------------------------------- describe
 
+# Outcome -> its words (English msgids: shown through `_`, in the language spoken).
 OUTCOME_WORDS = {
-    "critical_success": "réussite critique",
-    "critical_failure": "échec critique",
-    "success": "réussite",
-    "failure": "échec",
-    "actor": "l'acteur l'emporte",
-    "opponent": "l'opposant l'emporte",
-    "tie": "égalité",
-    "pending": "en cours",
+    "critical_success": N_("critical success"),
+    "critical_failure": N_("critical failure"),
+    "success": N_("success"),
+    "failure": N_("failure"),
+    "actor": N_("the actor wins"),
+    "opponent": N_("the opponent wins"),
+    "tie": N_("tie"),
+    "pending": N_("pending"),
 }
 
-_DECIDED_WORDS = {"critical": "un 20 naturel décide", "critical_failure": "un 1 naturel décide",
-                  "score": "scores comparés"}
+_DECIDED_WORDS = {"critical": N_("a natural 20 decides"), "critical_failure": N_("a natural 1 decides"),
+                  "score": N_("scores compared")}
 
 
 def _d20_group(label: str, faces: list[int], total: int | None) -> DiceGroup:
@@ -606,38 +611,43 @@ def _winner_good(winner: str) -> bool | None:
 
 
 def describe(result: dict) -> Description:
-    """The result in the MJ's words, with each d20 marked rerolled, kept, critical or fumble."""
+    """The result in the MJ's words (in the language spoken), with each d20 marked rerolled,
+    kept, critical or fumble."""
     kind = result.get("kind")
     if kind == "simple":
         outcome = result["outcome"]
-        detail = f"score {result['score']} contre seuil {result['target']} · marge {result['margin']:+d}"
+        detail = _("score {score} against threshold {target} · margin {margin}").format(
+            score=result["score"], target=result["target"], margin=margin(result["margin"]))
         if result["rerolls"]:
-            detail += f" · {result['rerolls']} relance{'s' if result['rerolls'] > 1 else ''}"
+            detail += " · " + ngettext("{n} reroll", "{n} rerolls", result["rerolls"]).format(n=result["rerolls"])
         if result["impulse_bonus_applied"]:
-            detail += " · Impulsion +3"
+            detail += " · " + _("Impulsion +3")
         if result["cooperation_bonus"]:
-            detail += f" · coopération +{result['cooperation_bonus']}"
+            detail += " · " + _("cooperation {bonus}").format(bonus=signed(result["cooperation_bonus"]))
         if result["no_roll_needed"]:
-            detail += " · jet facultatif"
+            detail += " · " + _("optional roll")
         return Description(
-            OUTCOME_WORDS[outcome], detail, (_d20_group("d20", result["dice"], result["natural"]),),
+            _(OUTCOME_WORDS[outcome]), detail, (_d20_group("d20", result["dice"], result["natural"]),),
             outcome in ("success", "critical_success"),
         )
     if kind == "opposed":
         winner = result["winner"]
-        detail = (f"score {result['actor_score']} contre {result['opponent_score']} · marge {result['margin']:+d}"
-                  f" · {_DECIDED_WORDS[result['decided_by']]}"
-                  f" · réussites {result['actor_points']}–{result['opponent_points']}")
-        groups = (_d20_group("acteur", result["actor_dice"], result["actor_natural"]),
-                  _d20_group("opposant", result["opponent_dice"], result["opponent_natural"]))
-        return Description(OUTCOME_WORDS[winner], detail, groups, _winner_good(winner))
+        detail = _("score {actor} against {opponent} · margin {margin} · {decided} · successes {points}").format(
+            actor=result["actor_score"], opponent=result["opponent_score"], margin=margin(result["margin"]),
+            decided=_(_DECIDED_WORDS[result["decided_by"]]),
+            points=f"{result['actor_points']}–{result['opponent_points']}")
+        groups = (_d20_group(pgettext("dice group", "actor"), result["actor_dice"], result["actor_natural"]),
+                  _d20_group(pgettext("dice group", "opponent"), result["opponent_dice"], result["opponent_natural"]))
+        return Description(_(OUTCOME_WORDS[winner]), detail, groups, _winner_good(winner))
     if kind == "extended_opposed":
         winner = result["winner"]
         rounds = result["rounds"]
-        detail = (f"réussites {result['actor_points']} à {result['opponent_points']} pour {result['target']}"
-                  f" · {rounds} manche{'s' if rounds > 1 else ''}")
-        groups = (_round_group("acteur", result["actor_dice"]), _round_group("opposant", result["opponent_dice"]))
-        return Description(OUTCOME_WORDS[winner], detail, groups, _winner_good(winner))
+        detail = ngettext("successes {actor} to {opponent} for {target} · {rounds} round",
+                          "successes {actor} to {opponent} for {target} · {rounds} rounds", rounds).format(
+            actor=result["actor_points"], opponent=result["opponent_points"], target=result["target"], rounds=rounds)
+        groups = (_round_group(pgettext("dice group", "actor"), result["actor_dice"]),
+                  _round_group(pgettext("dice group", "opponent"), result["opponent_dice"]))
+        return Description(_(OUTCOME_WORDS[winner]), detail, groups, _winner_good(winner))
     raise RequestError("kind", "expected_kind", choices=("simple", "opposed", "extended_opposed"), value=kind)
 
 

@@ -10,9 +10,12 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from gmscreen.i18n import N_, _, ngettext, pgettext
+
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System, forced_mode)
+from .render import margin
 
 VOIES = (
     Stat("heritage", "Héritage", 1, 6, default=1, gloss="Heritage"),
@@ -548,10 +551,6 @@ def _odds_extended(reader: Reader) -> dict:
 # ---------------------------------------------------------------- describe
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"−{-value}"
-
-
 def _dice_group(label: str, faces: Sequence[int]) -> DiceGroup:
     return DiceGroup(label, tuple(Die(f, SIDES, die_status(f)) for f in faces), count_successes(faces))
 
@@ -567,49 +566,59 @@ def _infer_kind(result: Mapping) -> str:
 
 
 def describe(result: Mapping) -> Description:
-    """A MIR result in the Exarch's words: réussite/échec, who prevails, and every die's part."""
+    """A MIR result in the Exarch's words: réussite/échec, who prevails, and every die's part
+    (in the language spoken; SD, Voies and the Temporalité stay the game's words)."""
     kind = result.get("kind") or _infer_kind(result)
     if kind == "opposed":
         winner = result["winner"]
         how = {
-            "critical": "réussite critique (deux 12)",
-            "successes": "plus de succès",
-            "initiator": "l'initiateur l'emporte à égalité",
+            "critical": _("critical success (two 12s)"),
+            "successes": _("more successes"),
+            "initiator": _("the initiator wins a tie"),
         }[result["decided_by"]]
-        detail = f"{result['actor_successes']} succès contre {result['opponent_successes']} · {how}"
-        groups = (_dice_group("acteur", result["actor_dice"]), _dice_group("opposant", result["opponent_dice"]))
-        return Description(OUTCOME_WORDS[winner], detail, groups, winner == "actor")
+        detail = ngettext("{actor} success against {opponent} · {how}", "{actor} successes against {opponent} · {how}",
+                          result["actor_successes"]).format(actor=result["actor_successes"],
+                                                            opponent=result["opponent_successes"], how=how)
+        groups = (_dice_group(pgettext("dice group", "actor"), result["actor_dice"]),
+                  _dice_group(pgettext("dice group", "opponent"), result["opponent_dice"]))
+        return Description(_(OUTCOME_WORDS[winner]), detail, groups, winner == "actor")
     if kind == "extended":
         outcome = result["outcome"]
         headline = {
-            "success": "réussite",
-            "pending": "en cours",
-            "failure": "échec (aucun succès)" if result["failure_reason"] == "no_success"
-            else "échec (compte à rebours)",
+            "success": _(OUTCOME_WORDS["success"]),
+            "pending": _(OUTCOME_WORDS["pending"]),
+            "failure": _("failure (no success)") if result["failure_reason"] == "no_success"
+            else _("failure (countdown)"),
         }[outcome]
         steps = " + ".join(str(s) for s in result["test_successes"]) or "0"
         tests = result["tests"]
-        detail = f"{steps} = {result['total_successes']} succès en {tests} test{'s' if tests > 1 else ''}"
+        total = ngettext("{n} success", "{n} successes", result["total_successes"]).format(n=result["total_successes"])
+        detail = ngettext("{steps} = {total} in {tests} test", "{steps} = {total} in {tests} tests",
+                          tests).format(steps=steps, total=total, tests=tests)
         if "threshold" in result:
-            detail += f" pour {result['threshold']}"
+            detail = _("{done} for {threshold}").format(done=detail, threshold=result["threshold"])
             if result.get("max_tests"):
-                detail += f" ({result['max_tests']} max.)"
+                detail = _("{done} ({max} max.)").format(done=detail, max=result["max_tests"])
         if result.get("interval"):
-            detail += f" · {INTERVAL_WORDS[result['interval']]} par test"
-        groups = tuple(_dice_group(f"test {i}", faces) for i, faces in enumerate(result["rolls"], start=1))
+            detail += " · " + _("{interval} per test").format(interval=INTERVAL_WORDS[result["interval"]])
+        groups = tuple(_dice_group(pgettext("dice group", "test {n}").format(n=i), faces)
+                       for i, faces in enumerate(result["rolls"], start=1))
         good = True if outcome == "success" else False if outcome == "failure" else None
         return Description(headline, detail, groups, good)
     outcome = result["outcome"]
     if result["dice_rolled"] == 0:
-        return Description("réussite", "action triviale : réussite automatique", (), True)
+        return Description(_(OUTCOME_WORDS["success"]), _("trivial action: automatic success"), (), True)
     difficulty = result["successes"] - result["margin"]
-    detail = f"{result['successes']} succès pour SD {difficulty} · marge {_signed(result['margin'])}"
+    detail = ngettext("{successes} success for SD {difficulty} · margin {margin}",
+                      "{successes} successes for SD {difficulty} · margin {margin}", result["successes"]).format(
+        successes=result["successes"], difficulty=difficulty, margin=margin(result["margin"]))
     groups = []
     if kind == "group":
-        detail += f" · aide {result['help_dice']} dé{'s' if result['help_dice'] > 1 else ''}"
-        groups = [_dice_group(f"aide {i}", faces) for i, faces in enumerate(result["helper_dice"], start=1)]
-    groups.insert(0, _dice_group("dés", result["dice"]))
-    return Description(OUTCOME_WORDS[outcome], detail, tuple(groups), outcome == "success")
+        detail += " · " + ngettext("help {n} die", "help {n} dice", result["help_dice"]).format(n=result["help_dice"])
+        groups = [_dice_group(pgettext("dice group", "help {n}").format(n=i), faces)
+                  for i, faces in enumerate(result["helper_dice"], start=1)]
+    groups.insert(0, _dice_group(pgettext("dice group", "dice"), result["dice"]))
+    return Description(_(OUTCOME_WORDS[outcome]), detail, tuple(groups), outcome == "success")
 
 
 # ---------------------------------------------------------------- the system
@@ -627,13 +636,14 @@ def _roller_fields(prefix: str = "", *, skill_required: bool = False) -> tuple[F
 
 _DICE_HELP = "forced faces 1–12, exactly the dice rolled"
 
+# Outcome -> its words (English msgids: shown through `_`, in the language spoken).
 OUTCOME_WORDS = {
-    "success": "réussite",
-    "failure": "échec",
-    "pending": "en cours",
-    "actor": "l'acteur l'emporte",
-    "opponent": "l'opposant l'emporte",
-    "tie": "égalité",
+    "success": N_("success"),
+    "failure": N_("failure"),
+    "pending": N_("pending"),
+    "actor": N_("the actor wins"),
+    "opponent": N_("the opponent wins"),
+    "tie": N_("tie"),
 }
 
 KINDS = {
@@ -687,8 +697,8 @@ SYSTEM = System.of_module(globals(), game="MIR", gm="Exarch",
     dice="pool de d12 (compétence + Voie) : 7–11 = 1 succès, 12 = 2 succès ; SD 1–7",
     difficulty_field="difficulty",
     extra_tables=(("Temporalité", TEMPORALITE),),
-    die_words={"counted": "succès", "critical": "succès critique = 2"},
-    total_unit=" succès",
+    die_words={"counted": "success", "critical": "critical success = 2"},   # English: said through pgettext("die")
+    total_unit=" successes",                                               # pgettext("total unit")
     difficulty_word="SD",
     initiative="1d12",
     test_timers={"extended": "extended"},

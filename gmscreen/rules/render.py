@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Generic, Mapping, Sequence, TypeVar
 
+from gmscreen.i18n.typography import signed
+
 from ._base import Description, DiceGroup, Die, System
 
 T = TypeVar("T")
@@ -101,3 +103,8 @@ class _Nullable(dict):
 
     def __missing__(self, key: str) -> None:
         return None
+
+
+def margin(value: int) -> str:
+    """A margin or a modifier as the tables write it: +2, −1 (typographic minus), +0."""
+    return signed(value) if value else "+0"

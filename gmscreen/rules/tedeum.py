@@ -16,14 +16,26 @@ from fractions import Fraction
 from math import lcm
 from typing import Any, Iterable, Mapping
 
+from gmscreen.i18n import N_, _, pgettext
+
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, Kind, RandomDice, Reader, RequestError, Stat,
     StatGroup, System, forced_mode)
+from .render import margin
 
 DICE = (4, 6, 8, 10, 12, 20)
 NEGATIVE_DICE = (4, 6, 8, 10, 12)
 PROVIDENCE_DICE = (0, 4, 6, 8, 10, 12)
 PROVIDENCE_LEVELS = {0: "Brebis égarée", 4: "Pauvre pécheur", 6: "Fils prodigue"}
+# The same levels said of a woman (tedeum.md: "Pauvre pécheur / pécheresse", "Fils / Fille prodigue").
+PROVIDENCE_LEVELS_FEMININE = {0: "Brebis égarée", 4: "Pauvre pécheresse", 6: "Fille prodigue"}
+
+
+def providence_level(die: int, gender: str | None = None) -> str:
+    """The name of the Providence level a die gives, in the bearer's gender ("f": "Fille
+    prodigue"; otherwise as the rules name it first); "" for a level the rules leave unnamed."""
+    levels = PROVIDENCE_LEVELS_FEMININE if gender == "f" else PROVIDENCE_LEVELS
+    return levels.get(die, "")
 
 _CHARS = (
     ("puissance", "Puissance", "might"),
@@ -67,15 +79,16 @@ PROVIDENCE_AFTER = {12: 10, 10: 8, 8: 6, 6: 4, 4: 0}
 OUTCOMES = ("critical_success", "success", "failure", "automatic_failure", "critical_failure")
 WINNERS = ("actor", "tie", "opponent")
 
+# Outcome -> its words (English msgids: shown through `_`, in the language spoken).
 OUTCOME_WORDS = {
-    "critical_success": "réussite critique",
-    "success": "réussite",
-    "failure": "échec",
-    "automatic_failure": "échec automatique",
-    "critical_failure": "échec critique",
-    "actor": "l'acteur l'emporte",
-    "opponent": "l'opposant l'emporte",
-    "tie": "égalité",
+    "critical_success": N_("critical success"),
+    "success": N_("success"),
+    "failure": N_("failure"),
+    "automatic_failure": N_("automatic failure"),
+    "critical_failure": N_("critical failure"),
+    "actor": N_("the actor wins"),
+    "opponent": N_("the opponent wins"),
+    "tie": N_("tie"),
 }
 
 
@@ -658,13 +671,10 @@ def _odds_attack(reader: Reader) -> dict:
 # ---------------------------------------------------------------- describe
 
 
-def _signed(n: int) -> str:
-    return f"{n:+d}".replace("-", "−")
-
-
 def _difficulty_words(value: int) -> str:
-    label = difficulty_label(value)
-    return f"seuil {value} ({label})" if label else f"seuil {value}"
+    label = difficulty_label(value)        # the game's own label ("Moyenne"), in every language
+    return (_("threshold {value} ({label})").format(value=value, label=label) if label
+            else _("threshold {value}").format(value=value))
 
 
 def _side_groups(result: Mapping[str, Any], p: str, who: str) -> list[DiceGroup]:
@@ -683,7 +693,7 @@ def _side_groups(result: Mapping[str, Any], p: str, who: str) -> list[DiceGroup]
             else:
                 status = "counted"
             faces.append(Die(face, sides, status))
-        label = f"{who} D{sides}" if who else f"dé de caractéristique D{sides}"
+        label = f"{who} D{sides}" if who else pgettext("dice group", "characteristic die D{sides}").format(sides=sides)
         groups.append(DiceGroup(label, tuple(faces), sum(dice)))
     prov = result.get(f"{p}providence_dice") or []
     if prov:
@@ -699,7 +709,8 @@ def _side_groups(result: Mapping[str, Any], p: str, who: str) -> list[DiceGroup]
             Die(f, neg_sides, "exploded" if (i < last and f == neg_sides) else ("fumble" if critical else "plain"))
             for i, f in enumerate(neg)
         )
-        label = f"{who} dé négatif D{neg_sides}" if who else f"dé négatif D{neg_sides}"
+        label = (pgettext("dice group", "{who} negative die D{sides}").format(who=who, sides=neg_sides) if who
+                 else pgettext("dice group", "negative die D{sides}").format(sides=neg_sides))
         groups.append(DiceGroup(label, faces, sum(neg)))
     return groups
 
@@ -719,9 +730,9 @@ def _failure_words(result: Mapping[str, Any], p: str) -> str:
     skill = result.get(f"{p}skill", 0)
     neg = result.get(f"{p}negative_roll")
     if failure == "critical":
-        return f"1 initial, dé négatif {neg} > {skill} : échec critique"
+        return _("initial 1, negative die {roll} > {skill}: critical failure").format(roll=neg, skill=skill)
     if failure == "automatic":
-        return f"1 initial, dé négatif {neg} ≤ {skill} : échec automatique"
+        return _("initial 1, negative die {roll} ≤ {skill}: automatic failure").format(roll=neg, skill=skill)
     return ""
 
 
@@ -743,18 +754,20 @@ def _describe_simple(result: Mapping[str, Any]) -> Description:
         + ([f"{result['providence_roll']} (Providence)"] if result.get("providence_roll") is not None else [])
         + [str(result.get("skill", result["total"] - result["die_total"] - (result.get("providence_roll") or 0)))]
     )
-    detail = f"{sums} = {result['total']} pour {_difficulty_words(difficulty)} · marge {_signed(result['margin'])}"
+    detail = _("{sums} = {total} against {difficulty} · margin {margin}").format(
+        sums=sums, total=result["total"], difficulty=_difficulty_words(difficulty), margin=margin(result["margin"]))
     if result.get("negative_roll") is not None:
         skill = result.get("skill", 0)
         sign = ">" if outcome == "critical_failure" else "≤"
-        detail += f" · 1 initial, dé négatif {result['negative_roll']} {sign} {skill}"
+        detail += " · " + _("initial 1, negative die {roll} {sign} {skill}").format(
+            roll=result["negative_roll"], sign=sign, skill=skill)
     if result.get("xp"):
         detail += " · +1 XP"
     if result.get("providence_roll") is not None:
-        detail += f" · la Providence passe de D{result.get('providence_die', '?')} à " + _providence_name(
-            result["providence_die_after"])
+        detail += " · " + _("Providence goes from D{before} to {after}").format(
+            before=result.get("providence_die", "?"), after=_providence_name(result["providence_die_after"]))
     return Description(
-        headline=OUTCOME_WORDS[outcome],
+        headline=_(OUTCOME_WORDS[outcome]),
         detail=detail,
         groups=tuple(_side_groups(result, "", "")),
         good=outcome in ("success", "critical_success"),
@@ -768,48 +781,53 @@ def _providence_name(die: int) -> str:
 
 def _describe_opposed(result: Mapping[str, Any]) -> Description:
     winner = result["winner"]
-    parts = [f"acteur {_sum_words(result, 'actor_')}", f"opposant {_sum_words(result, 'opponent_')}"]
-    detail = " contre ".join(parts) + f" · marge {_signed(result['margin'])}"
-    for p, who in (("actor_", "acteur"), ("opponent_", "opposant")):
+    actor, opponent = pgettext("dice group", "actor"), pgettext("dice group", "opponent")
+    detail = _("actor {actor} against opponent {opponent} · margin {margin}").format(
+        actor=_sum_words(result, "actor_"), opponent=_sum_words(result, "opponent_"), margin=margin(result["margin"]))
+    for p, who in (("actor_", actor), ("opponent_", opponent)):
         words = _failure_words(result, p)
         if words:
-            detail += f" · {who} : {words}"
+            detail += " · " + _("{who}: {words}").format(who=who, words=words)
         if result.get(f"{p}xp"):
             detail += f" · {who} +1 XP"
-    groups = _side_groups(result, "actor_", "acteur") + _side_groups(result, "opponent_", "opposant")
+    groups = _side_groups(result, "actor_", actor) + _side_groups(result, "opponent_", opponent)
     good = {"actor": True, "opponent": False}.get(winner)
-    return Description(OUTCOME_WORDS[winner], detail, tuple(groups), good)
+    return Description(_(OUTCOME_WORDS[winner]), detail, tuple(groups), good)
 
 
 _ATTACK_WORDS = {
-    "critical_success": "touché (réussite critique)",
-    "success": "touché",
-    "failure": "raté",
-    "automatic_failure": "raté (échec automatique)",
-    "critical_failure": "raté (échec critique)",
+    "critical_success": N_("hit (critical success)"),
+    "success": N_("hit"),
+    "failure": N_("miss"),
+    "automatic_failure": N_("miss (automatic failure)"),
+    "critical_failure": N_("miss (critical failure)"),
 }
 
 
 def _describe_attack(result: Mapping[str, Any]) -> Description:
     outcome = result["outcome"]
-    detail = f"attaque {_sum_words(result, 'actor_')}"
+    attack = _sum_words(result, "actor_")
     if result.get("opponent_total") is None:
-        detail += f" · défenseur sans réaction : il faut {PAR_DEFAUT}"
+        detail = _("attack {attack} · defender does not react: {needed} needed").format(
+            attack=attack, needed=PAR_DEFAUT)
     else:
-        detail += f" contre défense {_sum_words(result, 'opponent_')}"
+        detail = _("attack {attack} against defence {defence}").format(
+            attack=attack, defence=_sum_words(result, "opponent_"))
         if result.get("opponent_failure", "none") != "none":
-            detail += f" · défense : {_failure_words(result, 'opponent_')}, il suffit de {PAR_DEFAUT}"
+            detail += " · " + _("defence: {words}, {needed} is enough").format(
+                words=_failure_words(result, "opponent_"), needed=PAR_DEFAUT)
         else:
-            detail += f" · il faut {PAR_DEFAUT} et plus que la défense"
+            detail += " · " + _("{needed} needed and more than the defence").format(needed=PAR_DEFAUT)
     words = _failure_words(result, "actor_")
     if words:
-        detail += f" · attaque : {words}"
+        detail += " · " + _("attack: {words}").format(words=words)
     if result.get("actor_xp"):
-        detail += " · attaquant +1 XP"
+        detail += " · " + _("attacker +1 XP")
     if result.get("opponent_xp"):
-        detail += " · défenseur +1 XP"
-    groups = _side_groups(result, "actor_", "attaque") + _side_groups(result, "opponent_", "défense")
-    return Description(_ATTACK_WORDS[outcome], detail, tuple(groups), bool(result.get("hit")))
+        detail += " · " + _("defender +1 XP")
+    groups = (_side_groups(result, "actor_", pgettext("dice group", "attack"))
+              + _side_groups(result, "opponent_", pgettext("dice group", "defence")))
+    return Description(_(_ATTACK_WORDS[outcome]), detail, tuple(groups), bool(result.get("hit")))
 
 
 # ---------------------------------------------------------------- the system

@@ -21,11 +21,18 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def run(path: Path | None, *, new_system: str | None = None, ascii: bool = False, theme: str | None = None) -> int:
-    """`gmscreen [CAMPAIGN.toml]`: run the screen until the GM quits; returns the exit status."""
+def run(path: Path | None, *, new_system: str | None = None, ascii: bool = False, theme: str | None = None,
+        language: str | None = None) -> int:
+    """`gmscreen [CAMPAIGN.toml]`: run the screen until the GM quits; returns the exit status.
+    `language`: --lang ("fr", "en"); None: config.toml's, else the environment's, else French."""
+    from gmscreen import i18n
+    from gmscreen.i18n import _
+
+    if language is not None:            # chosen by the command line (--lang, config.toml, LANG)
+        i18n.set_language(language)
     if new_system is not None:
         if path is None:
-            print("gmscreen: --new: a CAMPAIGN.toml file to create is required", file=sys.stderr)
+            print(_("gmscreen: --new: a CAMPAIGN.toml file to create is required"), file=sys.stderr)
             return 2
         from gmscreen.campaign.commands import cmd_new
 
@@ -41,13 +48,13 @@ def run(path: Path | None, *, new_system: str | None = None, ascii: bool = False
     try:
         from .app import GMScreenApp
 
-        app = GMScreenApp(path, theme=theme, ascii=ascii, resume_gc=collecting)
+        app = GMScreenApp(path, theme=theme, ascii=ascii, resume_gc=collecting, language=language, environment=True)
         result = app.run()
     finally:
         if collecting:
             gc.enable()
     if app.exit_reason:
-        print(f"gmscreen: {app.exit_reason}; campaign saved", file=sys.stderr)
+        print(_("gmscreen: {reason}; campaign saved").format(reason=app.exit_reason), file=sys.stderr)
     if isinstance(result, int):
         return result
     return app.return_code or 0

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual.app import App, ComposeResult, InvalidThemeError
+from textual.app import ComposeResult, InvalidThemeError
 from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
@@ -24,12 +24,15 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
+from gmscreen import i18n
+from gmscreen.i18n import N_, _, ngettext
+
 from .config import Config, first_run_campaign
 from .disk_watch import DISK_CHECK_SECONDS, DiskWatch
 from .host import CampaignHost
 from .keygate import KeyGate
 from .lifecycle import SessionKeeper
-from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pane
+from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pane, pane_title, retitle
 from .sanitize import clean, pasted
 from .screens.steady import SteadyScreen
 from .status import StatusLine
@@ -43,7 +46,7 @@ MAX_NOTICES = 4            # load problems shown one by one; past that, the firs
 
 # Tab / shift+tab walk the panes in this order.
 PANE_CYCLE = MAIN_PANES + ("dice-tray",)
-PANES_GROUP = Binding.Group("Panes", compact=True)
+PANES_GROUP = Binding.Group(N_("Panes"), compact=True)
 
 CSS = """
 Screen { layout: vertical; }
@@ -92,8 +95,8 @@ class MainScreen(SteadyScreen):
     """The screen of the panes: tab moves from pane to pane rather than widget to widget."""
 
     BINDINGS = [
-        Binding("tab", "app.cycle_pane(1)", "Next pane", show=False, id="app.next-pane"),
-        Binding("shift+tab", "app.cycle_pane(-1)", "Previous pane", show=False, id="app.previous-pane"),
+        Binding("tab", "app.cycle_pane(1)", N_("Next pane"), show=False, id="app.next-pane"),
+        Binding("shift+tab", "app.cycle_pane(-1)", N_("Previous pane"), show=False, id="app.previous-pane"),
     ]
 
 
@@ -102,36 +105,45 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     TITLE = "gmscreen"
     CSS = CSS
-    COMMANDS = App.COMMANDS | {_palette_commands}
+    COMMANDS = {_palette_commands}        # Textual's system commands included, translated (`system_commands`)
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_WIDTH, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (WIDE_HEIGHT, "-tall")]
     AUTO_FOCUS = None
     BINDINGS = [
-        Binding("slash", "focus_quick_roll", "Roll", id="app.quick-roll"),
-        Binding("n", "next_turn", "Next", id="app.next-turn"),
-        Binding("p", "previous_turn", "Prev", id="app.previous-turn"),
-        Binding("ctrl+z", "undo", "Undo", id="app.undo"),
-        Binding("ctrl+y", "redo", "Redo", show=False, id="app.redo"),
-        Binding("1,ampersand", "show_pane('roster')", "Roster", id="app.pane-roster", group=PANES_GROUP),
-        Binding("2,é", "show_pane('initiative')", "Initiative", id="app.pane-initiative", group=PANES_GROUP),
-        Binding("3,quotation_mark", "show_pane('difficulty')", "Difficulty", id="app.pane-difficulty",
+        Binding("slash", "focus_quick_roll", N_("Roll"), id="app.quick-roll"),
+        Binding("n", "next_turn", N_("Next"), id="app.next-turn"),
+        Binding("p", "previous_turn", N_("Prev"), id="app.previous-turn"),
+        Binding("ctrl+z", "undo", N_("Undo"), id="app.undo"),
+        Binding("ctrl+y", "redo", N_("Redo"), show=False, id="app.redo"),
+        Binding("1,ampersand", "show_pane('roster')", N_("Roster"), id="app.pane-roster", group=PANES_GROUP),
+        Binding("2,é", "show_pane('initiative')", N_("Initiative"), id="app.pane-initiative", group=PANES_GROUP),
+        Binding("3,quotation_mark", "show_pane('difficulty')", N_("Difficulty"), id="app.pane-difficulty",
                 group=PANES_GROUP),
-        Binding("4,apostrophe", "show_pane('log')", "Log", id="app.pane-log", group=PANES_GROUP),
-        Binding("h", "toggle_gm_only", "GM-only", show=False, id="app.gm-only"),
-        Binding("full_stop", "repeat_roll", "Repeat roll", show=False, id="app.repeat-roll"),
-        Binding("ctrl+f", "search_log", "Search log", show=False, id="app.search-log"),
-        Binding("z", "zoom", "Zoom", show=False, id="app.zoom"),
-        Binding("t", "change_theme", "Theme", show=False, id="app.theme"),
-        Binding("ctrl+o", "open_campaign", "Open campaign", show=False, id="app.open"),
-        Binding("question_mark", "keys", "Keys", id="app.keys"),
-        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("4,apostrophe", "show_pane('log')", N_("Log"), id="app.pane-log", group=PANES_GROUP),
+        Binding("h", "toggle_gm_only", N_("GM-only"), show=False, id="app.gm-only"),
+        Binding("full_stop", "repeat_roll", N_("Repeat roll"), show=False, id="app.repeat-roll"),
+        Binding("ctrl+f", "search_log", N_("Search log"), show=False, id="app.search-log"),
+        Binding("z", "zoom", N_("Zoom"), show=False, id="app.zoom"),
+        Binding("t", "change_theme", N_("Theme"), show=False, id="app.theme"),
+        Binding("ctrl+o", "open_campaign", N_("Open campaign"), show=False, id="app.open"),
+        Binding("question_mark", "keys", N_("Keys"), id="app.keys"),
+        Binding("q", "quit", N_("Quit"), id="app.quit"),
     ]
 
     def __init__(self, path: Path | str | None = None, *, theme: str | None = None, ascii: bool = False,
-                 config: Config | None = None, resume_gc: bool = False) -> None:
+                 config: Config | None = None, resume_gc: bool = False, language: str | None = None,
+                 environment: bool = False) -> None:
         super().__init__(None)
         self._resume_gc = resume_gc                # `run` paused the collector for the start
         self.config = config if config is not None else Config.load()
+        # --lang, else config.toml's `language`, else (`environment`: the command line's run) the
+        # environment, else French; with none of them the language already chosen stays.
+        if language is not None or self.config.language is not None or environment:
+            spoken = i18n.language()
+            i18n.choose(language, self.config.language)
+            if config is None and i18n.language() != spoken:
+                self.config = Config.load(self.config.path)      # its problems in the language chosen
+        self._stop_listening: Any = None           # `i18n.on_change` subscription, while mounted
         self.ascii = ascii
         self.path: Path | None = Path(path) if path is not None else None
         self.current_pane = MAIN_PANES[0]
@@ -175,10 +187,10 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             if name in self.available_themes:
                 self.theme = name
                 break
-            origin = "--theme" if name == asked else "config" if name == self.config.theme else None
+            origin = "--theme" if name == asked else "config.toml" if name == self.config.theme else None
             if origin:
-                self.startup_problems.append(f"{origin}: no theme named {name!r}; available: "
-                                             f"{', '.join(sorted(self.available_themes))}")
+                self.startup_problems.append(_("{origin}: no theme named {name}; available: {themes}").format(
+                    origin=origin, name=repr(name), themes=", ".join(sorted(self.available_themes))))
         if asked and self.theme == asked and self.config.theme != asked:
             self.config.remember_theme(asked, save=False)
             self._config_changed = True         # saved in a thread once the app runs
@@ -201,16 +213,80 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     def _save_config_in_thread(self) -> None:
         config = self.config
         if not config.save() and not config.broken:
-            problem = config.problems[-1] if config.problems else "settings not saved"
+            problem = config.problems[-1] if config.problems else _("settings not saved")
             self.call_from_thread(self.warn, problem)
 
     def set_theme(self, name: str) -> bool:
         try:
             self.theme = name
         except InvalidThemeError:
-            self.warn(f"no theme named {name!r}")
+            self.warn(_("no theme named {name}").format(name=repr(name)))
             return False
         return True
+
+    # ------------------------------------------------------------ language
+
+    def switch_language(self, lang: str) -> None:
+        """The palette's "Language: …": the whole screen in `lang` now, remembered in config.toml."""
+        i18n.set_language(lang)          # the screen redraws in `_language_changed`
+        if self.config.language != lang:
+            self.config.remember_language(lang, save=False)
+            self.save_config()
+
+    def _language_changed(self, lang: str) -> None:
+        """Every word on screen again in the new language: titles, footer, status, each pane."""
+        if not self.screen_stack:
+            return
+        main = self.screen_stack[0]
+        for pane_id in PANES:
+            widget = self.pane(pane_id)
+            if widget is not None:
+                retitle(widget)
+        for footer in main.query(QuietFooter):
+            footer.relabel()
+        self.refresh_views()
+        self.show_status()
+        self.refresh_bindings()
+
+    def system_commands(self, screen: Screen) -> list[tuple[str, str, Any]]:
+        """Textual's system commands as (title msgid, help msgid, callback); the palette shows them
+        in the language spoken and finds them in either (`get_system_commands` for Textual)."""
+        commands: list[tuple[str, str, Any]] = [
+            (N_("Theme"), N_("Change the current theme"), self.action_change_theme),
+            (N_("Quit"), N_("Quit the application as soon as possible"), self.action_quit),
+            (N_("Keys"), N_("Show every key and its id"), self.action_keys),
+        ]
+        if screen.maximized is not None:
+            commands.append((N_("Minimize"), N_("Minimize the widget and restore to normal size"),
+                             screen.action_minimize))
+        elif screen.focused is not None and screen.focused.allow_maximize:
+            commands.append((N_("Maximize"), N_("Maximize the focused widget"), screen.action_maximize))
+        commands.append((N_("Screenshot"), N_("Save an SVG 'screenshot' of the current screen"),
+                         lambda: self.set_timer(0.1, self.deliver_screenshot)))
+        return commands
+
+    def get_system_commands(self, screen: Screen) -> Any:
+        from textual.app import SystemCommand
+
+        for title, help_text, callback in self.system_commands(screen):
+            yield SystemCommand(_(title), _(help_text), callback)
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, its words in the language spoken."""
+        from textual.command import CommandPalette
+
+        from .palette import Palette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        """`t`: the themes, the palette's words in the language spoken."""
+        from textual.theme import ThemeProvider
+
+        from .palette import Palette
+
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder=_("Search for themes…")))
 
     # ------------------------------------------------------------ layout
 
@@ -312,6 +388,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         return display
 
     def on_mount(self) -> None:
+        self._stop_listening = i18n.on_change(self._language_changed)
         self._theme_ready = True
         if self._config_changed:
             self.save_config()
@@ -380,11 +457,11 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if last is not None:
             if last.is_file():
                 return last
-            self.warn(f"last campaign {last} is gone; opening the sample campaign instead")
+            self.warn(_("last campaign {path} is gone; opening the sample campaign instead").format(path=last))
         try:
             return first_run_campaign()
         except OSError as exc:
-            self.warn(f"cannot copy the sample campaign: {exc.strerror or exc}", "error")
+            self.warn(_("cannot copy the sample campaign: {problem}").format(problem=exc.strerror or exc), "error")
             self.action_open_campaign()
             return None
 
@@ -398,13 +475,14 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self.key_gate.set_open(False)          # keys typed while it opens wait for its panes
         self._settle_pending_roll()
         self._drop_session()
-        self.status.show_loading(f"loading {clean(path.name)}…")
+        self.status.show_loading(_("loading {name}…").format(name=clean(path.name)))
         body = self.screen_stack[0].query_one("#body", Container)
+        loading = clean(_("Loading {path}…").format(path=path))
         if body.query("#panes"):
             body.remove_children()
-            body.mount(Static(clean(f"Loading {path}…"), classes="loading", markup=False))
+            body.mount(Static(loading, classes="loading", markup=False))
         else:
-            body.query_one(".loading", Static).update(clean(f"Loading {path}…"))
+            body.query_one(".loading", Static).update(loading)
         self.run_worker(lambda: self._open_in_thread(path), thread=True, group="open", name="open",
                         exit_on_error=False)
 
@@ -434,14 +512,14 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 self._open_failed(worker.error)
         elif worker.name == "load-rolls" and event.state in (WorkerState.SUCCESS, WorkerState.ERROR):
             if event.state == WorkerState.ERROR:
-                self.warn(f"the roll log could not be read: {worker.error}", "error")
+                self.warn(_("the roll log could not be read: {problem}").format(problem=worker.error), "error")
             else:
                 self._rolls_loaded(*worker.result)
         elif worker.name == "autosave" and self.session is not None:
             if event.state == WorkerState.RUNNING:
-                self._show_save_state("saving…")
+                self._show_save_state(N_("saving…"))
             elif event.state == WorkerState.SUCCESS:
-                self._show_save_state("saved" if not self.session.dirty else "")
+                self._show_save_state(N_("saved") if not self.session.dirty else "")
 
     def _open_failed(self, error: BaseException | None) -> None:
         from gmscreen.campaign.errors import CampaignError, Problem
@@ -452,11 +530,13 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if isinstance(error, CampaignError):
             problems = [str(p) for p in error.problems] or [str(error)]
         elif isinstance(error, OSError):
-            problems = [str(Problem(str(path), "", f"cannot open: {error.strerror or error}"))]
+            problems = [str(Problem(str(path), "", _("cannot open: {problem}").format(
+                problem=error.strerror or error)))]
         else:
-            problems = [f"{path}: cannot open: {type(error).__name__}: {error}"]
+            problems = [_("{path}: cannot open: {problem}").format(path=path,
+                                                                 problem=f"{type(error).__name__}: {error}")]
         self._settled = True
-        self.status.show_loading(f"{clean(path.name)}: not loaded")
+        self.status.show_loading(_("{name}: not loaded").format(name=clean(path.name)))
         self.push_screen(LoadErrorScreen(path, problems, self.config), self._chosen_after_error)
         self.key_gate.set_open(True)
 
@@ -487,14 +567,14 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self.config.remember_campaign(self.path, save=False)
         self.save_config()
         if session.read_only:
-            self.warn(f"{session.path.name} is open read-only ({session.read_only_reason}): "
-                      "changes and rolls are not saved", "warning")
+            self.warn(_("{name} is open read-only ({reason}): changes and rolls are not saved").format(
+                name=session.path.name, reason=session.read_only_reason), "warning")
         self._warn_all([str(p) for p in session.warnings if "read-only" not in p.message], "warning",
                        f"gmscreen validate {session.path}")
         if recovered is not None:
             secret = recovered.gm_only or bool(recovered.result.get("hidden"))
-            what = "jet secret du MJ" if secret else f"{recovered.who} · {recovered.line}"
-            self.warn(f"jet montré avant l'arrêt, noté tel qu'il était : {what}")
+            what = _("the GM's secret roll") if secret else f"{recovered.who} · {recovered.line}"
+            self.warn(_("roll shown before the stop, logged as it stood: {roll}").format(roll=what))
         self.call_after_refresh(self._show_ready)
         self._check_keymap()
         if not session.rolls_loaded:
@@ -536,7 +616,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     def _rolls_loaded(self, session: Any, problems: list[Any]) -> None:
         if session is not self.session:
             return
-        self._warn_all([str(p) for p in problems], "warning", f"the roll log of {session.path.name}")
+        self._warn_all([str(p) for p in problems], "warning",
+                       _("the roll log of {name}").format(name=session.path.name))
         self.refresh_views()
         self.show_status()
 
@@ -550,8 +631,13 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         for problem in problems[:MAX_NOTICES - 1]:
             self.warn(problem, severity)
         rest = len(problems) - (MAX_NOTICES - 1)
-        where = f" (all of them: {full_list})" if full_list else ""
-        self.warn(f"… and {rest} more problems of the same kind{where}", severity)
+        if full_list:
+            said = ngettext("… and {n} more problem of the same kind (all of them: {where})",
+                            "… and {n} more problems of the same kind (all of them: {where})", rest)
+        else:
+            said = ngettext("… and {n} more problem of the same kind", "… and {n} more problems of the same kind",
+                            rest)
+        self.warn(said.format(n=rest, where=full_list), severity)
 
     def _check_keymap(self) -> None:
         """Say once which keymap ids match no binding (a typo, or a key of a removed feature)."""
@@ -562,10 +648,13 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                  for b in bs if b.id}
         unknown = sorted(set(self.config.keymap) - known)
         if unknown:
-            self.warn(f"{self.config.path}: [keymap]: no binding with id {', '.join(unknown)}; see the keys "
-                      "screen (?) for the ids")
+            self.warn(_("{file}: [keymap]: no binding with id {ids}; see the keys screen (?) for the ids").format(
+                file=self.config.path, ids=", ".join(unknown)))
 
     def on_unmount(self) -> None:
+        if self._stop_listening is not None:
+            self._stop_listening()
+            self._stop_listening = None
         self._remove_signal_handlers()
         self._drop_session()
 
@@ -592,14 +681,14 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         super().after_change()
         status = self._status_line()
         if status is not None:
-            status.save_state = "" if not self.writable else "unsaved"
+            status.save_state = "" if not self.writable else N_("unsaved")
             self.show_status()
 
     def _save_in_thread(self) -> None:
         super()._save_in_thread()
         session = self.session
         if session is not None and session.dirty and not session.closed and session.disk_conflict is None:
-            self.call_from_thread(self._show_save_state, "save failed")     # (a conflict: the GM is asked)
+            self.call_from_thread(self._show_save_state, N_("save failed"))     # (a conflict: the GM is asked)
 
     # ------------------------------------------------------------ panes
 
@@ -667,7 +756,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         """The dice tray for a key of the app; None, the GM told, when it is not there."""
         tray = self.dice_tray()
         if tray is None:
-            self.warn(f"{PANES['dice-tray']}: not available")
+            self.warn(_("{pane}: not available").format(pane=pane_title("dice-tray")))
         return tray
 
     def action_focus_quick_roll(self) -> None:
@@ -707,7 +796,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if isinstance(log, RollLog):
             log.start_search()
         else:
-            self.warn(f"{PANES['log']}: not available")
+            self.warn(_("{pane}: not available").format(pane=pane_title("log")))
 
     def action_undo(self) -> None:
         if not self._roll_pending("undo"):
@@ -723,7 +812,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         let it spend what the sheet no longer holds. The choice comes first."""
         if not self.roll_waiting():
             return False
-        self.warn(f"a roll is waiting for a choice: answer it (or escape) before {which}")
+        self.warn(_("a roll is waiting for a choice: answer it (or escape) before undoing") if which == "undo"
+                  else _("a roll is waiting for a choice: answer it (or escape) before redoing"))
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -1,4 +1,4 @@
-"""The user's settings: last campaign, recent campaigns, theme and keymap.
+"""The user's settings: last campaign, recent campaigns, theme, keymap and language.
 
 `config.toml` lives in the XDG config folder (`GMSCREEN_CONFIG_DIR` overrides it, which
 every test uses); first-run copies of the samples go to the XDG data folder
@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from gmscreen import i18n
+from gmscreen.i18n import _
 
 CONFIG_ENV = "GMSCREEN_CONFIG_DIR"
 DATA_ENV = "GMSCREEN_DATA_DIR"
 CONFIG_NAME = "config.toml"
 RECENT_MAX = 8
 _SAVING = threading.Lock()          # one config save at a time (the screen saves in threads)
-KNOWN_KEYS = ("theme", "last_campaign", "recent", "keymap")
+KNOWN_KEYS = ("theme", "last_campaign", "recent", "keymap", "language")
 
 
 def config_dir() -> Path:
@@ -54,6 +55,8 @@ def first_run_campaign() -> Path:
     target = data_dir() / "campaigns" / f"{FIRST_RUN}.toml"
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
+        import shutil     # here, not at the top: the command line reads the config at every start
+
         shutil.copyfile(sample_path(FIRST_RUN), target)
     return target
 
@@ -67,6 +70,7 @@ class Config:
     last_campaign: Path | None = None
     recent: list[Path] = field(default_factory=list)
     keymap: dict[str, str] = field(default_factory=dict)
+    language: str | None = None    # "fr" or "en": the screen's language (--lang wins over it)
     problems: list[str] = field(default_factory=list)
     broken: bool = False           # unreadable: never written over
     extra: dict[str, Any] = field(default_factory=dict)   # unknown keys, kept on save
@@ -86,10 +90,10 @@ class Config:
         except FileNotFoundError:
             return config
         except safeload.LoadError as exc:
-            config._broken(exc.message + (f" (line {exc.line})" if exc.line else ""))
+            config._broken(exc.message + (" " + _("(line {n})").format(n=exc.line) if exc.line else ""))
             return config
         except (OSError, UnicodeDecodeError) as exc:
-            config._broken(f"cannot read it: {getattr(exc, 'strerror', None) or exc}")
+            config._broken(_("cannot read it: {problem}").format(problem=getattr(exc, "strerror", None) or exc))
             return config
         config._read(data)
         config.saved = config.to_data()
@@ -97,10 +101,12 @@ class Config:
 
     def _broken(self, why: str) -> None:
         self.broken = True
-        self.problems.append(f"{self.path}: {why}; settings ignored and the file left as it is")
+        self.problems.append(_("{file}: {problem}; settings ignored and the file left as it is").format(
+            file=self.path, problem=why))
 
     def _bad(self, key: str, expected: str, value: Any) -> None:
-        self.problems.append(f"{self.path}: {key}: expected {expected}, got {value!r}; ignored")
+        self.problems.append(_("{file}: {key}: expected {expected}, got {value}; ignored").format(
+            file=self.path, key=key, expected=expected, value=repr(value)))
 
     def _read(self, data: dict[str, Any]) -> None:
         self.extra = {k: v for k, v in data.items() if k not in KNOWN_KEYS}
@@ -109,21 +115,27 @@ class Config:
             if isinstance(theme, str) and theme.strip():
                 self.theme = theme.strip()
             else:
-                self._bad("theme", "a theme name", theme)
+                self._bad("theme", _("a theme name"), theme)
         last = data.get("last_campaign")
         if last is not None:
             if isinstance(last, str) and last:
                 self.last_campaign = Path(last)
             else:
-                self._bad("last_campaign", "a file path", last)
+                self._bad("last_campaign", _("a file path"), last)
         recent = data.get("recent", [])
         if isinstance(recent, list) and all(isinstance(p, str) for p in recent):
             self.recent = [Path(p) for p in recent][:RECENT_MAX]
         else:
-            self._bad("recent", "a list of file paths", recent)
+            self._bad("recent", _("a list of file paths"), recent)
+        language = data.get("language")
+        if language is not None:
+            if language in i18n.LANGUAGES:
+                self.language = language
+            else:
+                self._bad("language", _("\"fr\" or \"en\""), language)
         keymap = data.get("keymap", {})
         if not isinstance(keymap, dict):
-            self._bad("keymap", "a table of binding-id = \"keys\"", keymap)
+            self._bad("keymap", _("a table of binding-id = \"keys\""), keymap)
             return
         for binding_id, keys in keymap.items():
             if isinstance(keys, str) and keys.strip():
@@ -131,7 +143,7 @@ class Config:
             elif isinstance(keys, list) and keys and all(isinstance(k, str) and k for k in keys):
                 self.keymap[binding_id] = ",".join(k.strip() for k in keys)
             else:
-                self._bad(f"keymap.{binding_id}", "keys such as \"ctrl+r\" or \"r,f5\"", keys)
+                self._bad(f"keymap.{binding_id}", _("keys such as \"ctrl+r\" or \"r,f5\""), keys)
 
     # ------------------------------------------------------------ changes (saved at once)
 
@@ -140,6 +152,13 @@ class Config:
         if self.theme == name:
             return True
         self.theme = name
+        return self.save() if save else True
+
+    def remember_language(self, lang: str, *, save: bool = True) -> bool:
+        """The language chosen from the palette, for the next start (`save=False`: the caller saves)."""
+        if self.language == lang:
+            return True
+        self.language = lang
         return self.save() if save else True
 
     def remember_campaign(self, path: Path, *, save: bool = True) -> bool:
@@ -157,6 +176,8 @@ class Config:
             data["last_campaign"] = str(self.last_campaign)
         if self.recent:
             data["recent"] = [str(p) for p in self.recent]
+        if self.language:
+            data["language"] = self.language
         if self.keymap:
             data["keymap"] = dict(self.keymap)
         return data
@@ -178,18 +199,21 @@ class Config:
         except FileNotFoundError:
             current = None
         except (OSError, UnicodeDecodeError) as exc:
-            self.problems.append(f"{self.path}: cannot read it before saving the settings: "
-                                 f"{getattr(exc, 'strerror', None) or exc}; left as it is")
+            self.problems.append(_("{file}: cannot read it before saving the settings: {problem}; left as it is")
+                                 .format(file=self.path, problem=getattr(exc, "strerror", None) or exc))
             return False
         if current is not None and data == self.saved:
             return True
         try:
             text = self._text(current, data)
         except ValueError as exc:
-            self.problems.append(f"{self.path}: {exc}; settings not saved, the file left as it is")
+            self.problems.append(_("{file}: {problem}; settings not saved, the file left as it is").format(
+                file=self.path, problem=exc))
             return False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile   # only to save: the command line reads the config at every start
+
             fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=self.path.parent)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -202,7 +226,8 @@ class Config:
                     os.unlink(tmp)
                 raise
         except OSError as exc:
-            self.problems.append(f"{self.path}: cannot save the settings: {exc.strerror or exc}")
+            self.problems.append(_("{file}: cannot save the settings: {problem}").format(
+                file=self.path, problem=exc.strerror or exc))
             return False
         self.saved = data
         return True

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from gmscreen.i18n import _
+
 DISK_CHECK_SECONDS = 2.0
 
 
@@ -35,7 +37,8 @@ class DiskWatch:
             if found is not None or session.disk_conflict is not None:
                 app.call_later(self._found, session, found)
         except Exception as exc:    # noqa: BLE001 - looked at again at the next tick
-            app.warn(f"{session.path.name} : impossible de regarder le fichier sur le disque ({exc})", "error")
+            app.warn(_("{name}: cannot look at the file on disk ({problem})").format(name=session.path.name,
+                                                                                    problem=exc), "error")
         finally:
             self.busy = False
 
@@ -49,7 +52,8 @@ class DiskWatch:
             try:
                 event = session.take_in(found)
             except Exception as exc:  # noqa: BLE001 - said; the file is looked at again later
-                app.warn(f"{session.path.name} : version du disque non chargée ({exc})", "error")
+                app.warn(_("{name}: the version on disk was not loaded ({problem})").format(
+                    name=session.path.name, problem=exc), "error")
                 return
             self._say(session, event)
         if session.disk_conflict is not None:
@@ -70,14 +74,14 @@ class DiskWatch:
             app.refresh_views()
             app.refresh_bindings()
             app.show_status()
-            app.warn(f"{name} a été modifié sur le disque : sa nouvelle version est chargée "
-                     "(rien n'attendait d'être enregistré)", "information")
+            app.warn(_("{name} was changed on disk: its new version is loaded (nothing was waiting to be "
+                       "saved)").format(name=name), "information")
         elif event.kind == "invalid":
             first = str(event.problems[0]) if event.problems else ""
-            app.warn(f"{name} a été modifié sur le disque mais ne se charge pas ({first}) : l'écran garde "
-                     "sa version, leur fichier n'est pas touché", "error")
+            app.warn(_("{name} was changed on disk but does not load ({problem}): the screen keeps its "
+                       "version, their file is not touched").format(name=name, problem=first), "error")
         elif event.kind == "missing":
-            app.warn(f"{name} a disparu du disque : il sera réécrit au prochain enregistrement")
+            app.warn(_("{name} is gone from the disk: it will be written again at the next save").format(name=name))
 
     async def _resolve(self, session: Any, choice: str | None) -> None:
         """The GM's choice, carried out in a thread (side files, a save), then shown."""
@@ -89,7 +93,8 @@ class DiskWatch:
             side = await asyncio.to_thread(session.resolve_conflict, choice or "both")
         except (CampaignError, OSError, ValueError) as exc:
             message = "; ".join(str(p) for p in exc.problems) if isinstance(exc, CampaignError) else str(exc)
-            app.warn(f"{name} : choix impossible ({message}) ; la question reviendra", "error")
+            app.warn(_("{name}: the choice could not be carried out ({problem}); you will be asked again").format(
+                name=name, problem=message), "error")
             return
         finally:
             self.asking = False
@@ -99,8 +104,14 @@ class DiskWatch:
         app.refresh_bindings()
         app._show_save_state("" if session.dirty else "saved")
         kept = side.name if side is not None else "—"
-        said = {"theirs": f"la version du disque de {name} est chargée ; vos changements sont gardés dans {kept}",
-                "mine": f"votre version de {name} est enregistrée ; celle du disque est gardée dans {kept}",
-                "both": f"la version du disque de {name} est chargée ; la vôtre est enregistrée à côté : {kept}"}
-        message = said[choice if choice in said else "both"]
-        app.warn(message if side is not None else message.split(" ; ")[0], "information")
+        choice = choice if choice in ("theirs", "mine", "both") else "both"
+        if side is None:
+            said = (_("the version of {name} on disk is loaded") if choice != "mine"
+                    else _("your version of {name} is saved"))
+        elif choice == "theirs":
+            said = _("the version of {name} on disk is loaded; your changes are kept in {kept}")
+        elif choice == "mine":
+            said = _("your version of {name} is saved; the one on disk is kept in {kept}")
+        else:
+            said = _("the version of {name} on disk is loaded; yours is saved beside it: {kept}")
+        app.warn(said.format(name=name, kept=kept), "information")

@@ -17,6 +17,8 @@ import sys
 import threading
 from typing import Callable, Iterable
 
+from gmscreen.i18n import _
+
 SIGNAL_GRACE = 2.5          # s: a signalled process is gone within 5 s, saved
 CLIENT_GRACE = 10.0         # s: a session whose client left is gone within 30 s
 SAVE_TIMEOUT = 1.5          # s: the last-resort save waits this long for the session
@@ -43,11 +45,12 @@ def _last_resort(save: Callable[[], object], code: int, reason: str) -> None:
     saver.start()
     saver.join(SAVE_TIMEOUT)
     if outcome == [True]:
-        saved = "campaign saved"
+        said = _("gmscreen: {reason}; the screen did not stop in time, campaign saved")
     else:
-        saved = "not saved (the journal keeps every change for the next opening)"
+        said = _("gmscreen: {reason}; the screen did not stop in time, not saved (the journal keeps every "
+                 "change for the next opening)")
     # Said on stderr if it can take it at once: a terminal nobody reads would block the write.
-    message = f"gmscreen: {reason}; the screen did not stop in time, {saved}\n".encode()
+    message = (said.format(reason=_(reason) if reason else reason) + "\n").encode()
     teller = threading.Thread(target=_say, args=(message,), name="gmscreen-last-word", daemon=True)
     teller.start()
     teller.join(0.2)

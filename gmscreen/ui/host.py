@@ -14,6 +14,8 @@ from textual.app import App
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from gmscreen.i18n import N_, _
+
 from .panes import MAIN_PANES, PANES
 from .sanitize import clean
 
@@ -23,6 +25,9 @@ if TYPE_CHECKING:
     from gmscreen.play.session_table import SessionTable
 
     from .widgets.tray.dice_tray import DiceTray
+
+# The group of the app's own keys (keys screen, palette); the panes' groups are their titles.
+SCREEN_GROUP = N_("Screen")
 
 # Seconds after the last change before the full (atomic) save runs in a thread.
 # Every change is already durable in the journal when `change` returns.
@@ -125,7 +130,7 @@ class CampaignHost(App[int]):
     def watch_players_watching(self, watching: bool) -> None:
         for view in self.views():
             view.show_watching(watching)
-        self.warn("joueurs présents : jets du MJ masqués" if watching else "vue MJ : tous les jets affichés",
+        self.warn(_("players watching: GM rolls hidden") if watching else _("GM view: every roll shown"),
                   "information")
 
     def pane(self, pane_id: str) -> Widget | None:
@@ -147,12 +152,13 @@ class CampaignHost(App[int]):
         return tray is not None and tray.flow is not None
 
     def binding_owners(self) -> Iterable[tuple[str, Any]]:
-        """(group title, node) for the app and every pane, for the keys screen and the palette."""
-        yield "Screen", self
+        """(group title, node) for the app and every pane, for the keys screen and the palette; the
+        titles are msgids (English), translated where they are shown."""
+        yield SCREEN_GROUP, self
         main = self.screen_stack[0] if self.screen_stack else None
         if main is None:
             return
-        yield "Screen", main
+        yield SCREEN_GROUP, main
         for pane_id in MAIN_PANES + ("dice-tray",):
             pane = self.pane(pane_id)
             if pane is None:
@@ -194,8 +200,8 @@ class CampaignHost(App[int]):
         if session is None:
             return False
         if not self.writable:
-            reason = getattr(session, "read_only_reason", "") or "lecture seule"
-            self.warn(f"campagne en lecture seule ({reason}) : rien n'est modifié")
+            reason = getattr(session, "read_only_reason", "") or _("read-only")
+            self.warn(_("campaign open read-only ({reason}): nothing is changed").format(reason=reason))
             return False
         return True
 
@@ -223,9 +229,10 @@ class CampaignHost(App[int]):
             self.warn(str(exc))
             return
         if change is None:
-            self.warn(f"nothing to {which}")
+            self.warn(_("nothing to undo") if which == "undo" else _("nothing to redo"))
             return
-        self.warn(f"{which}: {change.label}", severity="information")
+        said = _("undo: {change}") if which == "undo" else _("redo: {change}")
+        self.warn(said.format(change=change.label), severity="information")
         self.after_change()
 
     def after_change(self) -> None:
@@ -256,7 +263,8 @@ class CampaignHost(App[int]):
             session.save_now()
         except (CampaignError, OSError) as exc:
             message = "; ".join(str(p) for p in exc.problems) if isinstance(exc, CampaignError) else str(exc)
-            self.call_from_thread(self.warn, f"save failed (changes kept in the journal): {message}", "error")
+            self.call_from_thread(self.warn, _("save failed (changes kept in the journal): {problem}").format(
+                problem=message), "error")
 
     # ------------------------------------------------------------ rolls
 
@@ -290,7 +298,7 @@ class CampaignHost(App[int]):
         try:
             self.session.reveal_roll(seq)
         except (ReadOnlyError, CampaignError, KeyError, ValueError) as exc:
-            self.warn(f"cannot reveal roll {seq}: {exc}")
+            self.warn(_("cannot reveal roll {seq}: {problem}").format(seq=seq, problem=exc))
             return
         for record in reversed(self.session.rolls):
             if record.seq == seq:

@@ -12,6 +12,11 @@ import asyncio
 import signal
 from typing import Any
 
+from gmscreen.i18n import N_, _
+
+# Why the input ended, as the drivers say it (driver.py, web_driver.py): shown translated.
+INPUT_ENDED = (N_("standard input closed"), N_("the browser disconnected"), N_("the server closed the connection"))
+
 
 class SessionKeeper:
     """The app's ending: signal handlers, end of input, the last save."""
@@ -35,7 +40,8 @@ class SessionKeeper:
             try:
                 session.close()
             except Exception as exc:          # noqa: BLE001 - reported, the next campaign still opens
-                self.warn(f"{session.path.name}: could not close cleanly: {exc}", "error")
+                self.warn(_("{name}: could not close cleanly: {problem}").format(name=session.path.name, problem=exc),
+                          "error")
 
     def _install_signal_handlers(self) -> None:
         if self.is_headless or not hasattr(signal, "SIGHUP"):
@@ -69,7 +75,7 @@ class SessionKeeper:
         try:
             session.save_now()
         except (CampaignError, OSError) as exc:
-            self.exit_reason = f"save failed: {exc}"
+            self.exit_reason = _("save failed: {problem}").format(problem=exc)
             return False
         return True
 
@@ -77,9 +83,9 @@ class SessionKeeper:
         self.exit_reason = signal.Signals(sig).name
         self._save_and_exit(128 + sig)
 
-    def on_input_eof(self, reason: str = "standard input closed") -> None:
+    def on_input_eof(self, reason: str = "") -> None:
         """Called by the driver when standard input ends or the browser leaves: nobody can type any more."""
-        self.exit_reason = reason
+        self.exit_reason = _(reason or INPUT_ENDED[0])
         self._save_and_exit(0)
 
     def _save_and_exit(self, code: int) -> None:

@@ -1,4 +1,5 @@
-"""Command palette (ctrl+p): every key's action, every character, every skill, every theme.
+"""Command palette (ctrl+p): every key's action, every character, every skill, every theme,
+Textual's system commands and the language, in the language spoken and found in either.
 
 Names come from campaign files, so each hit is literal `Content` highlighted here
 (Textual's `Matcher.highlight` would parse `Orc [A]` as markup).
@@ -6,20 +7,80 @@ Names come from campaign files, so each hit is literal `Content` highlighted her
 
 from __future__ import annotations
 
-from functools import partial
+import gettext
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from rich.align import Align
+from rich.text import Text
+from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
+from textual.widgets.option_list import Option
 
+from gmscreen import i18n
+from gmscreen.i18n import N_, _
 from gmscreen.play.quickroll.grammar import Side, grammar_for
 from gmscreen.play.quickroll.text import words
+from .binding_words import describe, textual_word
+from .host import SCREEN_GROUP
 from .sanitize import clean
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Character
 
     from .app import GMScreenApp
+
+# Each language by its own name: the palette offers the other one in its words.
+LANGUAGE_NAMES = {"fr": "français", "en": "English"}
+
+
+@lru_cache(maxsize=None)
+def _catalog(lang: str) -> gettext.NullTranslations:
+    try:
+        return gettext.translation(i18n.DOMAIN, i18n.LOCALE_DIR, languages=[lang])
+    except OSError:
+        return gettext.NullTranslations()
+
+
+def _every(message: str) -> tuple[str, ...]:
+    """`message` in each language the screen speaks (a command is found by any of them)."""
+    return tuple(_catalog(lang).gettext(message) for lang in i18n.LANGUAGES)
+
+
+def _every_description(description: str) -> tuple[str, ...]:
+    """A key's description in each language (Textual's own words have their context)."""
+    if textual_word(description) is not None:
+        return tuple(_catalog(lang).pgettext("textual", description) for lang in i18n.LANGUAGES)
+    return _every(description)
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, one character for one (`Épée` -> `epee`): the offsets of a
+    match in the folded text are those of the text shown."""
+    out = []
+    for char in text:
+        base = unicodedata.normalize("NFKD", char)[:1].lower()
+        out.append(base if len(base) == 1 else char)
+    return "".join(out)
+
+
+@dataclass
+class Command:
+    """A palette entry: `title` as shown, `forms` the titles it is also found by (each language)."""
+
+    title: str
+    forms: tuple[str, ...]
+    callback: Callable[[], Any]
+    help: str
+    discoverable: bool
+    line: str = ""          # a "Roll …" command: what it puts in the quick-roll line
+
+
+def _phrase(template: str, **fields: str) -> tuple[str, tuple[str, ...]]:
+    """A title from a msgid template (marked `N_`): (in the language spoken, in every language)."""
+    return _(template).format(**fields), tuple(each.format(**fields) for each in _every(template))
 
 
 def _leaf_stats(sheet: dict[str, Any]) -> Iterator[str]:
@@ -39,62 +100,106 @@ def _leaf_stats(sheet: dict[str, Any]) -> Iterator[str]:
 
 
 class GMScreenCommands(Provider):
-    """Keys of the app and panes, characters ("Select …"), skills ("Roll …") and themes."""
+    """Keys of the app and panes, Textual's system commands, characters ("Select …"), skills
+    ("Roll …"), themes and the language; found by their French or English title, accents or not."""
 
-    def _commands(self) -> list[tuple[str, Callable[[], Any], str, bool]]:
-        """(title, callback, help, discoverable) — built each time: the campaign changes."""
+    def _commands(self) -> list[Command]:
+        """Built each time: the campaign and the language change."""
         app = cast("GMScreenApp", self.app)     # the palette is the GMScreenApp's (its COMMANDS)
-        commands: list[tuple[str, Callable[[], Any], str, bool]] = []
+        commands: list[Command] = []
         from .screens.keys_help import binding_table
 
         for group, node, binding, keys in binding_table(app):
-            title = binding.description or binding.action
-            where = "" if group == "Screen" else f"{group}: "
-            commands.append((f"{where}{title}", partial(_run_action, app, binding.action, node),
-                             f"key {' '.join(keys)}" + (f" · {binding.id}" if binding.id else ""), group == "Screen"))
+            names = _every_description(binding.description) if binding.description else (binding.action,)
+            title, forms = describe(binding), names
+            if group != SCREEN_GROUP:
+                title = _("{group}: {action}").format(group=_(group), action=title)
+                forms = tuple(template.format(group=where, action=name) for template, where, name
+                              in zip(_every(N_("{group}: {action}")), _every(group), names * len(i18n.LANGUAGES)))
+            help_text = _("key {keys}").format(keys=" ".join(keys)) + (f" · {binding.id}" if binding.id else "")
+            commands.append(Command(title, forms, partial(_run_action, app, binding.action, node), help_text,
+                                    group == SCREEN_GROUP))
+        screen = self.screen
+        for title_id, help_id, callback in app.system_commands(screen):
+            commands.append(Command(_(title_id), _every(title_id), callback, _(help_id), True))
         session = app.session
         if session is not None:
             characters: list[Character] = list(session.campaign.characters)
             for character in characters:
                 name = clean(character.name)
-                commands.append((f"Select {name}", partial(_select, app, character.id),
-                                 "party" if character.side == "party" else "NPC", True))
+                title, forms = _phrase(N_("Select {name}"), name=name)
+                commands.append(Command(title, forms, partial(_select, app, character.id),
+                                        _("party") if character.side == "party" else _("NPC"), True))
             selected = app.selected_id
             characters.sort(key=lambda c: c.id != selected)
             grammar = grammar_for(session.campaign)
             for character in characters:
                 name = clean(character.name)
                 # Only what the quick-roll line takes as a trait (not MIR's Voies or wounds).
-                forms: set[tuple[str, ...]] = set()
+                found: set[tuple[str, ...]] = set()
                 for cand in grammar.traits(Side(role="actor", start=0, character=character)):
-                    forms.add(cand.words)
-                    forms.update(cand.aliases)
+                    found.add(cand.words)
+                    found.update(cand.aliases)
                 for skill in _leaf_stats(character.sheet):
-                    if words(skill) not in forms:
+                    if words(skill) not in found:
                         continue
                     line = f"{name} {clean(skill)} "
-                    commands.append((f"Roll {name} {clean(skill)}", partial(_roll_line, app, line),
-                                     "put it in the quick-roll line", False))
+                    title, forms = _phrase(N_("Roll {line}"), line=line.rstrip())
+                    commands.append(Command(title, forms, partial(_roll_line, app, line),
+                                            _("put it in the quick-roll line"), False, line))
         for theme in sorted(app.available_themes):
             if theme.startswith("gmscreen-") or theme == app.theme:
-                commands.append((f"Theme {theme}", partial(app.set_theme, theme), "switch theme (remembered)",
-                                 False))
+                title, forms = _phrase(N_("Theme {theme}"), theme=theme)
+                commands.append(Command(title, forms, partial(app.set_theme, theme),
+                                        _("switch theme (remembered)"), False))
+        for lang in i18n.LANGUAGES:
+            if lang != i18n.language():
+                title, forms = _phrase(N_("Language: {language}"), language=LANGUAGE_NAMES[lang])
+                commands.append(Command(title, forms, partial(app.switch_language, lang),
+                                        _("the whole screen in this language (remembered)"), True))
         return commands
 
     async def discover(self) -> Hits:
-        for title, callback, help_text, discoverable in self._commands():
-            if discoverable:
-                yield DiscoveryHit(Content(title), callback, text=title, help=help_text)
+        for command in self._commands():
+            if command.discoverable:
+                yield DiscoveryHit(Content(command.title), command.callback, text=command.title, help=command.help)
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, callback, help_text, _ in self._commands():
-            score, offsets = matcher.fuzzy_search.match(matcher.query, title)
+        matcher = self.matcher(fold(query))
+        fuzzy = matcher.fuzzy_search
+        for command in self._commands():
+            score, offsets = fuzzy.match(matcher.query, fold(command.title))
+            for form in command.forms:
+                if form != command.title:
+                    score = max(score, fuzzy.match(matcher.query, fold(form))[0])
             if score > 0:
-                display = Content(title)
+                display = Content(command.title)
                 for offset in offsets:
                     display = display.stylize(matcher.match_style, offset, offset + 1)
-                yield Hit(score, display, callback, text=title, help=help_text)
+                yield Hit(score, display, command.callback, text=command.title, help=command.help)
+
+
+class Palette(CommandPalette):
+    """Textual's palette, its own words in the language spoken."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("placeholder", _("Search for commands…"))
+        super().__init__(**kwargs)
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        """Textual's, with "No matches found" translated."""
+        self._stop_no_matches_countdown()
+
+        def show_no_matches() -> None:
+            if search_value:
+                self.query_one(CommandList).add_option(Option(
+                    Align.center(Text(_("No matches found"), style="not bold")), disabled=True,
+                    id=self._NO_MATCHES))
+                self._list_visible = True
+            else:
+                self._list_visible = False
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
 
 
 async def _run_action(app: GMScreenApp, action: str, node: Any) -> None:

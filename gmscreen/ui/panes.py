@@ -10,13 +10,15 @@ from importlib import import_module
 
 from textual.widget import Widget
 
-# id -> title shown on the pane's border
+from gmscreen.i18n import N_, _
+
+# id -> title shown on the pane's border (its English msgid: shown through `pane_title`)
 PANES: dict[str, str] = {
-    "roster": "Personnages",
-    "initiative": "Initiative",
-    "difficulty": "Difficultés",
-    "log": "Journal des jets",
-    "dice-tray": "Dés",
+    "roster": N_("Characters"),
+    "initiative": N_("Initiative"),
+    "difficulty": N_("Difficulties"),
+    "log": N_("Roll log"),
+    "dice-tray": N_("Dice"),
 }
 
 # id -> (module under gmscreen.ui.widgets, class)
@@ -45,9 +47,22 @@ def pane_class(pane_id: str) -> type[Widget]:
     return getattr(import_module(f"{__package__}.widgets.{module}"), name)
 
 
+def pane_title(pane_id: str) -> str:
+    """The pane's title in the language spoken now."""
+    return _(PANES[pane_id])
+
+
 def make_pane(pane_id: str) -> Widget:
     widget = pane_class(pane_id)(id=pane_id)
     widget.add_class("pane")
     if not widget.border_title:
-        widget.border_title = PANES[pane_id]
+        widget.border_title = pane_title(pane_id)
+        widget._default_title = True          # retitled when the language changes (`retitle`)
     return widget
+
+
+def retitle(widget: Widget) -> None:
+    """A pane titled by `make_pane`, in the language spoken now (the others title themselves
+    when the campaign is shown again)."""
+    if getattr(widget, "_default_title", False) and widget.id in PANES:
+        widget.border_title = pane_title(widget.id)

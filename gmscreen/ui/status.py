@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.widgets import Static
 
+from gmscreen.i18n import _
+
 from .sanitize import literal
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ class StatusLine(Static):
     def __init__(self, *, id: str = "status") -> None:
         super().__init__("", id=id, markup=False)
         self.campaign_file = ""
-        self.save_state = ""          # "", "saving…", "saved", "save failed"
+        self.save_state = ""          # "", "saving…", "saved", "unsaved", "save failed" (msgids)
         self.loading = ""             # text shown while the campaign loads
 
     def show_loading(self, text: str) -> None:
@@ -50,17 +52,17 @@ class StatusLine(Static):
         campaign = session.campaign
         parts: list[Content | tuple[str, str] | str] = []
         if session.read_only:
-            parts += [Content.styled(" READ-ONLY ", "bold reverse $error"), " "]
+            parts += [Content.styled(" {} ".format(_("READ-ONLY")), "bold reverse $error"), " "]
         parts.append(literal(campaign.name or session.path.name, "bold"))
         parts += [sep, literal(session.system.game)]
-        parts += [sep, f"session {campaign.session}"]
+        parts += [sep, _("session {n}").format(n=campaign.session)]
         if campaign.encounter.round:
-            parts += [sep, f"round {campaign.encounter.round}"]
+            parts += [sep, _("round {n}").format(n=campaign.encounter.round)]
         label = session.last_label
         if label:
-            arrow = "undo: " if ascii else "↶ "
+            arrow = _("undo:") + " " if ascii else "↶ "
             parts += [sep, Content.assemble((arrow, "dim"), literal(label))]
         if self.save_state:
             style = "$error bold" if self.save_state == "save failed" else "dim"
-            parts += [sep, (self.save_state, style)]
+            parts += [sep, (_(self.save_state), style)]
         return Content.assemble(*parts)

@@ -15,6 +15,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from gmscreen.campaign import safeload
+from gmscreen.i18n import _
 
 DEFAULT_THEME = "gmscreen-dark"
 THEME_DEPTH = 2         # the file, then its [variables] table: nothing nests deeper
@@ -62,39 +63,46 @@ def load_theme(path: Path) -> Theme:
         data = safeload.loads_toml(safeload.read_limited(path, safeload.MAX_SETTINGS_BYTES).decode("utf-8"),
                                    max_depth=THEME_DEPTH)
     except (OSError, UnicodeDecodeError) as exc:
-        raise ThemeFileError(f"{path}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+        raise ThemeFileError(_("{file}: cannot read it: {problem}").format(
+            file=path, problem=getattr(exc, "strerror", None) or exc)) from None
     except safeload.DeepValue as exc:
-        raise ThemeFileError(f"{path}: {safeload.dotted(exc.path)}: {exc.message}; expected colours and a "
-                             "[variables] table") from None
+        raise ThemeFileError(_("{file}: {key}: {problem}; expected colours and a [variables] table").format(
+            file=path, key=safeload.dotted(exc.path), problem=exc.message)) from None
     except safeload.LoadError as exc:
         where = f"{path}:{exc.line}" if exc.line else str(path)
-        raise ThemeFileError(f"{where}: {exc.message}") from None
+        raise ThemeFileError(_("{file}: {problem}").format(file=where, problem=exc.message)) from None
     unknown = sorted(set(data) - set(_FIELDS))
     if unknown:
-        raise ThemeFileError(f"{path}: unknown keys {', '.join(unknown)}; expected Theme fields "
-                             f"({', '.join(_FIELDS)})")
+        raise ThemeFileError(_("{file}: unknown keys {keys}; expected Theme fields ({fields})").format(
+            file=path, keys=", ".join(unknown), fields=", ".join(_FIELDS)))
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise ThemeFileError(f"{path}: name: expected the theme's name, got {name!r}")
+        raise ThemeFileError(_("{file}: name: expected the theme's name, got {value}").format(
+            file=path, value=repr(name)))
     if not isinstance(data.get("primary"), str):
-        raise ThemeFileError(f"{path}: primary: expected a colour, got {data.get('primary')!r}")
+        raise ThemeFileError(_("{file}: {key}: expected a colour, got {value}").format(
+            file=path, key="primary", value=repr(data.get("primary"))))
     for key in _COLOURS:
         value = data.get(key)
         if value is None:
             continue
         if not isinstance(value, str):
-            raise ThemeFileError(f"{path}: {key}: expected a colour, got {value!r}")
+            raise ThemeFileError(_("{file}: {key}: expected a colour, got {value}").format(
+                file=path, key=key, value=repr(value)))
         _check_colour(path, key, value)
     for key in ("dark", "ansi"):
         if key in data and not isinstance(data[key], bool):
-            raise ThemeFileError(f"{path}: {key}: expected true or false, got {data[key]!r}")
+            raise ThemeFileError(_("{file}: {key}: expected true or false, got {value}").format(
+                file=path, key=key, value=repr(data[key])))
     for key in ("luminosity_spread", "text_alpha"):
         if key in data and (not isinstance(data[key], (int, float)) or isinstance(data[key], bool)
                             or not 0 <= data[key] <= 1):
-            raise ThemeFileError(f"{path}: {key}: expected a number from 0 to 1, got {data[key]!r}")
+            raise ThemeFileError(_("{file}: {key}: expected a number from 0 to 1, got {value}").format(
+                file=path, key=key, value=repr(data[key])))
     variables = data.get("variables", {})
     if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
-        raise ThemeFileError(f"{path}: variables: expected a table of \"name\" = \"value\" strings")
+        raise ThemeFileError(_("{file}: variables: expected a table of \"name\" = \"value\" strings").format(
+            file=path))
     kwargs: dict[str, Any] = dict(data)
     kwargs["variables"] = dict(variables)
     return Theme(**kwargs)
@@ -104,8 +112,8 @@ def _check_colour(path: Path, key: str, value: str) -> None:
     try:
         Color.parse(value)
     except ColorParseError:
-        raise ThemeFileError(f"{path}: {key}: expected a colour (#rrggbb, a name, ansi_red...), "
-                             f"got {value!r}") from None
+        raise ThemeFileError(_("{file}: {key}: expected a colour (#rrggbb, a name, ansi_red...), got {value}")
+                             .format(file=path, key=key, value=repr(value))) from None
 
 
 def load_themes(folders: list[Path | None] | None = None) -> tuple[list[Theme], list[str]]:
@@ -121,7 +129,7 @@ def load_themes(folders: list[Path | None] | None = None) -> tuple[list[Theme], 
             try:
                 theme = load_theme(path)
             except ThemeFileError as exc:
-                problems.append(f"theme skipped: {exc}")
+                problems.append(_("theme skipped: {problem}").format(problem=exc))
                 continue
             themes[theme.name] = theme
     return list(themes.values()), problems

@@ -24,6 +24,7 @@ def run(fn, *args, **kw):
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.usefixtures("english")
 def test_validate_a_valid_campaign(tmp_path):
     path = copy_sample(tmp_path)
     before = snapshot(tmp_path)
@@ -66,6 +67,7 @@ def test_validate_missing_file(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.usefixtures("english")
 def test_validate_warnings_keep_exit_zero(tmp_path):
     path = copy_sample(tmp_path)
     with open_session(path) as s:
@@ -82,6 +84,7 @@ def test_validate_warnings_keep_exit_zero(tmp_path):
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.usefixtures("english")
 def test_validate_refuses_a_roll_log_from_a_newer_gmscreen(tmp_path):
     path = copy_sample(tmp_path)
     (tmp_path / "camp.rolls.toml").write_text("format = 2\n", "utf-8")
@@ -91,6 +94,7 @@ def test_validate_refuses_a_roll_log_from_a_newer_gmscreen(tmp_path):
                   "this version reads format 1\n"
 
 
+@pytest.mark.usefixtures("english")
 def test_validate_reports_a_journal_that_cannot_be_replayed(tmp_path):
     path = copy_sample(tmp_path)
     s = open_session(path)
@@ -128,6 +132,7 @@ def test_export_to_stdout_and_to_a_file(tmp_path):
     assert code == 0 and out2 == "" and target.read_text("utf-8") == out
 
 
+@pytest.mark.usefixtures("english")
 def test_export_refuses_to_write_over_the_campaign(tmp_path):
     path = copy_sample(tmp_path)
     before = snapshot(tmp_path)
@@ -144,6 +149,7 @@ def test_export_of_a_bad_campaign(tmp_path):
     assert code == 2 and out == "" and "Traceback" not in err and err.startswith(str(path))
 
 
+@pytest.mark.usefixtures("english")
 def test_new_creates_a_campaign(tmp_path):
     path = tmp_path / "ma_campagne.toml"
     code, out, err = run(cmd_new, path, "mir")
@@ -156,6 +162,7 @@ def test_new_creates_a_campaign(tmp_path):
         assert not s.read_only
 
 
+@pytest.mark.usefixtures("english")
 def test_new_never_overwrites(tmp_path):
     path = copy_sample(tmp_path)
     before = snapshot(tmp_path)
@@ -168,6 +175,7 @@ def test_new_never_overwrites(tmp_path):
     assert code == 2 and "fresh.rolls.toml: already exists" in err and not fresh.exists()
 
 
+@pytest.mark.usefixtures("english")
 def test_new_with_a_bad_system_or_folder(tmp_path):
     code, _, err = run(cmd_new, tmp_path / "x.toml", "donjons")
     assert code == 2 and "system" in err and "mir" in err and not list(tmp_path.iterdir())

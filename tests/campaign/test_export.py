@@ -126,7 +126,7 @@ def test_results_the_system_cannot_describe_still_export():
     assert three[5] == "égalité"
     campaign.system = "nosuchsystem"
     (row,) = rows(export_markdown(campaign, [weird]))
-    assert row[4] == "dice : 7 12" and row[5] == "success"
+    assert row[4] == "dice : 7 12" and row[5] == "réussite"      # the key, said in the language
 
 
 def test_empty_log():
@@ -134,3 +134,36 @@ def test_empty_log():
     campaign.characters[0].notes = ""
     text = export_markdown(campaign, [])
     assert "## Notes" not in text and text.rstrip().endswith("Aucun jet enregistré.")
+
+
+# ---------------------------------------------------------------- in English
+
+
+def test_the_export_speaks_english_when_english_is_chosen(english):
+    """Headings, the table header, the legend, the results and the masks in English; what
+    people typed and the game's own words (SD, names, notes) as written."""
+    request, result = mir_result(3)
+    campaign = mir_campaign(1)
+    text = export_markdown(campaign, [roll(1, request=request, result=result), roll(2, gm_only=True),
+                                      roll(3, hidden=True, seed=5)])
+    assert text.startswith("# Campagne d'essai\n\nMIR (`mir`) · current session: 2 · 3 rolls\n")
+    assert "## Notes\n\nDes notes\\\nsur deux lignes\n" in text and "## Roll log\n" in text
+    assert "Dice: **7** counted, **12!** critical, _1_ fumble" in text
+    assert "| # | Time | Who | Roll | Dice | Result |" in text and "### Session 1" in text
+    first, secret, hidden = rows(text)
+    assert first[5] == "success — 3 successes for SD 2 · margin +1"
+    assert secret[3] == "secret GM roll" and hidden[3] == "secret difficulty"
+    for french in ("Journal", "Heure", "réussite", "marge", "jet secret", "session en cours", "Dés :"):
+        assert french not in text, french
+    assert export_markdown(campaign, []).rstrip().endswith("No roll recorded.")
+
+
+def test_the_export_command_takes_the_language_before_the_subcommand(tmp_path, capsys):
+    """`gmscreen --lang en export FILE`: the same document, in English (a real file on disk)."""
+    from _store_helpers import copy_sample
+    from gmscreen import cli
+
+    path = copy_sample(tmp_path)
+    assert cli.main(["--lang", "en", "export", str(path)]) in (0, None)
+    out = capsys.readouterr().out
+    assert "· current session: " in out and "## Notes" in out and "session en cours" not in out

@@ -14,6 +14,9 @@ from gmscreen.campaign.journal import journal_path
 from gmscreen.campaign.session import CampaignSession
 from gmscreen.campaign.store import backup_path
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 HAND = "# ajouté à la main pendant la partie\n"
 
 

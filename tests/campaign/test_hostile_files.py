@@ -26,6 +26,9 @@ from gmscreen.rules import SYSTEMS
 
 from _store_helpers import copy_sample, mir_campaign
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 DEEP = "[" * 100_000
 RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 

@@ -15,6 +15,9 @@ from gmscreen.campaign.journal import Journal, JournalEntry, format_entry, journ
 from gmscreen.campaign.model import Condition
 from gmscreen.campaign.session import replay
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 
 def open_journal(path) -> Journal:
     j = Journal.load(path)

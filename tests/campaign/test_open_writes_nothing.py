@@ -16,6 +16,9 @@ from gmscreen.campaign.rolllog import RollLog, rolls_path
 
 from _store_helpers import mir_result
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 
 def state(folder) -> dict[str, tuple[bytes, int]]:
     """Every file of the folder: its bytes and mtime (ns)."""

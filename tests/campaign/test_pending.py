@@ -14,6 +14,9 @@ from gmscreen.campaign.pending import (PendingRoll, PendingSpend, new_pending_id
                                        write_pending)
 from gmscreen.campaign.rolllog import RollLog, rolls_path
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 IMPULSION = ("characters", 0, "sheet", "resources", "impulsion")      # Shady: 2 in the sample
 
 

@@ -14,6 +14,9 @@ from _store_helpers import child_env, mir_result
 from gmscreen.campaign import CampaignError
 from gmscreen.campaign.rolllog import RollLog, append_one, format_roll, rolls_path
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 
 def open_log(path) -> RollLog:
     log = RollLog.load(path)

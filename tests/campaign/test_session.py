@@ -26,6 +26,9 @@ from gmscreen.campaign import (
 from gmscreen.campaign.journal import Journal, journal_path
 from gmscreen.campaign.rolllog import RollLog, rolls_path
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 PEUR = ("characters", 0, "sheet", "voies", "peur")
 
 

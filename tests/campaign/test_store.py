@@ -16,6 +16,9 @@ from gmscreen.campaign import CampaignError, load_campaign, open_session, save_c
 from gmscreen.campaign import store
 from gmscreen.campaign.model import Condition
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 
 def refused(tmp_path, text: str) -> CampaignError:
     """The error loading a campaign file holding `text` raises."""

@@ -17,6 +17,9 @@ from gmscreen.campaign.store import campaign_data, load_file_state, save_campaig
 from gmscreen.campaign.tomledit import PatchError, patch_text, same
 from gmscreen.ui.config import Config
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 SYSTEMS = tuple(gmscreen.rules.SYSTEMS)
 
 

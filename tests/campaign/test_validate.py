@@ -27,6 +27,9 @@ from gmscreen.campaign.validate import (
     validate_file,
 )
 
+# The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
+pytestmark = pytest.mark.usefixtures("english")
+
 BAD = Path(__file__).resolve().parent.parent / "data" / "bad_campaigns"
 EXPECTED = tomllib.loads((BAD / "EXPECTED.toml").read_text(encoding="utf-8"))
 SYSTEMS = tuple(gmscreen.rules.SYSTEMS)

@@ -20,7 +20,7 @@ from gmscreen.play.declarations import simultaneous_malus
 from gmscreen.play.encounter import end_fight, next_turn, previous_turn
 from gmscreen.play.fight_rules import FightRules
 from gmscreen.play.games import table_for
-from gmscreen.play.turns import MAX_TICK_RECORDS, TURN_LABEL, sort_fairly
+from gmscreen.play.turns import MAX_TICK_RECORDS, is_turn_label, sort_fairly
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -93,7 +93,7 @@ def test_the_journal_keeps_the_ticks_through_a_crash(sessions) -> None:
     assert load_campaign(mir_file).encounter.ticks == []
     with open_session(mir_file) as again:
         assert [t.actor for t in again.campaign.encounter.ticks] == ["garde"]
-        assert (again.last_label or "").startswith(TURN_LABEL)
+        assert is_turn_label(again.last_label)
         assert previous_turn(again).undone and again.campaign.encounter.ticks == []
 
 
@@ -199,7 +199,7 @@ def test_hand_edits_are_tolerated(sessions) -> None:
         assert move.moved and current(session) == "alexis" and "Ébloui par la lanterne" in move.kept
 
 
-def test_bad_shapes_are_named_at_their_key(sessions) -> None:
+def test_bad_shapes_are_named_at_their_key(sessions, english) -> None:
     session = sessions.open("mir")
     mir_file = session.path
     next_turn(session)
@@ -236,3 +236,26 @@ def test_turn_ticks_is_the_models() -> None:
     from gmscreen.play import turns
 
     assert turns.TurnTicks is TurnTicks
+
+
+def test_turn_notices_and_labels_in_english(sessions, english) -> None:
+    """The same turns in English: the notices and change labels translated, the names and
+    conditions as the GM typed them; an `n` labelled in French is still one for `p`."""
+    session = sessions.open("mir")
+    assert next_turn(session).notices == []                   # the guard acts
+    assert session.last_label == "End of turn: Le garde de la porte"
+    move = next_turn(session)                                  # Alexis: Ébloui expires
+    assert move.notices == ["Ébloui par la lanterne expires: Alexis"]
+    move = next_turn(session)
+    assert move.notices[0] == "Round 3"
+    assert is_turn_label("Fin du tour : Le chien") and is_turn_label(session.last_label)  # either language
+    session = sessions.reopen(session)                         # no undo left: `p` uses the records
+    assert previous_turn(session).moved                        # back to the dog
+    move = previous_turn(session)                              # back to Alexis: Ébloui comes back
+    assert move.notices == ["Ébloui par la lanterne is back: Alexis"]
+    assert session.last_label == "Previous turn"
+    with session.edit("stop") as b:
+        b.set(("encounter", "round"), 0)
+        b.set(("encounter", "entries"), [])
+    assert next_turn(session).problem == "nobody in the initiative order: a to add"
+    assert previous_turn(session).problem == "no fight under way"

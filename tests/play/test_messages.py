@@ -1,5 +1,6 @@
 """Errors with codes: every code raised has an English and a French text, built from its
-parameters; nothing reads a message back; the tray never shows an untranslated refusal."""
+parameters; nothing reads a message back; the tray never shows an untranslated refusal; the
+words follow the language spoken (one gettext catalog: the English template is the msgid)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from pathlib import Path
 import pytest
 
 import gmscreen
+from gmscreen import i18n
 from gmscreen.play import messages
-from gmscreen.play.messages import catalog, field_words, line_message, rule_message, rule_reason
+from gmscreen.i18n import msgfmt
+from gmscreen.play.messages import FIELDS, catalog, field_words, line_message, rule_message, rule_reason
 from gmscreen.play.quickroll import QuickRollError
 from gmscreen.rules import SYSTEMS, RequestError, odds, resolve
 from gmscreen.rules.errors import add_messages, english
@@ -167,15 +170,26 @@ def test_every_rules_code_raised_has_an_english_and_a_french_text() -> None:
     assert len(raised) >= 60
     assert set(raised) <= set(ENGLISH), sorted(set(raised) - set(ENGLISH))
     assert set(raised) <= set(FR.rules), sorted(set(raised) - set(FR.rules))
-    assert set(FR.rules) == set(ENGLISH), "the French table follows the English one code for code"
+    _assert_translated("rules", ENGLISH)
+
+
+def _assert_translated(table: str, templates: dict[str, str]) -> None:
+    """Each English template is the msgid of its code in both .po catalogs (so an edited
+    English template cannot silently lose its French), with a French text of its own."""
+    for lang in ("fr", "en"):
+        po = msgfmt.catalog(lang)
+        missing = [code for code, english in templates.items() if (f"{table}:{code}", english) not in po]
+        assert missing == [], f"{lang}: {missing}"
+    po = msgfmt.catalog("fr")
+    same = [code for code, english in templates.items() if po[(f"{table}:{code}", english)].msgstr == [english]]
+    assert set(same) <= SAME_IN_BOTH | {"rule"}, same      # "rule" is the nested error alone
 
 
 def test_every_quick_roll_code_raised_has_an_english_and_a_french_text() -> None:
     raised = _raised_codes("QuickRollError", 0)
     assert len(raised) >= 40
     assert set(raised) <= set(EN.line), sorted(set(raised) - set(EN.line))
-    assert set(raised) <= set(FR.line), sorted(set(raised) - set(FR.line))
-    assert set(EN.line) == set(FR.line)
+    _assert_translated("line", EN.line)
 
 
 def test_no_error_text_is_formatted_at_the_raising_site_nor_read_back() -> None:
@@ -203,6 +217,7 @@ def test_every_code_has_a_sample_and_renders_in_both_languages() -> None:
         assert str(exc) == f"dice: {english}"
         assert rule_message(exc) == f"dés : {french}"
         assert rule_message(exc, "en") == str(exc)
+        assert rule_reason(exc, "en") == english
     for code, params in LINE_SAMPLES.items():
         error = QuickRollError(code, 3, 5, **params)
         english, french = error.text("en"), error.message
@@ -218,8 +233,8 @@ def test_the_english_contract_and_the_tray_french_read_as_before() -> None:
     assert rule_message(spent) == "Impulsion : 3 points d'Impulsion dépensés (1 relance + le +3 pris avant " \
                                   "le jet), 2 seulement disponibles"
     face = RequestError("actor_dice", "impossible_die_face", face=9, sides=7, **_TEDEUM)
-    assert face.reason == "impossible face 9: the characteristic die (D8 shifted by -1) is a D7 (faces 1 to 7)"
-    assert rule_message(face) == "dés (acteur) : face 9 impossible : le dé de caractéristique (D8 décalé de -1) " \
+    assert face.reason == "impossible face 9: the characteristic die (D8 shifted by −1) is a D7 (faces 1 to 7)"
+    assert rule_message(face) == "dés (acteur) : face 9 impossible : le dé de caractéristique (D8 décalé de −1) " \
                                  "est un D7 (de 1 à 7)"
     nested = RequestError("helper_dice", "in_helper", index=2, cause=RequestError("x", "too_few_dice", given=1))
     assert nested.reason == "helper 2: too few dice: 1 given, more needed"
@@ -241,22 +256,52 @@ def test_an_unknown_code_still_reads() -> None:
         assert rule_reason(moon) == "la lune n'est pas pleine (gibbous)"
         assert QuickRollError("moon_line_code", 0, name="Alexis").message == "pas de lune pour Alexis"
     finally:
-        del ENGLISH["moon_test_code"], FR.rules["moon_test_code"], FR.line["moon_line_code"]
+        del ENGLISH["moon_test_code"], FR.own["rules"]["moon_test_code"], FR.own["line"]["moon_line_code"]
         from gmscreen.rules import errors
 
         errors._added.pop("moon_test_code")
 
 
-def test_catalogs_are_data_files_with_the_same_codes() -> None:
-    """One catalog per language, as TOML: the rules' English, then the screen's French and English."""
+def test_one_catalog_mechanism_english_templates_are_the_msgids() -> None:
+    """The rules' English stays their TOML contract; the quick-roll line's English is a
+    code -> English table; every other language is gettext (no per-language TOML)."""
     import tomllib
 
-    files = [PACKAGE / "rules" / "errors_en.toml", PACKAGE / "play" / "messages" / "fr.toml",
-             PACKAGE / "play" / "messages" / "en.toml"]
-    rules_en, fr_data, en_data = (tomllib.loads(f.read_text(encoding="utf-8")) for f in files)
-    assert set(rules_en["rules"]) == set(fr_data["rules"])
-    assert set(fr_data["line"]) == set(en_data["line"])
-    assert catalog("en").rules == ENGLISH and catalog("en").line == en_data["line"]
+    rules_en = tomllib.loads((PACKAGE / "rules" / "errors_en.toml").read_text(encoding="utf-8"))
+    line_en = tomllib.loads((PACKAGE / "play" / "messages" / "en.toml").read_text(encoding="utf-8"))
+    assert sorted(p.name for p in (PACKAGE / "play" / "messages").glob("*.toml")) == ["en.toml"]
+    assert catalog("en").rules == ENGLISH == rules_en["rules"] and catalog("en").line == line_en["line"]
+    for context, words in (("value type", rules_en["types"]), ("error word", rules_en["words"] | line_en["words"])):
+        for english in words.values():
+            assert (context, english) in msgfmt.catalog("fr") and (context, english) in msgfmt.catalog("en")
+    for field in FIELDS:
+        assert ("request field", field) in msgfmt.catalog("fr") and ("request field", field) in msgfmt.catalog("en")
+
+
+def test_errors_follow_the_language_spoken(english) -> None:
+    """The tray's path (`QuickRollError.message`, `rule_message(exc)` with no language) speaks
+    English once English is chosen, French again after; an explicit language still wins."""
+    face = RequestError("actor_dice", "impossible_die_face", face=9, sides=7, **_TEDEUM)
+    assert rule_message(face) == "dice (actor): impossible face 9: the characteristic die (D8 shifted by −1) " \
+                                 "is a D7 (faces 1 to 7)"
+    assert rule_message(face, "fr").startswith("dés (acteur) : face 9 impossible")
+    error = QuickRollError("unknown_word", 0, 2, word="zz", name="Le capitaine")
+    assert error.message == str(error) == "“zz”: neither a skill of Le capitaine nor a known word"
+    assert QuickRollError("rule", 0, error=face).message == rule_message(face)
+    assert line_message("ambiguous", {"text": "e", "what": "skills", "labels": ("A", "B"), "extra": 0}) == \
+        "“e”: several skills match: A, B"
+    spent = RequestError("impulsions", "impulsion_spent", spent=1, rerolls=0, bonus=False, available=0)
+    assert rule_message(spent) == "impulsions: 1 Impulsion points spent (0 rerolls) but only 0 available"
+    i18n.set_language("fr")
+    assert error.message == "« zz » : ni compétence du capitaine, ni mot connu"
+    assert rule_reason(spent) == "1 points d'Impulsion dépensés (0 relance), 0 seulement disponibles"
+
+
+def test_french_names_contract_in_error_messages() -> None:
+    """"ni compétence du capitaine", "d'Alexis": the name contracts with the word before it."""
+    for name, said in (("Le capitaine", "du capitaine"), ("Alexis", "d'Alexis"), ("la reine", "de la reine"),
+                       ("Bob", "de Bob")):
+        assert f"ni compétence {said}," in QuickRollError("unknown_word", 0, word="x", name=name).message
 
 
 def test_errors_survive_pickling_with_their_code() -> None:
@@ -278,7 +323,7 @@ def test_every_request_field_the_tray_can_name_is_in_french() -> None:
             names.update(kind.dice_fields)
     names |= {"system", "kind", "hidden"}
     bases = {n.removeprefix("actor_").removeprefix("opponent_") for n in names}
-    assert not sorted(bases - set(FR.fields))
+    assert not sorted(bases - set(FIELDS))
     assert field_words("opponent_providence_die") == "taille du dé de Providence (opposant)"
     assert field_words("actor_dice") == "dés (acteur)" and field_words("a_field_of_a_plugin") == "a_field_of_a_plugin"
 

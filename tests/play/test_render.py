@@ -86,7 +86,8 @@ def test_records_that_cannot_be_described_still_read() -> None:
     damaged = {"system": "mir", "kind": "simple", "outcome": "failure"}   # no dice: describe fails
     assert describe(mir, damaged) is None
     assert describe_result(mir, damaged).headline == "échec"
-    assert describe_result(None, {"outcome": "automatic_failure"}).headline == "automatic failure"
+    assert describe_result(None, {"outcome": "automatic_failure"}).headline == "échec automatique"   # said
+    assert describe_result(None, {"outcome": "moon_phase"}).headline == "moon phase"      # unknown: the key
     assert describe_result(mir, {"winner": 3}).headline == "?"
     total = describe_result(None, {"expression": "2d6+1", "total": 8, "dice": [3, 4]})
     assert total.headline == "= 8" and CompactRenderer().groups(total.groups) == "3 4"
@@ -102,3 +103,21 @@ def test_every_variant_shows_every_die_in_order(request_: dict, seed: int) -> No
         faces = [str(d.face) for d in group.dice]
         for variant in variants:
             assert re.findall(r"-?\d+", variant.dice(group)) == faces, type(variant).__name__
+
+
+def test_the_command_line_words_follow_the_language(english) -> None:
+    """`gmscreen roll` in English: the group, each die's word, the unit, the detail and the
+    outcome; the difficulty's label stays the game's ("Facile")."""
+    mir = get_system("mir")
+    desc = mir.describe(resolve(ALEXIS))
+    assert CliRenderer(mir, ALEXIS).lines(desc) == [
+        "  dice: 1  5  4  6  [11 success]  [12 critical success = 2]  = 3 successes",
+        "  3 successes for SD 2 (Facile) · margin +1 → success"]
+    plain = dataclasses.replace(mir, die_words={}, total_unit="")
+    assert CliRenderer(plain, ALEXIS).lines(desc)[0] == "  dice: 1  5  4  6  [11 counted]  [12 critical]  = 3"
+    assert describe_result(None, {"outcome": "automatic_failure"}).headline == "automatic failure"
+    assert MarkdownRenderer().groups(desc.groups) == "1 5 4 6 **11** **12!**"      # the only dice: unnamed
+    eclats = get_system("eclats")
+    request = {"system": "eclats", "kind": "simple", "characteristic": 2, "skill": 2, "threshold": 7, "dice": [3, 5]}
+    assert CliRenderer(eclats, request).lines(eclats.describe(resolve(request)))[-1] == \
+        "  die 5 + skill 2 = 7 against a threshold of 7 (Complexe) · margin +0 → success"

@@ -178,7 +178,7 @@ def test_a_read_only_session_shows_the_roll_and_says_it_is_not_kept(table, tmp_p
         sink = SessionTable(second)
         roll = roll_line(second, "loriane éloquence sd3", table=sink)
         assert roll.result is not None and logged(second) == []
-        assert any("not saved" in w for w in sink.warnings)
+        assert "campagne en lecture seule : le jet est montré mais pas enregistré" in sink.warnings
     finally:
         second.close()
 

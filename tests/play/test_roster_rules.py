@@ -66,7 +66,7 @@ def test_an_opposition_against_them_keeps_their_name(sessions):
     remove(session, "gros-bob")
     timer = session.campaign.timers[0]
     assert timer.opponent == "le gros Bob"
-    assert timer_progress(session.campaign, timer) == "Granok 2 – 1 le gros Bob · en 3 · manche 2"
+    assert timer_progress(session.campaign, timer) == "Granok 2 – 1 le gros Bob · en 3 · round 2"
     session = sessions.reopen(session)
     assert session.campaign.timers[0].opponent == "le gros Bob"
 
@@ -108,17 +108,17 @@ def test_new_session_magisphere_r9(sessions):
                      SheetGain(1, ("characters", 1, "sheet", "resources", "impulsion"), 2)]
     assert fight.session_rule(session.system, session.campaign, gains) == (
         "Chaque PJ regagne 1 point d'Impulsion manquant (R9) : Shady, Granok")
-    with session.edit("Séance 3") as b:
+    with session.edit("Session 3") as b:
         given = start_session(b, fight, session.campaign)
     assert given == gains
-    assert fight.session_notice(session.campaign, given) == "Séance 3 : +1 Impulsion pour Shady, Granok"
+    assert fight.session_notice(session.campaign, given) == "Session 3 : +1 Impulsion pour Shady, Granok"
     session = sessions.reopen(session)
     c = session.campaign
     assert c.session == 3
     assert [c.character(i).sheet["resources"]["impulsion"] for i in ("shady", "granok")] == [3, 2]
-    with session.edit("Séance 4") as b:
+    with session.edit("Session 4") as b:
         start_session(b, fight, c)
-    with session.edit("Séance 5") as b:               # at their maximum now: nobody gains
+    with session.edit("Session 5") as b:               # at their maximum now: nobody gains
         assert start_session(b, fight, c) == []
     assert fight.session_rule(session.system, c, []).endswith("aucun ne manque de points")
     assert fight.session_notice(c, []) is None
@@ -132,9 +132,9 @@ def test_new_session_without_a_between_session_rule(sessions):
     fight = table_for(session.system.id).fight
     assert fight.session_gains(session.campaign) == []
     assert fight.session_rule(session.system, session.campaign, []) == (
-        f"{session.system.game} : pas de règle entre les séances ; seul le numéro de séance change.")
+        f"{session.system.game} : pas de règle entre les sessions ; seul le numéro de session change.")
     before = session.campaign.session
-    with session.edit("Séance") as b:
+    with session.edit("Session") as b:
         assert start_session(b, fight, session.campaign) == []
     assert sessions.reopen(session).campaign.session == before + 1
 
@@ -148,7 +148,7 @@ def test_a_game_of_its_own_gives_back_what_it_says(sessions):
                     for i, c in enumerate(campaign.characters) if c.side == "party"]
 
     session = sessions.open("arpeges")
-    with session.edit("Séance") as b:
+    with session.edit("Session") as b:
         given = start_session(b, Rested(), session.campaign)
     party = [c for c in session.campaign.characters if c.side == "party"]
     assert len(given) == len(party) > 0 and all(c.notes == "reposé" for c in party)

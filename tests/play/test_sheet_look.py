@@ -27,7 +27,7 @@ def test_the_base_is_the_plain_default() -> None:
     assert look.resource(system) is None
     assert look.glance(system, {}) == [] and look.glance_legend(system, {}) == []
     assert look.glance_header() == look.glance_header(ascii=True) == "Stats"
-    assert (look.value_text(group, stat, -2), look.number_text(-2), look.difficulty_text(-2)) == ("-2", "-2", "-2")
+    assert (look.value_text(group, stat, -2), look.number_text(-2), look.difficulty_text(-2)) == ("\u22122",) * 3
     assert look.group_notes(system, group, {}) == [] and look.sheet_notes(system, {}) == []
     assert look.resource_text(0) == "0"
 
@@ -41,7 +41,7 @@ def test_glance_pieces_and_spacing() -> None:
     empty = Glance()
     empty.stat("", "")
     assert empty.pieces == [("", FAINT), ("", PLAIN)] and not empty.has_text
-    assert (signed(0), signed(2), signed(-1)) == ("0", "+2", "-1")
+    assert (signed(0), signed(2), signed(-1)) == ("0", "+2", "\u22121")     # a typographic minus
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
@@ -96,3 +96,40 @@ def test_a_game_registered_at_run_time_brings_its_own_look() -> None:
         registry.unregister("sheetlook-test")
     with pytest.raises(KeyError):
         table_for("sheetlook-test")
+
+
+# ---------------------------------------------------------------- Te Deum's gendered levels
+
+
+def test_providence_levels_in_the_bearers_gender() -> None:
+    from gmscreen.rules.tedeum import providence_level
+
+    assert [providence_level(d, "f") for d in (0, 4, 6)] == ["Brebis égarée", "Pauvre pécheresse", "Fille prodigue"]
+    assert [providence_level(d, "m") for d in (0, 4, 6)] == ["Brebis égarée", "Pauvre pécheur", "Fils prodigue"]
+    assert providence_level(6) == "Fils prodigue" and providence_level(8, "f") == ""
+    look = table_for("tedeum").sheet
+    system = gmscreen.rules.get_system("tedeum")
+    group = system.group("resources")
+    stat = next(s for s in group.stats if s.key == "providence")
+    assert look.gendered_value_text(group, stat, 6, "f") == "D6 (Fille prodigue)"
+    assert look.gendered_value_text(group, stat, 4, None) == look.value_text(group, stat, 4) == "D4 (Pauvre pécheur)"
+    assert look.gendered_value_text(group, stat, 0, "f") == "aucun dé (Brebis égarée)"
+
+
+def test_the_sample_gives_mlle_de_louvensac_her_gender() -> None:
+    campaign = load_campaign(sample_path("tedeum"))
+    assert campaign.character("louvensac").gender == "f"
+    assert all(c.gender is None for c in campaign.characters if c.id != "louvensac")
+
+
+@pytest.mark.parametrize("value", ['"x"', '"F"', "1"])
+def test_a_gender_other_than_f_or_m_is_one_clear_error(tmp_path, value: str) -> None:
+    from gmscreen.campaign.errors import CampaignError
+
+    text = sample_path("tedeum").read_text(encoding="utf-8").replace('gender = "f"', f"gender = {value}")
+    path = tmp_path / "tedeum.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CampaignError) as caught:
+        load_campaign(path)
+    message = str(caught.value)
+    assert "characters[0].gender" in message and "'f', 'm'" in message and "Traceback" not in message

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gmscreen import rules
 from gmscreen.campaign.model import Timer
+from gmscreen.i18n import _
 from gmscreen.play.forms import int_check, nonempty
 from gmscreen.play.games import table_for
 from gmscreen.play.timers import (interval_refusal, next_interval_dice, record_interval, roll_interval,
@@ -112,7 +113,7 @@ def test_magisphere_opposition_form_request_and_a_round(sessions):
     assert test.make(c, system, shady, {**values, "opponent": "Un inconnu"}).opponent == "Un inconnu"
     assert interval_refusal(c, c.timers[0]) is None
     rolled = roll(session, 0)                                     # the sample's Revanche, round 3
-    assert rolled.step == "manche 3"
+    assert rolled.step == "round 3"
     assert len(rolled.dice["actor_dice"]) == len(rolled.dice["opponent_dice"]) == 3
     assert rolled.dice["actor_dice"][:2] == [20, 7] and 1 <= rolled.dice["opponent_dice"][2] <= 20
     winner = rolled.result["winner"]
@@ -125,7 +126,7 @@ def test_next_dice_never_change_the_timer_itself():
                            "actor_stat": 10, "opponent_stat": 9},
                   dice={"actor_dice": [5], "opponent_dice": [6]})
     dice, step = next_interval_dice(timer, timer_result(timer))
-    assert step == "manche 2" and timer.dice == {"actor_dice": [5], "opponent_dice": [6]}
+    assert step == "round 2" and timer.dice == {"actor_dice": [5], "opponent_dice": [6]}
     assert dice["actor_dice"][0] == 5 and len(dice["opponent_dice"]) == 2
 
 
@@ -141,8 +142,41 @@ def test_a_timer_no_game_knows_reads_as_broken(sessions):
 
 def test_form_checks():
     check = int_check(1, 10, empty_ok=True, what="Réussites")
-    assert check("") is None and check("\u22123") == "Réussites : attendu un entier de 1 à 10, pas -3"
+    assert check("") is None and check("\u22123") == "Réussites : attendu un entier de 1 à 10, pas \u22123"
     assert check("+4") is None and check("deux") == "Réussites : attendu un entier de 1 à 10, pas 'deux'"
     assert int_check(1, 10)("") == "une valeur : attendu un entier de 1 à 10"
     assert nonempty("Libellé")("  ") == "Libellé : ne peut pas être vide"
     assert nonempty("Libellé", 3)("abcd") == "Libellé : 3 caractères au plus"
+
+
+def test_forms_and_progress_in_english(sessions, english):
+    """The game's forms and a timer's words in English; the game's own words (skills, the
+    temporality's tour/jour, the R19 notation) as the rules write them."""
+    from gmscreen.play.timers import status_word, timer_progress
+
+    session, c, system, test, callia, form = open_form(sessions, "mir", "extended", "callia")
+    asked = fields(form)
+    assert form.title == "Extended test of Callia"
+    assert [f.label for f in asked.values()] == ["Skill", "Successes to reach (extended SD)",
+                                                 "Number of tests at most (empty: no limit)",
+                                                 "Temporality (tour, heure, jour, semaine)"]
+    assert asked["interval"].value == "jour"
+    assert asked["threshold"].check("0") == "SD: expected a whole number from 1 to 99, not 0"
+    assert asked["interval"].check("month") == "Temporality: tour, heure, jour or semaine"
+    assert test.who_missing and _(test.option) == "Extended test (MIR) for the selected character"
+    countdown = next(t for t in c.timers if t.kind == "countdown")
+    assert timer_progress(c, countdown) == f"{countdown.rounds} rounds"
+    assert [status_word(s) for s in ("running", "success", "done", "tie")] == ["running", "succeeded", "over", "tie"]
+    _s, _c, _sys, opposition, shady, form = open_form(sessions, "magisphere", "opposition", "shady")
+    assert form.title == "Extended opposition of Shady" and fields(form)["actor_stat"].label == "Statistic of Shady"
+    assert int_check(-3, 3, what="Malus")("-9") == "Malus: expected a whole number from \u22123 to 3, not \u22129"
+
+
+def test_french_forms_contract_the_name(sessions):
+    """"Statistique du capitaine", not "de le capitaine"."""
+    session, c, system, test, shady, form = open_form(sessions, "magisphere", "opposition", "shady")
+    with session.edit("nom") as b:
+        b.set(("characters", c.characters.index(shady), "name"), "Le gros Bob")
+    form = test.form(c, system, session.campaign.character("shady"))
+    assert form.title == "Opposition étendue du gros Bob"
+    assert fields(form)["actor_skill"].label == "Compétence du gros Bob"

@@ -408,7 +408,7 @@ def test_describe_words():
     lost = SYSTEM.describe(resolve(req("opposed_two_rolls", actor_skill_level=-2, opponent_skill_level=-1,
                                        actor_chance_dice=[1], actor_malchance_dice=[5],
                                        opponent_chance_dice=[2], opponent_malchance_dice=[4])))
-    assert lost.headline == "l'opposant l'emporte" and lost.good is False and "écart -3" in lost.detail
+    assert lost.headline == "l'opposant l'emporte" and lost.good is False and "écart −3" in lost.detail
     failed = SYSTEM.describe(resolve(req("confrontation", difficulty=-3, actor_skill_level=4,
                                          opponent_skill_level=5, actor_chance_dice=[1], actor_malchance_dice=[8])))
     assert failed.headline == "échec" and len(failed.groups) == 2

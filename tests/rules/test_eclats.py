@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gmscreen.i18n import _
 from gmscreen.rules import RequestError, get_system, odds, resolve
 from gmscreen.rules import eclats
 
@@ -296,6 +297,6 @@ def test_system_description() -> None:
     assert {"level3_second_zero", "single_zero", "policy"} <= {f.name for f in kind.fields}
     assert system.difficulty_field == "threshold"
     assert [d.value for d in system.difficulties] == list(range(1, 16))
-    assert {system.outcome_words[o] for o in OUTCOMES} == {
+    assert {_(system.outcome_words[o]) for o in OUTCOMES} == {     # English msgids, said in French
         "réussite", "échec", "échec automatique", "échec critique"}
     assert system.describe is eclats.describe

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gmscreen.rules import RequestError, get_system, odds, resolve
+from gmscreen.i18n import _
 from gmscreen.rules import mir
 
 FACES = range(1, 13)
@@ -606,7 +607,7 @@ def test_system_description() -> None:
     assert system.kinds["opposed"].contest and not system.kinds["simple"].contest
     assert system.difficulty_field == "difficulty"
     assert [d.value for d in system.difficulties] == list(range(8))
-    assert system.outcome_words["success"] == "réussite"
+    assert _(system.outcome_words["success"]) == "réussite"      # English msgid, said in French
     assert system.describe is mir.describe
     for kind in system.kinds.values():
         names = {f.name for f in kind.fields}

@@ -43,11 +43,11 @@ async def test_palette_finds_characters_with_hostile_names_literally(hostile_cam
         names = {c.name: c.id for c in app.session.campaign.characters}
         assert set(HOSTILE.values()) <= set(names)
         for hostile in HOSTILE.values():
-            hits = [h for h in await search(app, f"Select {hostile}") if h.text == f"Select {hostile}"]
+            hits = [h for h in await search(app, f"Choisir {hostile}") if h.text == f"Choisir {hostile}"]
             assert hits, hostile
-            assert hits[0].match_display.plain == f"Select {hostile}"
+            assert hits[0].match_display.plain == f"Choisir {hostile}"
         # Escape sequences never reach the screen: shown as U+FFFD, found by their printable part.
-        hits = [h for h in await search(app, "Select Bob") if h.text.startswith("Select Bob")]
+        hits = [h for h in await search(app, "Choisir Bob") if h.text.startswith("Choisir Bob")]
         assert hits and "\x1b" not in hits[0].text and "\x07" not in hits[0].text and "\ufffd" in hits[0].text
         status = app.status.render()
         assert "[b]Camp\ufffd[2J" in str(status) and "\x1b" not in str(status)
@@ -55,7 +55,7 @@ async def test_palette_finds_characters_with_hostile_names_literally(hostile_cam
         await pilot.press("4")
         await press(pilot, "ctrl+p")
         assert isinstance(app.screen, CommandPalette)
-        await pilot.press(*"Select Orc [A]")
+        await pilot.press(*"Choisir Orc [A]")
         await pilot.pause(0.4)
         await press(pilot, "enter")
         await pilot.pause()
@@ -68,11 +68,11 @@ async def test_palette_lists_key_actions_and_runs_them(campaign_file) -> None:
     app = GMScreenApp(campaign_file("tedeum"))
     async with app.run_test() as pilot:
         await ready(app, pilot)
-        titles = {h.text: h for h in await search(app, "Log")}
-        assert "Log" in titles and "key 4 '" in titles["Log"].help
+        titles = {h.text: h for h in await search(app, "Journal")}
+        assert "Journal" in titles and "touche 4 '" in titles["Journal"].help
         app.set_focus(None)
         await press(pilot, "ctrl+p")
-        await pilot.press(*"Difficulty")
+        await pilot.press(*"Difficultés")
         await pilot.pause(0.4)
         await press(pilot, "enter")
         await pilot.pause()
@@ -83,11 +83,11 @@ async def test_palette_offers_skills_and_themes(campaign_file) -> None:
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test() as pilot:
         await ready(app, pilot)
-        texts = [h.text for h in await search(app, "Roll Loriane")]
-        assert any(t.startswith("Roll Loriane ") for t in texts)
-        texts = [h.text for h in await search(app, "Theme gmscreen")]
-        assert {"Theme gmscreen-light", "Theme gmscreen-contrast", "Theme gmscreen-ansi"} <= set(texts)
-        hit = next(h for h in await search(app, "Theme gmscreen-light") if h.text == "Theme gmscreen-light")
+        texts = [h.text for h in await search(app, "Jet Loriane")]
+        assert any(t.startswith("Jet Loriane ") for t in texts)
+        texts = [h.text for h in await search(app, "Thème gmscreen")]
+        assert {"Thème gmscreen-light", "Thème gmscreen-contrast", "Thème gmscreen-ansi"} <= set(texts)
+        hit = next(h for h in await search(app, "Thème gmscreen-light") if h.text == "Thème gmscreen-light")
         hit.command()
         await pilot.pause()
         assert app.theme == "gmscreen-light"
@@ -99,11 +99,11 @@ async def test_palette_roll_commands_are_lines_the_tray_takes(campaign_file, sys
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         provider = GMScreenCommands(app.screen)
-        titles = [title for title, *_ in provider._commands() if title.startswith("Roll ")]
-        assert titles
+        lines = [command.line.rstrip() for command in provider._commands() if command.line]
+        assert lines
         campaign = app.session.campaign
-        for title in titles:
-            line = title[len("Roll "):]
+        for line in lines:
+            title = line
             try:
                 parse(line, campaign)
             except QuickRollError as exc:
@@ -127,8 +127,8 @@ async def test_palette_roll_line_for_a_name_with_an_escape_parses(campaign_file)
     app = GMScreenApp(path)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-        hits = [h async for h in GMScreenCommands(app.screen).search("Roll Bob Bara")]
-        hit = next(h for h in hits if h.text == "Roll Bob\ufffd]2;pwn\ufffd Bara\ufffdtin")
+        hits = [h async for h in GMScreenCommands(app.screen).search("Jet Bob Bara")]
+        hit = next(h for h in hits if h.text == "Jet Bob\ufffd]2;pwn\ufffd Bara\ufffdtin")
         hit.command()
         await pilot.pause()
         tray = app.query_one(DiceTray)

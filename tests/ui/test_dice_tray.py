@@ -75,7 +75,7 @@ async def test_mir_quick_roll_odds_enter_result_and_log(pane_host, open_sample):
     async with _tray(pane_host, session) as (app, pilot, tray):
         await _type(pilot, "alexis force sd4 +1d aide loriane")
         info = _text(tray.info)
-        assert "+1d, aide Loriane : 18 % → 40 %" in info
+        assert "+1d, aide Loriane : 18\u202f% → 40,5\u202f%" in info     # 40.5 % is not "40 %"
         assert app.draft is not None and app.draft["kind"] == "group" and "Alexis" in app.draft_label
         await press(pilot, "enter")
         record = session.rolls[-1]
@@ -484,7 +484,7 @@ def test_unknown_rules_reasons_keep_their_english_text() -> None:
         "dé de chance (opposant) : a brand new reason"
     nested = RequestError("dice", "in_test", index=2, cause=RequestError("dice", "exact_dice", n=5, why="x", got=1))
     assert nested.reason == "test 2: expected exactly 5 dice (x), got 1"
-    assert rule_message(nested) == "dés : test 2 : il faut exactement 5 dés, 1 donné"
+    assert rule_message(nested) == "dés : test 2 : il faut exactement 5 dés, 1 donné (x)"
     assert rule_message(RequestError("weird_field", "too_few_dice", given=2)) == \
         "weird_field : pas assez de dés : 2 donnés, il en faut plus"
 
@@ -819,7 +819,7 @@ async def test_undo_waits_while_an_impulsion_choice_is_pending(campaign_file) ->
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert tray.flow is not None and app.session.campaign.revision == revision
-        assert any("waiting for a choice" in n.message for n in app._notifications)
+        assert any("un jet attend un choix" in n.message for n in app._notifications)
         await pilot.press("g")                                  # keep: the roll is logged
         await pilot.pause()
         assert tray.flow is None and len(app.session.rolls) == 1

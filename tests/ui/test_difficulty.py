@@ -31,11 +31,19 @@ def _prompts(pane: DifficultyPane) -> list[str]:
 
 def test_chance_text():
     assert chance_text(None) == "—"
-    assert chance_text(0.5954) == "60%"
-    assert chance_text(0.001) == "<1%"
-    assert chance_text(0.999) == ">99%"
-    assert chance_text(1.0) == "100%"
-    assert chance_text(0.0) == "0%"
+    assert chance_text(0.6012) == "60\u202f%"
+    assert chance_text(0.5954) == "59,5\u202f%"        # a half is not rounded away
+    assert chance_text(0.001) == "0,1\u202f%"          # not "0 %": it may happen
+    assert chance_text(0.999) == "99,9\u202f%"         # not "100 %": it may fail
+    assert chance_text(0.125) == "12,5\u202f%"         # not "12 %"
+    assert chance_text(1.0) == "100\u202f%"
+    assert chance_text(0.0) == "0\u202f%"
+
+
+def test_chance_text_in_english(english):
+    assert chance_text(0.6012) == "60%"
+    assert chance_text(0.001) == "0.1%"
+    assert chance_text(0.125) == "12.5%"
 
 
 @pytest.mark.parametrize("system", tuple(SYSTEMS))
@@ -47,7 +55,8 @@ async def test_rows_are_the_system_table(pane_host, open_sample, system):
         prompts = _prompts(pane)
         table = get_system(system).difficulties
         for row in table:
-            assert any(row.label in p and str(row.value).lstrip("+") in p for p in prompts), row
+            assert any(row.label in p and str(row.value).lstrip("+").replace("-", "\u2212") in p
+                       for p in prompts), row
         # no draft yet: no chance shown
         assert all("%" not in p for p in prompts)
         for title, extra in get_system(system).extra_tables:
@@ -69,7 +78,7 @@ async def test_per_row_odds_equal_rules_odds_and_current_row_marked(pane_host, o
             assert chance_text(expected) in prompt, (row, prompt)
         marked = [p for p in prompts if p.startswith("▶")]
         assert len(marked) == 1 and "Moyenne" in marked[0]
-        assert chance_text(odds(draft)["chance"]) == "60%" and "60%" in marked[0]
+        assert chance_text(odds(draft)["chance"]) == "59,5\u202f%" and "59,5\u202f%" in marked[0]
         assert pane.rows.highlighted == 3
         # the same draft again computes nothing new
         computed = chances.computed

@@ -21,7 +21,7 @@ async def test_a_journal_that_is_only_deep_nesting_shows_the_load_error_screen(c
     async with app.run_test(size=(80, 24)) as pilot:
         await load_error_shown(app, pilot)
         assert isinstance(app.screen, LoadErrorScreen)
-        assert any("nested too deeply" in p and "journal" in p for p in app.screen.problems)
+        assert any("imbrication trop profonde" in p and "journal" in p for p in app.screen.problems)
         assert app.session is None
     assert path.read_bytes() == before
     assert journal_path(path).read_text() == f"x = {DEEP}\n"

@@ -16,7 +16,7 @@ def test_a_deep_config_is_reported_and_left_as_it_is(tmp_path):
     config = Config.load(path)
     assert config.broken and config.theme is None
     [problem] = config.problems
-    assert str(path) in problem and "nested too deep" in problem and "(line 2)" in problem
+    assert str(path) in problem and "imbrication trop profonde" in problem and "(ligne 2)" in problem
     assert path.read_text() == text
 
 
@@ -25,7 +25,7 @@ def test_a_config_larger_than_the_limit_is_not_read(tmp_path):
     with open(path, "wb") as fh:
         fh.truncate(safeload.MAX_SETTINGS_BYTES + 1)
     config = Config.load(path)
-    assert config.broken and "larger than 1 MiB" in config.problems[0]
+    assert config.broken and "plus de 1 MiB" in config.problems[0]
 
 
 def test_deep_and_huge_theme_files_are_skipped_and_the_others_load(tmp_path):
@@ -38,6 +38,6 @@ def test_deep_and_huge_theme_files_are_skipped_and_the_others_load(tmp_path):
     assert [t.name for t in themes] == ["good"]
     assert len(problems) == 3
     deep, huge, nested = problems
-    assert "deep.toml:3:" in deep and "nested" in deep
-    assert "huge.toml" in huge and "larger than 1 MiB" in huge
+    assert "deep.toml:3 :" in deep and "imbrication" in deep
+    assert "huge.toml" in huge and "plus de 1 MiB" in huge
     assert "nested.toml" in nested and "variables.a" in nested

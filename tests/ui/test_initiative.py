@@ -13,6 +13,7 @@ from gmscreen.campaign.model import Condition
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, PromptScreen
 from gmscreen.ui.widgets.initiative import pane as initiative_module
+from gmscreen.play.timers import status_word
 from gmscreen.ui.widgets.initiative.pane import STATUS_WORDS, InitiativePane, simultaneous_actions, timer_progress
 from gmscreen.ui.widgets.roster.pane import RosterPane
 from gmscreen.ui.widgets.tray.dice_tray import DiceTray
@@ -26,7 +27,7 @@ async def test_whole_round_with_conditions_and_countdown(pane_app):
         c = session.campaign
         pane = app.query_one(InitiativePane)
         assert pane.current_key() == "e:garde"                     # cursor on the current actor
-        assert "Round 2 · au tour de Le garde de la porte" in str(pane.query_one("#initiative-status").render())
+        assert "Round 2 · au tour du garde de la porte" in str(pane.query_one("#initiative-status").render())
         await pilot.press("n")                                     # garde acts
         await pilot.pause()
         assert current(session) == "alexis" and c.encounter.entries[1].acted
@@ -176,7 +177,7 @@ async def test_extended_test_to_its_end_mir(pane_app):
 async def test_opposition_round_magisphere(pane_app):
     async with pane_app("magisphere", initiative_pane) as (session, app, pilot, notes):
         c = session.campaign
-        assert timer_progress(c, c.timers[0]) == "Granok 2 – 1 le gros Bob · en 3 · manche 2"
+        assert timer_progress(c, c.timers[0]) == "Granok 2 – 1 le gros Bob · en 3 · round 2"
         app.query_one(InitiativePane)._cursor_to("t:revanche")
         await pilot.press("r")
         await pilot.pause()
@@ -514,7 +515,7 @@ async def test_timer_status_word_shown_once(open_sample, pane_host, status: str)
         b.set(("timers", 1, "rounds"), 0 if status == "done" else 2)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        word = STATUS_WORDS[status]
+        word = status_word(status)
         rows = [line for line in table_lines(app.query_one(InitiativePane)) if "⧗" in line]
         assert len(rows) == 2
         for row in rows:
@@ -543,7 +544,7 @@ async def test_finished_extended_test_status_once(pane_app) -> None:
         await pilot.press("r")                                     # the last test
         await pilot.pause()
         timer = session.campaign.timers[0]
-        word = STATUS_WORDS[timer.status]
+        word = status_word(timer.status)
         assert timer.status in ("success", "failure")
         row = next(line for line in table_lines(pane) if "Guérison" in line)
         assert row.count(word) == 1
@@ -686,3 +687,76 @@ async def test_previous_turn_keeps_what_the_gm_changed_since(pane_app) -> None:
         assert current(session) == "alexis"
         assert [(x.name, x.rounds) for x in c.character("alexis").conditions] == [("Ébloui par la lanterne", 4)]
         assert "changé depuis" in notes[-1]
+
+
+# ---------------------------------------------------------------- in either language
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("Le garde de la porte", "au tour du garde de la porte"),
+    ("L'ogre", "au tour de l'ogre"),
+    ("La reine mère", "au tour de la reine mère"),
+    ("Les jumeaux", "au tour des jumeaux"),
+    ("Alexis", "au tour d'Alexis"),
+    ("Loriane", "au tour de Loriane"),
+])
+async def test_whose_turn_contracts_with_the_name_in_french(open_sample, pane_host, name: str, said: str) -> None:
+    session = open_sample("mir")
+    turn = session.campaign.encounter.turn
+    with session.edit("nom") as b:
+        b.set(("encounter", "entries", turn, "name"), name)
+    app, _notes = make(pane_host, session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        status = str(app.query_one(InitiativePane).query_one("#initiative-status").render())
+        assert f"Round 2 · {said}" in status
+        assert not any(slip in status for slip in ("de Le ", "de La ", "de L'", "de Les ", "de A"))
+
+
+async def test_the_pane_in_english_keeps_the_games_words(open_sample, pane_host, english) -> None:
+    session = open_sample("mir")
+    app, notes = make(pane_host, session)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        pane = app.query_one(InitiativePane)
+        assert pane.border_title == "Initiative"
+        assert "Round 2 · Le garde de la porte's turn" in str(pane.query_one("#initiative-status").render())
+        headers = [str(column.label) for column in pane.table.columns.values()]
+        assert headers == ["", "Init", "Name", "", "Conditions · actions"]
+        lines = "\n".join(table_lines(pane))
+        assert "waits" in lines and "attend" not in lines           # Loriane waits
+        assert "Ébloui par la lanterne" in lines                    # a condition: as the GM typed it
+        await pilot.press("n", "n")                                 # Alexis's Ébloui (1) expires
+        await pilot.pause()
+        assert "Ébloui par la lanterne expires: Alexis" in notes
+        await pilot.press("n")                                      # a new round
+        await pilot.pause()
+        assert "Round 3" in notes
+        await pilot.press("E")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        texts = [str(w.render()) for w in dialog.query("Static, Button")]
+        assert any("End the fight?" in t for t in texts)
+        assert any("The initiative order is emptied (the timers stay)" in t for t in texts)
+        assert any(t.startswith("End (y)") for t in texts) and any(t.startswith("No (n)") for t in texts)
+        await pilot.press("y")
+        await pilot.pause()
+        assert "Fight over" in notes and session.campaign.encounter.entries == []
+        assert session.last_label == "End of the fight"
+
+
+async def test_the_language_switched_live_redraws_the_headers(open_sample, pane_host) -> None:
+    from gmscreen import i18n
+
+    session = open_sample("mir")
+    app, _notes = make(pane_host, session)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        pane = app.query_one(InitiativePane)
+        assert [str(c.label) for c in pane.table.columns.values()][2] == "Nom"
+        i18n.set_language("en")
+        pane.show_campaign(session)                 # what the app does on a change of language
+        await pilot.pause()
+        assert [str(c.label) for c in pane.table.columns.values()][2] == "Name"
+        assert "Le garde de la porte's turn" in str(pane.query_one("#initiative-status").render())

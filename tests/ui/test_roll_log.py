@@ -55,6 +55,22 @@ def test_log_line_words():
     assert compact_dice(get_system("eclats").describe(eclats).groups) == "8→7"
 
 
+def test_log_line_words_in_english(english):
+    """The same row in English: the winner named in English words, the detail in English, the
+    search text in both languages (a French word still finds the roll)."""
+    from gmscreen.play.logline import search_text
+
+    system = get_system("mir")
+    request = {"system": "mir", "kind": "opposed", "actor_pool": 5, "opponent_pool": 4}
+    record = RollRecord(1, "2025-03-01T21:04:11+01:00", 3, "Alexis", "alexis force vs garde force", request,
+                        resolve(request, seed=1))
+    line = log_line(record, system)
+    assert line.outcome == "Alexis wins" and line.detail == "2 successes against 2 · the initiator wins a tie"
+    lost = RollRecord(2, "x", 1, "Bob", "bob vs garde", {}, {**record.result, "winner": "opponent"})
+    assert log_line(lost, system).outcome == "garde wins"       # the word typed (no campaign)
+    assert "success" in search_text(RollRecord(3, "x", 1, "Bob", "bob", {}, {"outcome": "success"}), system)
+
+
 async def test_rows_show_rolls_newest_last_with_separators(pane_host, open_sample):
     session = open_sample("mir")
     for n in range(3):
@@ -285,3 +301,39 @@ async def test_initiative_rolls_show_their_total_and_die_in_the_log(campaign_fil
             total = record.result["total"]
             assert "?" not in row                           # was "initiative 1d10  ?"
             assert f"= {total}" in row
+
+
+async def test_the_log_in_english_and_switched_live(pane_host, open_sample):
+    """The log's own words (a masked row, the search prompt, the notices) in the language
+    spoken, redrawn when it changes; a secret row is found by its words in either language."""
+    from gmscreen import i18n
+
+    session = open_sample("mir")
+    _record(session, 0)
+    _record(session, 1, who="Garde", gm_only=True, line="garde vigilance sd4")
+    app = _host(pane_host, session)
+    notes: list[str] = []
+    app.warn = lambda message, severity="warning": notes.append(message)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = app.query_one(RollLog)
+        log.focus()
+        await pilot.press("w")
+        await pilot.pause()
+        assert "jet secret du MJ" in _screen(log)[2]
+        i18n.set_language("en")
+        log.show_campaign(session)                 # what the app does on a change of language
+        await pilot.pause()
+        assert "GM's secret roll" in _screen(log)[2] and "jet secret" not in _screen(log)[2]
+        await pilot.press("up")
+        await pilot.pause()
+        log.action_reveal()                        # a roll everyone saw: nothing to reveal
+        assert notes[-1] == f"roll {session.rolls[0].seq} is not a GM-only roll: nothing to reveal"
+        await pilot.press("f", *"secret")
+        await pilot.pause()
+        prompt = _screen(log)[-1]
+        assert "/secret" in prompt and "1 found" in prompt and "enter/↑↓ next · tab filter · esc" in prompt
+        assert log.selected_record.seq == session.rolls[1].seq
+        await pilot.press("escape", "f", *"jet secret")     # the French words find it too
+        await pilot.pause()
+        assert "1 found" in _screen(log)[-1]

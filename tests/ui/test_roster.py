@@ -57,7 +57,7 @@ async def test_glance_other_systems(open_sample):
         "magisphere": ("shady", "Imp 2/3 Pui8 Agi12 PRE11"),
         "tedeum": ("louvensac", "Prov D6 XP 0 Pu6 Co8 Ad8 Se10 Sa8 En12"),
         "eclats": ("ysaure", "Ev3 Ag1 Fo0 En1 Be2 Pe2 In2 Em3 Ru1 Ch2"),
-        "arpeges": ("thibault", "Co0 Ag+1 Itu+2 Itl+1 | Pu0 Ré-1 Ma+3 Pr+1"),
+        "arpeges": ("thibault", "Co0 Ag+1 Itu+2 Itl+1 | Pu0 Ré\u22121 Ma+3 Pr+1"),
     }
     for system, (char_id, line) in expected.items():
         session = open_sample(system)
@@ -458,3 +458,95 @@ async def test_impulsion_given_to_an_npc_without_a_maximum_shows_no_bogus_cap(ca
         rows = [" | ".join(str(c) for c in table.get_row_at(r)) for r in range(table.row_count)]
         morgane = next(row for row in rows if "Morgane" in row)
         assert "Imp 2 " in morgane and "2/0" not in morgane   # was "Imp 2/0": 2 above a max of 0
+
+
+# ---------------------------------------------------------------- gendered labels, English
+
+
+async def test_tedeum_providence_level_in_the_characters_gender(pane_app, campaign_file):
+    """Mlle de Louvensac (gender = "f" in the sample) is a Fille prodigue, the captain (no
+    gender) a Pauvre pécheur; the form sets the gender, saved in the file and undone."""
+    from gmscreen.campaign import load_campaign
+
+    async with pane_app("tedeum", roster_pane) as (session, app, pilot, notes):
+        louvensac = session.campaign.character("louvensac")
+        assert louvensac.gender == "f"
+        text = sheet_content(session.system, louvensac).plain
+        assert "D6 (Fille prodigue)" in text and "Fils prodigue" not in text
+        captain = next(c for c in session.campaign.characters if c.gender is None and c.side == "npc")
+        assert "D4 (Pauvre pécheur)" in sheet_content(session.system, captain).plain
+        await pilot.press("-")                       # a level down: a Pauvre pécheresse
+        await pilot.pause()
+        assert "D4 (Pauvre pécheresse)" in sheet_content(session.system, session.campaign.character("louvensac")).plain
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, EditCharacterScreen)
+        gender = form.query_one("#f-gender")
+        assert gender.value == "f"
+        gender.value = "m"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert session.campaign.character("louvensac").gender == "m"
+        assert "D4 (Pauvre pécheur)" in sheet_content(session.system, session.campaign.character("louvensac")).plain
+        session.save_now()
+        assert load_campaign(session.path).character("louvensac").gender == "m"
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one("#f-gender").value = "-"     # not said: the key leaves the file
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert session.campaign.character("louvensac").gender is None
+        session.save_now()
+        assert "gender" not in session.path.read_text(encoding="utf-8").split("[[characters]]")[1]
+        app.undo()
+        app.undo()
+        await pilot.pause()
+        assert session.campaign.character("louvensac").gender == "f"
+
+
+async def test_the_roster_in_english_keeps_the_games_words(pane_app, english):
+    async with pane_app("tedeum", roster_pane, size=(120, 30)) as (session, app, pilot, notes):
+        pane = app.query_one(RosterPane)
+        assert pane.border_title == "Characters"
+        headers = [str(column.label) for column in pane.table.columns.values()]
+        assert headers[1:3] == ["Name", "Conditions"] and headers[3] == "Providence · XP"
+        text = sheet_content(session.system, session.campaign.character("louvensac")).plain
+        assert "D6 (Fille prodigue)" in text                     # the game's own words
+        assert "Conditions" in text and "Abbreviations of the table" in text and "États" not in text
+        await pilot.press("-", "-", "-")
+        await pilot.pause()
+        assert notes[-1] == "Providence of Mlle de Louvensac already at the minimum (0)"
+        await pilot.press("c")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PromptScreen)
+        labels = [str(w.render()) for w in dialog.query(".field-label")]
+        assert labels == ["Name", "Effect (in the game's terms, optional)",
+                          "Length in rounds (empty: until it is removed)"]
+        assert "New condition for Mlle de Louvensac" in str(dialog.query_one("#dialog-title").render())
+        dialog.query_one("#field-rounds").value = "0"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Length: expected a whole number from 1 to 999, not 0" in str(dialog.query_one("#dialog-error").render())
+
+
+async def test_remove_dialog_says_de_with_the_name_in_french(pane_app):
+    """Names with an article contract: "Retirer quel état du capitaine…", never "de le capitaine"."""
+    async with pane_app("tedeum", roster_pane, size=(120, 30)) as (session, app, pilot, notes):
+        captain = next(i for i, c in enumerate(session.campaign.characters) if c.name.startswith("le capitaine"))
+        with session.edit("états") as b:
+            for name in ("Blessé", "Essoufflé"):
+                b.insert(("characters", captain, "conditions"), None, {"name": name})
+        app.refresh_views()
+        app.select_character(session.campaign.characters[captain].id)
+        await pilot.pause()
+        pane = app.query_one(RosterPane)
+        pane.show_selection(session.campaign.characters[captain].id)
+        await pilot.pause()
+        await pilot.press("C")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceScreen)
+        title = str(dialog.query_one("#dialog-title").render())
+        assert title == "Retirer quel état du capitaine de Saint-Gelais ?"

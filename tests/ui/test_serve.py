@@ -255,6 +255,6 @@ def test_sigterm_ends_a_stuck_served_session_in_5_s_saved(campaign_file, tmp_pat
             process.wait(10)
     assert status == 128 + signal.SIGTERM
     assert elapsed < 5, f"SIGTERM took {elapsed:.1f} s"
-    assert "campaign saved" in errors, errors
+    assert "campagne enregistrée" in errors, errors
     assert load_campaign(campaign).characters[0].name == "Occupé jusqu'au bout"
     assert_released(campaign)

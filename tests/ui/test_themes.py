@@ -40,7 +40,7 @@ def test_broken_theme_files_are_reported_and_skipped(tmp_path: Path) -> None:
     assert [t.name for t in themes] == ["mine"]
     assert len(problems) == 4
     text = "\n".join(problems)
-    for expected in ("syntax.toml", "not valid TOML", "colour.toml", "primary", "blurple", "field.toml",
+    for expected in ("syntax.toml", "TOML invalide", "colour.toml", "primary", "blurple", "field.toml",
                      "shade", "noname.toml", "name"):
         assert expected in text
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Option:
     key: str          # the one key that picks it
-    label: str        # French words shown beside the key
+    label: str        # words shown beside the key, in the language spoken when it was asked
     action: str
 
 

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gmscreen.i18n import _
+
 from .grammar import COMMON_WORDS, HELP_WORDS, VS_WORDS, QuickRollError, Side, character_candidates, grammar_for, \
     is_numeric, line_rules, longest_match
 from .text import Candidate, fold, tokenize, words
@@ -55,7 +57,7 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
     side = Side("actor" if side_tokens is tokens else "opponent", 0)
     if side_tokens and not after_help:
         try:
-            found = longest_match(side_tokens, 0, reserved, people, "personnages")
+            found = longest_match(side_tokens, 0, reserved, people, _("characters"))
         except QuickRollError:
             found = None
         if found is not None:

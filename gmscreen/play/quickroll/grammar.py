@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
+from gmscreen.i18n import _
 from gmscreen.rules import RequestError, check, get_system, resolve
 
 from .text import Candidate, Token, candidate, match, tokenize
@@ -35,7 +36,7 @@ class QuickRollError(ValueError):
     """A line that does not describe a test: a code and its parameters, and where (offsets).
 
     The words come from the catalogs (`gmscreen.play.messages`): `message` is the tray's
-    French, `text(lang)` any language. A rules refusal is code "rule" with `error=`.
+    words in the language spoken, `text(lang)` any language. A rules refusal is code "rule" with `error=`.
     """
 
     def __init__(self, code: str, position: int = 0, end: int | None = None, /, **params: Any) -> None:
@@ -45,14 +46,14 @@ class QuickRollError(ValueError):
         self.position = position
         self.end = position if end is None else end
 
-    def text(self, lang: str = "fr") -> str:
+    def text(self, lang: str | None = None) -> str:
         from gmscreen.play.messages import line_message
 
         return line_message(self.code, self.params, lang)
 
     @property
     def message(self) -> str:
-        return self.text("fr")
+        return self.text()
 
     def __str__(self) -> str:
         return self.message
@@ -345,7 +346,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             i += used
             continue
         if helper_mode:
-            found = longest_match(tokens, i, reserved, people, "personnages")
+            found = longest_match(tokens, i, reserved, people, _("characters"))
             if found is None:
                 raise QuickRollError("unknown_character", tok.start, tok.end, word=tok.text)
             cand, k = found
@@ -355,7 +356,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             continue
         side = ctx.side
         if not side.named:
-            found = longest_match(tokens, i, reserved, people, "personnages")
+            found = longest_match(tokens, i, reserved, people, _("characters"))
             if found is not None:
                 cand, k = found
                 side.index = int(cand.value)  # type: ignore[arg-type]
@@ -366,16 +367,16 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             if side.role == "actor" and selected is not None:
                 _use_selected(ctx, side, selected)
         if side.named:
-            found = longest_match(tokens, i, reserved, grammar.traits(side), "compétences")
+            found = longest_match(tokens, i, reserved, grammar.traits(side), _("skills"))
             if found is not None:
                 cand, k = found
                 side.traits.append((cand, tok))
                 i += k
                 continue
-        found = longest_match(tokens, i, reserved, grammar.difficulty_candidates(), "difficultés")
+        found = longest_match(tokens, i, reserved, grammar.difficulty_candidates(), _("difficulties"))
         if found is not None:
             cand, k = found
-            ctx.once("difficulty", cand.value, tok, "la difficulté", tokens[i + k - 1])
+            ctx.once("difficulty", cand.value, tok, _("the difficulty"), tokens[i + k - 1])
             ctx.values["difficulty_label"] = cand.label
             i += k
             continue
@@ -456,7 +457,7 @@ def opponent_name(line: str, campaign: Campaign) -> str | None:
         if tok.norm in VS_WORDS:
             reserved = COMMON_WORDS | grammar_for(campaign).keywords
             try:
-                found = longest_match(tokens, i + 1, reserved, character_candidates(campaign), "personnages")
+                found = longest_match(tokens, i + 1, reserved, character_candidates(campaign), _("characters"))
             except QuickRollError:
                 return None
             return campaign.characters[int(found[0].value)].name if found else None  # type: ignore[arg-type]

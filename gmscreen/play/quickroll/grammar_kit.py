@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from gmscreen.i18n import _
+
 from .grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, check_request, flat
 from .text import Candidate, Token, candidate, fold
 
@@ -91,6 +93,11 @@ def refuse_helpers(ctx: Context, code: str, **params: Any) -> None:
     if ctx.helpers:
         h = ctx.helpers[0][2]
         raise QuickRollError(code, h.start, h.end, **params)
+
+
+def against(actor: str, opponent: str) -> str:
+    """Two sides of a draft label: "Ana · Épée 3 contre Bob · Esquive 2" ("against" in English)."""
+    return _("{actor} against {opponent}").format(actor=actor, opponent=opponent)
 
 
 def side_id(side: Side) -> str | None:

@@ -1,7 +1,8 @@
 """The grammar, told to the GM in the words of each game (`?` in an empty quick-roll line).
 
 Each game keeps its part as data on its `LineRules` (title, examples and their meaning,
-notes); the common rules follow. Laid out for the width the help screen has: at 80×24 a
+notes: English message ids, translated here as they are shown; what to type stays as typed,
+the line's keywords being French in every language); the common rules follow. Laid out for the width the help screen has: at 80×24 a
 long example takes a line of its own and its meaning goes below, aligned with the others,
 and every line wraps on words.
 """
@@ -12,6 +13,7 @@ import re
 import textwrap
 from typing import Sequence
 
+from gmscreen.i18n import N_, _
 from gmscreen.rules import get_system
 
 from .grammar import line_rules
@@ -21,17 +23,17 @@ _EXAMPLE_COLUMN = 30            # widest example that keeps its meaning on the s
 
 _KEY_AND_WORD = re.compile(r"(?<!\S)(\S) (?=\w)")
 
-_COMMON_TITLE = "Une ligne = un test :"
-_COMMON_FORM = "[mj] nom compétence difficulté [modificateurs] [vs nom compétence] [= faces]"
+_COMMON_TITLE = N_("One line = one test:")
+_COMMON_FORM = N_("[gm] name skill difficulty [modifiers] [vs name skill] [= faces]")
 _COMMON_NOTES = [
-    "accents et majuscules facultatifs ; noms et compétences par début unique (« lor élo »)",
-    "sans nom : le personnage sélectionné fait le test",
-    "vs / contre : test opposé · aide / help nom : un personnage aide",
-    "mj / gm / secret : jet réservé au MJ (h bascule aussi) · caché / hidden : difficulté secrète",
-    "= faces : dés lancés à la table, dans l'ordre (relances et explosions comprises), camps séparés "
-    "par / quand il le faut",
-    "difficulté par nombre ou par le début de son nom dans la table (« difficile », « très f »)",
-    "Entrée lance · ↑ reprend la ligne · . relance le dernier jet · Tab complète · Échap sort de la ligne",
+    N_("accents and capitals optional; names and skills by a unique beginning (“lor élo”)"),
+    N_("no name: the selected character makes the test"),
+    N_("vs / contre: opposed test · aide / help name: a character helps"),
+    N_("mj / gm / secret: roll for the GM only (h toggles it too) · caché / hidden: secret difficulty"),
+    N_("= faces: dice rolled at the table, in order (rerolls and explosions included), sides separated "
+       "by / when needed"),
+    N_("difficulty by number or by the beginning of its name in the table (“difficile”, “très f”)"),
+    N_("Enter rolls · ↑ recalls the line · . repeats the last roll · Tab completes · Esc leaves the line"),
 ]
 
 
@@ -68,15 +70,16 @@ def grammar_help(system_id: str, width: int = DEFAULT_WIDTH) -> str:
     of at most `width` cells (an example longer than that is the only exception)."""
     system = get_system(system_id)
     line = line_rules(system_id)
-    lines = _wrap(line.title(system), width, "", "  ")
-    lines += _examples(line.help_examples, width)
+    lines = _wrap(_(line.title(system)), width, "", "  ")
+    lines += _examples([(example, _(meaning) if meaning else meaning) for example, meaning in line.help_examples],
+                       width)
     for note in line.help_notes:
-        lines += _wrap(note, width, "  ", "  ")
+        lines += _wrap(_(note), width, "  ", "  ")
     table = ", ".join(f"{d.label} {d.value}" for d in system.difficulties if d.label and d.value is not None)
-    lines += _wrap(f"Difficultés : {table}", width, "  ", "    ")
-    lines += ["", _COMMON_TITLE]
-    lines += _wrap(_COMMON_FORM, width, "  ", "    ")
+    lines += _wrap(_("Difficulties: {table}").format(table=table), width, "  ", "    ")
+    lines += ["", _(_COMMON_TITLE)]
+    lines += _wrap(_(_COMMON_FORM), width, "  ", "    ")
     bullet = "  · "
     for note in _COMMON_NOTES:
-        lines += _wrap(note, width, bullet, " " * len(bullet))
+        lines += _wrap(_(note), width, bullet, " " * len(bullet))
     return "\n".join(lines) + "\n"

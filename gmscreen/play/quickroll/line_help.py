@@ -1,8 +1,10 @@
 """A shipped game's `?` help, kept as prose in the `help.toml` beside its line module.
 
-The title, the examples (what to type, what it means) and the notes are the GM's French, not
-code: each game's file words them its own way, and they can move to a language catalog
-without touching the grammar. A third-party game may still write them on its `LineRules`.
+The title, the examples (what to type, what it means) and the notes are prose, not code: each
+game's file words them its own way, in English, as message ids of the catalog (the French is in
+`gmscreen/i18n/po/fr/tray.po`; `quickroll.help` translates them as it shows them, and a test
+checks each has both texts). What to type stays as the GM types it (French keywords). A
+third-party game may still write them on its `LineRules` (shown as written).
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from gmscreen.i18n import N_, _
+
 from ..sanitize import literal
 from .steady import SteadyModalScreen
 
@@ -37,9 +39,9 @@ class DiskConflictScreen(SteadyModalScreen[str]):
     """
 
     BINDINGS = [
-        Binding("t", "choose('theirs')", "Prendre la leur", id="disk-conflict.theirs"),
-        Binding("m", "choose('mine')", "Garder la mienne", id="disk-conflict.mine"),
-        Binding("b", "choose('both')", "Garder les deux", id="disk-conflict.both"),
+        Binding("t", "choose('theirs')", N_("Take theirs"), id="disk-conflict.theirs"),
+        Binding("m", "choose('mine')", N_("Keep mine"), id="disk-conflict.mine"),
+        Binding("b", "choose('both')", N_("Keep both"), id="disk-conflict.both"),
     ]
 
     def __init__(self, path: Path, problems: list[str] | None = None) -> None:
@@ -51,21 +53,34 @@ class DiskConflictScreen(SteadyModalScreen[str]):
         name = self.path.name
         stem = name[:-5] if name.endswith(".toml") else name
         with Vertical(id="dialog"):
-            yield Static(Content.assemble(literal(name, "bold"), " a changé sur le disque"), id="dialog-title")
-            yield Static("Quelqu'un (vous, un éditeur, git, une synchronisation) l'a modifié pendant que "
-                         "l'écran avait des changements pas encore enregistrés. Rien n'est écrit avant "
-                         "votre choix.", markup=False)
+            yield Static(_template(_("{name} changed on disk"), name=literal(name, "bold")), id="dialog-title")
+            yield Static(_("Someone (you, an editor, git, a sync tool) changed it while the screen had changes "
+                           "not saved yet. Nothing is written before you choose."), markup=False)
             if self.problems:
-                yield Static(literal("Leur version ne se charge pas : " + " ; ".join(self.problems),
-                                     single_line=False), id="problems")
-            yield Static(Content.assemble(("t", "bold"), " prendre la leur — vos changements non enregistrés "
-                                          "sont gardés dans ", literal(f"{name}.mine-<date>", "italic")),
-                         classes="choice")
-            yield Static(Content.assemble(("m", "bold"), " garder la mienne — la leur est d'abord gardée dans ",
-                                          literal(f"{name}.theirs-<date>", "italic")), classes="choice")
-            yield Static(Content.assemble(("b", "bold"), " garder les deux — la vôtre devient ",
-                                          literal(f"{stem}.mine-<date>.toml", "italic"),
-                                          ", la leur reste et s'affiche"), classes="choice")
+                yield Static(literal(_("Their version does not load: {problems}").format(
+                    problems=_("; ").join(self.problems)), single_line=False), id="problems")
+            yield Static(Content.assemble(("t", "bold"), " ", _template(
+                _("take theirs — your unsaved changes are kept in {file}"),
+                file=literal(f"{name}.mine-<date>", "italic"))), classes="choice")
+            yield Static(Content.assemble(("m", "bold"), " ", _template(
+                _("keep mine — theirs is first kept in {file}"),
+                file=literal(f"{name}.theirs-<date>", "italic"))), classes="choice")
+            yield Static(Content.assemble(("b", "bold"), " ", _template(
+                _("keep both — yours becomes {file}, theirs stays and is shown"),
+                file=literal(f"{stem}.mine-<date>.toml", "italic"))), classes="choice")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
+
+
+def _template(text: str, **fields: Content) -> Content:
+    """A translated sentence whose `{field}`s are styled Content (a file name shown literally)."""
+    import string
+
+    parts: list[Content | str] = []
+    for literal_text, field, _spec, _conv in string.Formatter().parse(text):
+        if literal_text:
+            parts.append(literal_text)
+        if field is not None:
+            parts.append(fields[field])
+    return Content.assemble(*parts)

@@ -1,7 +1,7 @@
 """The character form: every field of the system's sheet, checked against its ranges.
 
 The form never touches the campaign: it dismisses with the new character data (name,
-side, notes, sheet) once every value is valid, and the roster applies it as one
+side, gender, notes, sheet) once every value is valid, and the roster applies it as one
 undoable change. Errors are listed in the form and the fields at fault are marked, so
 the GM fixes them without losing what was typed.
 """
@@ -16,6 +16,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Select, Static, TextArea
 
 from gmscreen.campaign.model import Character
+from gmscreen.i18n import N_, _
+from gmscreen.i18n.typography import Name, minus
 from gmscreen.play.quickroll.text import fold as fold_text
 from gmscreen.rules import Stat, StatGroup, System
 
@@ -24,6 +26,7 @@ from .roster_dialogs import FormScreen, parse_int
 
 MAX_NAME = 64          # free stat names (campaign.validate)
 MAX_TEXT = 10_000
+NO_GENDER = "-"        # the gender Select's value for "not said" (a Select value cannot be None)
 
 
 def fold(text: str) -> str:
@@ -34,11 +37,12 @@ def fold(text: str) -> str:
 def hint(stat: Stat) -> str:
     if stat.choices:
         return "/".join(str(c) for c in stat.choices)
-    return f"{stat.lo}…{stat.hi}"
+    return f"{minus(stat.lo)}…{minus(stat.hi)}"
 
 
 def free_lines(group: StatGroup, values: Any) -> str:
-    """The text of a free group: 'Nom = 3' per line, 'Parent : Nom = 3' when nested."""
+    """The text of a free group: 'Nom = 3' per line, 'Parent : Nom = 3' when nested (the
+    syntax the form reads back, the same in every language)."""
     if not isinstance(values, Mapping):
         return ""
     lines = []
@@ -52,7 +56,7 @@ def free_lines(group: StatGroup, values: Any) -> str:
 
 
 class EditCharacterScreen(FormScreen[dict | None]):
-    """Dismisses with {"name", "side", "notes", "sheet"} when saved, None when cancelled."""
+    """Dismisses with {"name", "side", "gender", "notes", "sheet"} when saved, None when cancelled."""
 
     DEFAULT_CSS = """
     EditCharacterScreen { align: center middle; }
@@ -74,19 +78,21 @@ class EditCharacterScreen(FormScreen[dict | None]):
     EditCharacterScreen .stat-hint { color: $text-muted; width: auto; margin-left: 1; }
     EditCharacterScreen TextArea { height: 5; }
     EditCharacterScreen #f-side { width: 24; }
+    EditCharacterScreen #f-gender { width: 24; }
     EditCharacterScreen #form-errors { color: $error; height: auto; max-height: 6; padding: 0 1; }
     EditCharacterScreen #dialog-buttons { height: auto; align-horizontal: right; }
     EditCharacterScreen #dialog-buttons Button { margin-left: 1; min-width: 12; }
     """
     BINDINGS = [
-        Binding("escape", "cancel", "Annuler", id="edit.cancel"),
-        Binding("ctrl+s", "submit", "Enregistrer", id="edit.save"),
+        Binding("escape", "cancel", N_("Cancel"), id="edit.cancel"),
+        Binding("ctrl+s", "submit", N_("Save"), id="edit.save"),
     ]
     SUBMIT_BUTTON = "save"
 
     def __init__(self, system: System, character: Character | None, *, title: str = "",
                  side: str = "party") -> None:
-        super().__init__(title or (f"Modifier {clean(character.name)}" if character else "Nouveau personnage"))
+        super().__init__(title or (_("Edit {name}").format(name=Name(clean(character.name))) if character
+                                   else _("New character")))
         self.system = system
         self.character = character
         self.side = character.side if character else side
@@ -106,19 +112,24 @@ class EditCharacterScreen(FormScreen[dict | None]):
     def body(self) -> ComposeResult:
         ch = self.character
         with VerticalScroll(id="form"):
-            yield Static("Nom", classes="field-label", markup=False)
-            yield Input(self._show(ch.name) if ch else "", id="f-name", compact=True, placeholder="nom du personnage")
-            yield Static("Camp", classes="field-label", markup=False)
-            yield Select([("PJ (groupe)", "party"), ("PNJ", "npc")], value=self.side, allow_blank=False,
+            yield Static(_("Name"), classes="field-label", markup=False)
+            yield Input(self._show(ch.name) if ch else "", id="f-name", compact=True,
+                        placeholder=_("the character's name"))
+            yield Static(_("Side"), classes="field-label", markup=False)
+            yield Select([(_("PC (party)"), "party"), (_("NPC"), "npc")], value=self.side, allow_blank=False,
                          id="f-side", compact=True)
+            yield Static(_("Gender (for the game's gendered labels)"), classes="field-label", markup=False)
+            gender = ch.gender if ch is not None and ch.gender in ("f", "m") else NO_GENDER
+            yield Select([(_("not said"), NO_GENDER), (_("woman"), "f"), (_("man"), "m")], value=gender,
+                         allow_blank=False, id="f-gender", compact=True)
             for group in self.system.sheet:
                 yield from self._group_fields(group)
-            yield Static("Notes", classes="field-label", markup=False)
+            yield Static(_("Notes"), classes="field-label", markup=False)
             yield TextArea(self._show(ch.notes, single_line=False) if ch else "", id="f-notes", soft_wrap=True, tab_behavior="focus")
         yield Static("", id="form-errors", markup=False)
         with Horizontal(id="dialog-buttons"):
-            yield Button("Annuler", id="cancel")
-            yield Button("Enregistrer (ctrl+s)", id="save", variant="primary")
+            yield Button(_("Cancel"), id="cancel")
+            yield Button(_("Save (ctrl+s)"), id="save", variant="primary")
 
     def _group_fields(self, group: StatGroup) -> ComposeResult:
         yield Static(group.label, classes="group-title", markup=False)
@@ -141,10 +152,12 @@ class EditCharacterScreen(FormScreen[dict | None]):
             rng = hint(free) if free else ""
             if group.parent_group:
                 parent_group = self.system.group(group.parent_group)
-                example = (parent_group.stats[0].key if parent_group and parent_group.stats else "Statistique")
-                text = f"une ligne par {free.label.lower() if free else 'valeur'} : {example} : Nom = valeur ({rng})"
+                example = (parent_group.stats[0].key if parent_group and parent_group.stats else _("Statistic"))
+                text = _("one line a {what}: {example} : Name = value ({range})").format(
+                    what=free.label.lower() if free else _("value"), example=example, range=rng)
             else:
-                text = f"une ligne par {free.label.lower() if free else 'valeur'} : Nom = valeur ({rng})"
+                text = _("one line a {what}: Name = value ({range})").format(
+                    what=free.label.lower() if free else _("value"), range=rng)
             yield Static(text, classes="sub-title", markup=False)
             if isinstance(values, Mapping):
                 for name, value in values.items():
@@ -171,16 +184,18 @@ class EditCharacterScreen(FormScreen[dict | None]):
         name = self.query_one("#f-name", Input).value.strip()
         name = self._shown.get(name, name)
         if not name:
-            errors.append(("f-name", "Nom : ne peut pas être vide"))
+            errors.append(("f-name", _("{what}: cannot be empty").format(what=_("Name"))))
         elif len(name) > 200:
-            errors.append(("f-name", "Nom : 200 caractères au plus"))
+            errors.append(("f-name", _("{what}: {n} characters at most").format(what=_("Name"), n=200)))
         side = self.query_one("#f-side", Select).value
         if side not in ("party", "npc"):
             side = self.side
+        gender = self.query_one("#f-gender", Select).value
+        gender = gender if gender in ("f", "m") else None
         notes = self.query_one("#f-notes", TextArea).text
         notes = self._shown.get(notes, notes)
         if len(notes) > MAX_TEXT:
-            errors.append(("f-notes", f"Notes : {MAX_TEXT} caractères au plus"))
+            errors.append(("f-notes", _("{what}: {n} characters at most").format(what=_("Notes"), n=MAX_TEXT)))
         sheet: dict[str, Any] = {}
         for group in self.system.sheet:
             if group.stats:
@@ -191,7 +206,7 @@ class EditCharacterScreen(FormScreen[dict | None]):
                 sheet[group.key] = out
         if errors:
             return None, errors
-        return {"name": name, "side": side, "notes": notes.rstrip("\n"), "sheet": sheet}, []
+        return {"name": name, "side": side, "gender": gender, "notes": notes.rstrip("\n"), "sheet": sheet}, []
 
     def _fixed(self, group: StatGroup, errors: list[tuple[str, str]]) -> dict[str, int]:
         original = self.sheet.get(group.key)
@@ -202,8 +217,9 @@ class EditCharacterScreen(FormScreen[dict | None]):
             text = self.query_one(f"#{wid}", Input).value
             value = parse_int(text)
             if value is None or not stat.allows(value):
-                shown = text.strip() or "vide"
-                errors.append((wid, f"{group.label} · {stat.label} : attendu {self._expected(stat)}, pas {shown}"))
+                shown = text.strip() or _("empty")
+                errors.append((wid, _("{what}: expected {expected}, not {text}").format(
+                    what=f"{group.label} · {stat.label}", expected=self._expected(stat), text=shown)))
                 continue
             if group.required or stat.key in original or value != stat.default:
                 out[stat.key] = value
@@ -212,13 +228,13 @@ class EditCharacterScreen(FormScreen[dict | None]):
     @staticmethod
     def _expected(stat: Stat) -> str:
         if stat.choices:
-            return "l'une des valeurs " + ", ".join(str(c) for c in stat.choices)
-        return f"un entier de {stat.lo} à {stat.hi}"
+            return _("one of the values {values}").format(values=", ".join(str(c) for c in stat.choices))
+        return _("a whole number from {lo} to {hi}").format(lo=minus(stat.lo), hi=minus(stat.hi))
 
     def _free(self, group: StatGroup, sheet: dict[str, Any], errors: list[tuple[str, str]]) -> dict[str, Any]:
         wid = f"group-{group.key}"
         text = self.query_one(f"#{wid}", TextArea).text
-        stat = group.free or Stat("", "valeur", 0, 0)
+        stat = group.free or Stat("", _("value"), 0, 0)
         parents: dict[str, str] = {}
         if group.parent_group:
             pgroup = self.system.group(group.parent_group)
@@ -234,35 +250,39 @@ class EditCharacterScreen(FormScreen[dict | None]):
             line = raw.strip()
             if not line:
                 continue
-            where = f"{group.label}, ligne {n}"
+            where = _("{group}, line {n}").format(group=group.label, n=n)
             if "=" not in line:
-                errors.append((wid, f"{where} : attendu « Nom = valeur », pas {clean(line)!r}"))
+                errors.append((wid, _("{where}: expected « Name = value », not {text}").format(
+                    where=where, text=repr(clean(line)))))
                 continue
-            left, _, right = line.rpartition("=")
+            left, _eq, right = line.rpartition("=")
             target = out
             if group.parent_group:
                 if ":" not in left:
-                    known = ", ".join(sorted(set(parents.values()))) or "aucune"
-                    errors.append((wid, f"{where} : attendu « Parent : Nom = valeur » (parents : {known})"))
+                    known = ", ".join(sorted(set(parents.values()))) or _("none")
+                    errors.append((wid, _("{where}: expected « Parent : Name = value » (parents: {known})").format(
+                        where=where, known=known)))
                     continue
-                pname, _, left = left.partition(":")
+                pname, _colon, left = left.partition(":")
                 pkey = parents.get(fold(pname))
                 if pkey is None:
-                    known = ", ".join(sorted(set(parents.values()))) or "aucune"
-                    errors.append((wid, f"{where} : {clean(pname.strip())!r} n'est pas parmi : {known}"))
+                    known = ", ".join(sorted(set(parents.values()))) or _("none")
+                    errors.append((wid, _("{where}: {name} is not among: {known}").format(
+                        where=where, name=repr(clean(pname.strip())), known=known)))
                     continue
                 target = out.setdefault(pkey, {})
             name = left.strip()
             name = self._shown.get(name, name)
             if not name or len(name) > MAX_NAME:
-                errors.append((wid, f"{where} : un nom de 1 à {MAX_NAME} caractères"))
+                errors.append((wid, _("{where}: a name of 1 to {n} characters").format(where=where, n=MAX_NAME)))
                 continue
             if name in target:
-                errors.append((wid, f"{where} : {clean(name)!r} apparaît deux fois"))
+                errors.append((wid, _("{where}: {name} appears twice").format(where=where, name=repr(clean(name)))))
                 continue
             value = parse_int(right)
             if value is None or not stat.allows(value):
-                errors.append((wid, f"{where} : {clean(name)} attend {self._expected(stat)}, pas {clean(right.strip())}"))
+                errors.append((wid, _("{where}: {name} expects {expected}, not {text}").format(
+                    where=where, name=clean(name), expected=self._expected(stat), text=clean(right.strip()))))
                 continue
             target[name] = value
         return out
@@ -278,7 +298,7 @@ class EditCharacterScreen(FormScreen[dict | None]):
         if data is None:
             shown = [m for _, m in errors[:5]]
             if len(errors) > 5:
-                shown.append(f"… et {len(errors) - 5} autres")
+                shown.append(_("… and {n} more").format(n=len(errors) - 5))
             self.query_one("#form-errors", Static).update(literal("\n".join(shown), single_line=False))
             first = errors[0][0]
             self.query_one(f"#{first}").focus()

@@ -10,15 +10,18 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label
 
+from gmscreen.i18n import N_, _
+
+from ..binding_words import describe, tr
 from ..config import CONFIG_NAME, config_dir
-from ..host import CampaignHost
+from ..host import SCREEN_GROUP, CampaignHost
 from ..sanitize import literal_text
 from .steady import SteadyModalScreen
 
 
 def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
     """(group, node, binding, key displays) per action of each node, the user's keymap applied."""
-    owners = app.binding_owners() if isinstance(app, CampaignHost) else [("Screen", app)]
+    owners = app.binding_owners() if isinstance(app, CampaignHost) else [(SCREEN_GROUP, app)]
     rows: dict[tuple[int, str], list[Any]] = {}
     for group, node in owners:
         bindings_map = node._bindings.copy()
@@ -28,7 +31,7 @@ def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
             for binding in bindings:
                 if binding.system:
                     continue
-                key = (id(node) if group != "Screen" else 0, binding.action)
+                key = (id(node) if group != SCREEN_GROUP else 0, binding.action)
                 row = rows.get(key)
                 if row is None:
                     row = rows[key] = [group, node, binding, []]
@@ -41,9 +44,9 @@ def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
 
 
 def key_rows(app: Any) -> Iterator[tuple[str, str, str, str]]:
-    """(group, keys, description, binding id) for the keys screen."""
+    """(group, keys, description, binding id) for the keys screen, in the language spoken."""
     for group, _node, binding, keys in binding_table(app):
-        yield group, " ".join(keys), binding.description or binding.action, binding.id or ""
+        yield tr(group), " ".join(keys), describe(binding), binding.id or ""
 
 
 class KeysHelpScreen(SteadyModalScreen[None]):
@@ -63,18 +66,19 @@ class KeysHelpScreen(SteadyModalScreen[None]):
     """
 
     BINDINGS = [
-        Binding("escape,question_mark,q", "close", "Close", id="keys.close"),
+        Binding("escape,question_mark,q", "close", N_("Close"), id="keys.close"),
     ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield DataTable(id="keys-table", cursor_type="row", zebra_stripes=True)
-            yield Label(f"Remap any key by its id in {config_dir() / CONFIG_NAME}, table [keymap], "
-                        "e.g. \"app.next-turn\" = \"n,space\". escape: close.", classes="hint", markup=False)
+            yield Label(_("Remap any key by its id in {file}, table [keymap], e.g. \"app.next-turn\" = "
+                          "\"n,space\". escape: close.").format(file=config_dir() / CONFIG_NAME),
+                        classes="hint", markup=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Keys", "Action", "Id")
+        table.add_columns(_("Keys"), _("Action"), _("Id"))
         app = self.app
         last_group = None
         for group, keys, description, binding_id in key_rows(app):

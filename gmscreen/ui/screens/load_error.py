@@ -13,6 +13,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from gmscreen.i18n import N_, ngettext
+
 from ..config import Config
 from ..sanitize import literal
 from .open_campaign import OpenCampaignScreen
@@ -26,10 +28,10 @@ class LoadErrorScreen(OpenCampaignScreen):
     LoadErrorScreen #problems > .problem { color: $text; }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Quit", id="load-error.quit")]
+    BINDINGS = [Binding("escape", "cancel", N_("Quit"), id="load-error.quit")]
 
-    title_text = "This campaign could not be opened"
-    cancel_hint = "The file was not changed. Fix it (gmscreen validate FILE) or open another; escape: quit."
+    title_text = N_("This campaign could not be opened")
+    cancel_hint = N_("The file was not changed. Fix it (gmscreen validate FILE) or open another; escape: quit.")
 
     def __init__(self, path: Path, problems: list[str], config: Config) -> None:
         super().__init__(path, config)
@@ -38,7 +40,7 @@ class LoadErrorScreen(OpenCampaignScreen):
 
     def compose_problems(self) -> ComposeResult:
         with VerticalScroll(id="problems"):
-            yield Static(Content.assemble(literal(self.failed_path, "bold"), (f"  ({len(self.problems)} "
-                                          f"problem{'s' if len(self.problems) != 1 else ''})", "dim")))
+            count = ngettext("{n} problem", "{n} problems", len(self.problems)).format(n=len(self.problems))
+            yield Static(Content.assemble(literal(self.failed_path, "bold"), (f"  ({count})", "dim")))
             for problem in self.problems:
                 yield Static(literal(problem, single_line=False), classes="problem")

@@ -13,6 +13,8 @@ from textual.content import Content
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from gmscreen.i18n import N_, _
+
 from ..config import Config, data_dir
 from ..sanitize import literal
 from .steady import SteadyModalScreen
@@ -48,10 +50,10 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
     OpenCampaignScreen .hint { color: $text-muted; }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="open.cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="open.cancel")]
 
-    title_text = "Open a campaign"
-    cancel_hint = "escape: back"
+    title_text = N_("Open a campaign")          # msgids, shown through `_`
+    cancel_hint = N_("escape: back")
 
     def __init__(self, current: Path | None, config: Config) -> None:
         super().__init__()
@@ -64,15 +66,15 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="title", markup=False)
+            yield Label(_(self.title_text), classes="title", markup=False)
             yield from self.compose_problems()
-            yield Label("File (enter to open):", markup=False)
+            yield Label(_("File (enter to open):"), markup=False)
             # Not selected on focus: typing from the list has already put its first key there.
-            yield Input(value=str(self.current) if self.current else "", placeholder="path/to/campaign.toml",
+            yield Input(value=str(self.current) if self.current else "", placeholder=_("path/to/campaign.toml"),
                         id="open-path", select_on_focus=False)
-            yield Label("Recent campaigns and samples:", markup=False)
+            yield Label(_("Recent campaigns and samples:"), markup=False)
             yield OptionList(*self._options(), id="open-choices", markup=False)
-            yield Label(self.cancel_hint, classes="hint", markup=False)
+            yield Label(_(self.cancel_hint), classes="hint", markup=False)
 
     def _options(self) -> list[Option]:
         from gmscreen.campaign.samples import list_samples
@@ -91,8 +93,9 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
         for system_id in list_samples():
             option_id = f"sample-{system_id}"
             self._choices[option_id] = ("sample", system_id)
-            options.append(Option(Content.assemble(("sample ", "dim"), (system_id, "bold"),
-                                                   ("  (a copy in your data folder)", "dim")), id=option_id))
+            options.append(Option(Content.assemble((_("sample") + " ", "dim"), (system_id, "bold"),
+                                                   ("  " + _("(a copy in your data folder)"), "dim")),
+                                  id=option_id))
         return options
 
     def on_mount(self) -> None:
@@ -116,7 +119,7 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
             return
         path = Path(text).expanduser()
         if not path.is_file():
-            self.app.notify(f"{text}: no such campaign file", severity="error", markup=False)
+            self.app.notify(_("{path}: no such campaign file").format(path=text), severity="error", markup=False)
             return
         self.dismiss(path)
 
@@ -129,8 +132,8 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
             try:
                 self.dismiss(sample_copy(value))
             except OSError as exc:
-                self.app.notify(f"cannot copy the {value} sample: {exc.strerror or exc}", severity="error",
-                                markup=False)
+                self.app.notify(_("cannot copy the {system} sample: {problem}").format(
+                    system=value, problem=exc.strerror or exc), severity="error", markup=False)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -16,6 +16,7 @@ from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 # The fields and their checks are plain data the games build too (re-exported for the widgets).
+from gmscreen.i18n import N_, _, pgettext
 from gmscreen.play.forms import Field, int_check, nonempty, parse_int  # noqa: F401
 
 from ..sanitize import clean, literal
@@ -111,14 +112,14 @@ class PromptScreen(FormScreen[dict[str, str] | None]):
     PromptScreen TextArea { height: 6; }
     """
     BINDINGS = [
-        Binding("escape", "cancel", "Annuler", id="dialog.cancel"),
-        Binding("ctrl+s", "submit", "Valider", id="dialog.submit"),
+        Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel"),
+        Binding("ctrl+s", "submit", N_("Submit"), id="dialog.submit"),
     ]
 
-    def __init__(self, title: str, fields: Sequence[Field], *, note: str = "", submit: str = "OK") -> None:
+    def __init__(self, title: str, fields: Sequence[Field], *, note: str = "", submit: str | None = None) -> None:
         super().__init__(title, note)
         self.fields = list(fields)
-        self.submit_label = submit
+        self.submit_label = submit if submit is not None else pgettext("button", "OK")
 
     def body(self) -> ComposeResult:
         with VerticalScroll(id="dialog-fields"):
@@ -130,7 +131,7 @@ class PromptScreen(FormScreen[dict[str, str] | None]):
                     yield Input(clean(f.value), placeholder=f.placeholder, id=f"field-{f.name}", compact=True)
         yield Static("", id="dialog-error", markup=False)
         with Horizontal(id="dialog-buttons"):
-            yield Button("Annuler", id="cancel")
+            yield Button(_("Cancel"), id="cancel")
             yield Button(self.submit_label, id="ok", variant="primary")
 
     def on_mount(self) -> None:
@@ -167,18 +168,19 @@ class ConfirmScreen(DialogScreen[bool]):
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
     BINDINGS = [
-        Binding("y,o", "answer(True)", "Oui", id="dialog.yes"),
-        Binding("n,escape", "answer(False)", "Non", id="dialog.no"),
+        Binding("y,o", "answer(True)", N_("Yes"), id="dialog.yes"),
+        Binding("n,escape", "answer(False)", N_("No"), id="dialog.no"),
     ]
 
-    def __init__(self, question: str, detail: str = "", *, yes: str = "Oui") -> None:
+    def __init__(self, question: str, detail: str = "", *, yes: str | None = None) -> None:
         super().__init__(question, detail)
         self.yes = yes
 
     def body(self) -> ComposeResult:
         with Horizontal(id="dialog-buttons"):
-            yield Button("Non (n)", id="no")
-            yield Button(f"{self.yes} (o)", id="yes", variant="error")
+            yield Button(_("No (n)"), id="no")
+            yield Button(_("{yes} (y)").format(yes=self.yes if self.yes is not None else _("Yes")), id="yes",
+                         variant="error")
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
@@ -197,7 +199,7 @@ class ChoiceScreen(DialogScreen[str | None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="ChoiceScreen") + """
     ChoiceScreen OptionList { height: auto; max-height: 16; border: none; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Annuler", id="dialog.cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel")]
 
     def __init__(self, title: str, options: Sequence[tuple[str, str | Content]]) -> None:
         super().__init__(title)

@@ -8,6 +8,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from gmscreen.campaign.model import Character
+from gmscreen.i18n import N_, _
 from gmscreen.rules import System
 
 from gmscreen.ui.widgets.roster.sheet import SheetView
@@ -31,8 +32,8 @@ class SheetScreen(SteadyModalScreen[str | None]):
     SheetScreen #sheet-help { color: $text-muted; padding: 0 1; }
     """
     BINDINGS = [
-        Binding("escape,enter,q", "close", "Fermer", id="sheet.close"),
-        Binding("e", "edit", "Modifier", id="sheet.edit"),
+        Binding("escape,enter,q", "close", N_("Close"), id="sheet.close"),
+        Binding("e", "edit", N_("Edit"), id="sheet.edit"),
     ]
 
     def __init__(self, system: System, character: Character) -> None:
@@ -45,7 +46,7 @@ class SheetScreen(SteadyModalScreen[str | None]):
             with VerticalScroll(id="sheet-scroll"):
                 yield SheetView(self.system, self.character, ascii=self.app.has_class("-ascii"),
                                 id="sheet")
-            yield Static("e modifier · échap fermer", id="sheet-help", markup=False)
+            yield Static(_("e edit · escape close"), id="sheet-help", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#sheet-scroll").focus()

@@ -4,14 +4,26 @@ Textual's Footer rebuilds every key of the bar each time the bindings may have c
 focus move, a roll (undo becomes possible), a cursor step in the log. With twenty-odd keys
 that is most of the work a quick roll costs, and bytes a slow SSH link pays for a bar
 that looks the same. This one compares what the bar would show and keeps it if equal.
+
+Descriptions are English msgids (Textual's own too): the bar shows them in the language
+spoken, and is rebuilt when the language changes (`relabel`).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from itertools import groupby
 from typing import Any
 
+from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
+
+from gmscreen.i18n import language
+
+from ..binding_words import tr
 
 
 class QuietFooter(Footer):
@@ -29,7 +41,46 @@ class QuietFooter(Footer):
             for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
             if binding.show or key == app.COMMAND_PALETTE_BINDING
         )
-        return (self.compact, self.show_command_palette, shown)
+        return (self.compact, self.show_command_palette, language(), shown)
+
+    def relabel(self) -> None:
+        """The language changed: every label again."""
+        self._shown = None
+        if self.is_attached and self._bindings_ready:
+            self.call_later(self.recompose)        # in the footer's own context (its compose binds data)
+
+    def compose(self) -> ComposeResult:
+        """Textual's Footer.compose, each description and group title in the language spoken."""
+        if not self._bindings_ready:
+            return
+        active_bindings = self.screen.active_bindings
+        by_action: defaultdict[str, list[tuple[Binding, bool, str]]] = defaultdict(list)
+        for _key, binding, enabled, tooltip in active_bindings.values():
+            if binding.show:
+                by_action[binding.action].append((binding, enabled, tooltip))
+        self.styles.grid_size_columns = len(by_action)
+        app = self.app
+        for group, members in groupby(by_action.values(), lambda each: each[0][0].group):
+            multi = list(members)
+            if group is not None and len(multi) > 1:
+                with KeyGroup(classes="-compact" if group.compact else ""):
+                    for binding, enabled, tooltip in (each[0] for each in multi):
+                        yield FooterKey(binding.key, app.get_key_display(binding), "", binding.action,
+                                        disabled=not enabled, tooltip=tr(tooltip or binding.description),
+                                        classes="-grouped").data_bind(compact=Footer.compact)
+                yield FooterLabel(tr(group.description))
+            else:
+                for binding, enabled, tooltip in (each[0] for each in multi):
+                    yield FooterKey(binding.key, app.get_key_display(binding), tr(binding.description),
+                                    binding.action, disabled=not enabled,
+                                    tooltip=tr(tooltip)).data_bind(compact=Footer.compact)
+        if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
+            found = active_bindings.get(app.COMMAND_PALETTE_BINDING)
+            if found is not None:
+                _node, binding, enabled, _tooltip = found
+                yield FooterKey(binding.key, app.get_key_display(binding), tr(binding.description),
+                                binding.action, classes="-command-palette", disabled=not enabled,
+                                tooltip=tr(binding.tooltip or binding.description))
 
     def bindings_changed(self, screen: Screen) -> None:
         if (self._shown is not None and self.is_attached and screen is self.screen

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gmscreen.i18n import _
+from gmscreen.i18n.typography import signed
 from gmscreen.rules.arpeges import SIMULTANEOUS_PENALTY
 
 from ...fight_rules import FightRules
@@ -13,8 +15,9 @@ class ArpegesFight(FightRules):
         return SIMULTANEOUS_PENALTY * (count - 1) if count > 1 else 0
 
     def declaration_note(self) -> str:
-        return (f"Arpèges (R12) : chaque action en plus retire {SIMULTANEOUS_PENALTY} à la difficulté de toutes "
-                f"(2 actions : −{SIMULTANEOUS_PENALTY} chacune).")
+        return _("Arpèges (R12): each extra action takes {penalty} off the difficulty of all of them "
+                 "(2 actions: {malus} each).").format(penalty=SIMULTANEOUS_PENALTY,
+                                                      malus=signed(-SIMULTANEOUS_PENALTY))
 
 
 FIGHT = ArpegesFight()

@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Sequence
 
+from gmscreen.i18n import _, ngettext
+
 from ...declarations import simultaneous_actions
 from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat, sign
-from ...quickroll.grammar_kit import finish, flat_skills, free_skills, once_after, raw_dice, refuse_helpers
+from ...quickroll.grammar_kit import against, finish, flat_skills, free_skills, once_after, raw_dice, refuse_helpers
 from ...quickroll.grammar_kit import set_flags, side_id, to_int, trait
 from ...quickroll.line_help import game_help
 from ...quickroll.line_rules import LineRules
@@ -51,7 +53,7 @@ class ArpegesGrammar(SystemGrammar):
         if set_flags(ctx, tokens[i].norm, _FLAGS):
             return 1
         if tokens[i].norm == "difficulte":
-            return once_after(ctx, tokens, i, "difficulty", "difficulté", "la difficulté")
+            return once_after(ctx, tokens, i, "difficulty", _("difficulty"), _("the difficulty"))
         return 0
 
     def negated(self, ctx: Context, token: Token) -> bool:
@@ -66,10 +68,10 @@ class ArpegesGrammar(SystemGrammar):
         norm = tok.norm.replace("−", "-")
         m = re.fullmatch(r"[x×](\d+)|(\d+)actions?", norm)
         if m:
-            ctx.once("simultaneous_actions", int(m.group(1) or m.group(2)), tok, "le nombre d'actions")
+            ctx.once("simultaneous_actions", int(m.group(1) or m.group(2)), tok, _("the number of actions"))
             return 1
         if re.fullmatch(r"(\d+)", norm) and i + 1 < len(tokens) and tokens[i + 1].norm == "actions":
-            ctx.once("simultaneous_actions", int(norm), tok, "le nombre d'actions", tokens[i + 1])
+            ctx.once("simultaneous_actions", int(norm), tok, _("the number of actions"), tokens[i + 1])
             return 2
         if re.fullmatch(r"[+\-]?\d+", norm):
             if "difficulty" in ctx.values:
@@ -77,7 +79,7 @@ class ArpegesGrammar(SystemGrammar):
                 start = ctx.spans["difficulty"][0]
                 ctx.spans["difficulty"] = (start, tok.end)
             else:
-                ctx.once("difficulty", to_int(norm), tok, "la difficulté")
+                ctx.once("difficulty", to_int(norm), tok, _("the difficulty"))
             return 1
         return 0
 
@@ -92,7 +94,7 @@ class ArpegesGrammar(SystemGrammar):
             named = trait(side, group)
             values = side.sheet(group)
             if named is not None:
-                _, key, label = named[0].value  # type: ignore[misc]
+                _group, key, label = named[0].value  # type: ignore[misc]
             else:
                 if skill_t is None:
                     raise QuickRollError("which_skill", side.start, name=side.name)
@@ -125,13 +127,13 @@ class ArpegesGrammar(SystemGrammar):
             if v.get("confrontation"):
                 raise QuickRollError("confrontation_needs_vs", len(ctx.line))
             difficulty = v.get("difficulty")
-            missing = "" if difficulty is not None else "difficulté manquante : un nombre signé (−3, +2, 0)"
+            missing = "" if difficulty is not None else _("difficulty missing: a signed number (−3, +2, 0)")
             request = {"difficulty": difficulty if difficulty is not None else 0, "skill_level": level, **common}
             if actions > 1:
                 request["simultaneous_actions"] = actions
-                ctx.modifiers.append(f"{actions} actions" + ("" if explicit else " déclarées"))
+                ctx.modifiers.append(_actions(actions, explicit))
             baseline = {k: x for k, x in request.items() if k != "simultaneous_actions"} if actions > 1 else None
-            diff = f"difficulté {sign(difficulty)}" if difficulty is not None else "difficulté ?"
+            diff = _("difficulty {value}").format(value=sign(difficulty) if difficulty is not None else "?")
             label = f"{actor.name} · {a_text} · {diff}"
             return finish(self, ctx, "simple", request, who=actor.name, who_id=side_id(actor), label=label,
                           missing=missing, baseline=baseline)
@@ -142,12 +144,12 @@ class ArpegesGrammar(SystemGrammar):
                        "opponent_skill_level": o_level, **common}
             if actions > 1:
                 request["simultaneous_actions"] = actions
-                ctx.modifiers.append(f"{actions} actions" + ("" if explicit else " déclarées"))
+                ctx.modifiers.append(_actions(actions, explicit))
             if v.get("parry") is False:
                 request["parry"] = False
             baseline = {k: x for k, x in request.items() if k != "simultaneous_actions"} if actions > 1 else None
-            label = (f"{actor.name} · {a_text} · difficulté {sign(request['difficulty'])} · "
-                     f"{opp.name} pare · {o_text}")
+            label = (f"{actor.name} · {a_text} · " + _("difficulty {value}").format(value=sign(request["difficulty"]))
+                     + " · " + _("{name} parries").format(name=opp.name) + f" · {o_text}")
             choice = Choice("arpeges_parry", {}) if v.get("parry") is None else None
             return finish(self, ctx, "confrontation", request, who=actor.name, who_id=side_id(actor), label=label,
                           baseline=baseline, choice=choice)
@@ -155,8 +157,8 @@ class ArpegesGrammar(SystemGrammar):
             raise QuickRollError("simultaneous_scope", *ctx.spans["simultaneous_actions"])
         kind = "opposed_two_rolls" if v.get("two_rolls") else "opposed_one_roll"
         request = {"actor_skill_level": level, "opponent_skill_level": o_level, **common}
-        how = "deux jets" if kind == "opposed_two_rolls" else "un jet"
-        label = f"{actor.name} · {a_text} contre {opp.name} · {o_text} · opposition en {how}"
+        how = _("opposition in two rolls") if kind == "opposed_two_rolls" else _("opposition in one roll")
+        label = against(f"{actor.name} · {a_text}", f"{opp.name} · {o_text}") + f" · {how}"
         return finish(self, ctx, kind, request, who=actor.name, who_id=side_id(actor), label=label)
 
     def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
@@ -192,6 +194,13 @@ class ArpegesGrammar(SystemGrammar):
             last = names[-1] if names[-1] in out else names[1]
             out[last] = out.get(last, []) + leftover
         return out
+
+
+def _actions(actions: int, explicit: bool) -> str:
+    """The modifier of simultaneous actions (R12): typed in the line, or declared in the queue."""
+    if explicit:
+        return ngettext("{n} action", "{n} actions", actions).format(n=actions)
+    return ngettext("{n} action declared", "{n} actions declared", actions).format(n=actions)
 
 
 class ArpegesLine(LineRules):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gmscreen.i18n import _
+from gmscreen.i18n.typography import signed
 from gmscreen.rules import resolve
 
 from ...quickroll.choices import Option, Prompt
@@ -23,8 +25,9 @@ class ArpegesRoll(RollRules):
         if out["actor_margin"] >= 0:
             flow.result = out
             flow.prompt = Prompt(
-                f"L'action réussit (marge {out['actor_margin']:+d}) : la cible pare-t-elle ?",
-                (Option("p", "parer", "parry"), Option("n", "laisser passer", "no_parry")), "p")
+                _("The action succeeds (margin {margin}): does the target parry?")
+                .format(margin=signed(out["actor_margin"])),
+                (Option("p", _("parry"), "parry"), Option("n", _("let it through"), "no_parry")), "p")
         else:
             flow.result = resolve(flow.request)
 

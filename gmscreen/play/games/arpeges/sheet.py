@@ -41,7 +41,7 @@ class ArpegesSheet(SheetLook):
         return signed(value)
 
     def difficulty_text(self, value: int) -> str:
-        return f"{value:+d}"
+        return signed(value)
 
 
 SHEET = ArpegesSheet()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from gmscreen.i18n import _
+
 from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat
 from ...quickroll.grammar_kit import characteristic_candidates, finish, flat_skills, free_skills, once_after
 from ...quickroll.grammar_kit import plain_difficulty, raw_dice, refuse_helpers, side_id, trait
@@ -30,7 +32,7 @@ class EclatsGrammar(SystemGrammar):
 
     def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
         if tokens[i].norm == "seuil":
-            return once_after(ctx, tokens, i, "difficulty", "seuil", "le seuil")
+            return once_after(ctx, tokens, i, "difficulty", _("threshold"), _("the threshold"))
         return 0
 
     def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
@@ -38,7 +40,7 @@ class EclatsGrammar(SystemGrammar):
         if raw_dice(ctx, tokens[i], r"(\d)d(10)?([+\-]\d+)?", "already_characteristics",
                     lambda m: {"characteristic": int(m.group(1)), "skill": int(m.group(3) or 0)}):
             return 1
-        return plain_difficulty(ctx, tokens[i], "le seuil")
+        return plain_difficulty(ctx, tokens[i], _("the threshold"))
 
     def build(self, ctx: Context) -> Draft:
         if ctx.opponent is not None:
@@ -53,14 +55,14 @@ class EclatsGrammar(SystemGrammar):
             if char is None:
                 names = ", ".join(s.label[:3].upper() for s in self.system.group("characteristics").stats)  # type: ignore[union-attr]
                 raise QuickRollError("which_characteristic", len(ctx.line), name=side.name, names=names)
-            _, key, label = char[0].value  # type: ignore[misc]
+            _group, key, label = char[0].value  # type: ignore[misc]
             level = int(side.sheet("characteristics").get(key, 0) or 0)
             skill_t = trait(side, "skill")
             skill = int(skill_t[0].value[2]) if skill_t else 0  # type: ignore[index]
             text = f"{label} {level}" + (f" + {skill_t[0].label} {skill}" if skill_t else "")
         threshold = ctx.values.get("difficulty")
-        missing = "" if threshold is not None else "seuil manquant : tapez un nombre (1–15), « difficile »…"
-        seuil = f"seuil {threshold}" if threshold is not None else "seuil ?"
+        missing = "" if threshold is not None else _("threshold missing: type a number (1–15), “difficile”…")
+        seuil = _("threshold {value}").format(value=threshold if threshold is not None else "?")
         request = {"characteristic": level, "skill": skill, "threshold": threshold if threshold is not None else 5}
         ctx.spans["threshold"] = ctx.spans.get("difficulty", (0, 0))
         forced_empty = ctx.faces == [[]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gmscreen.i18n import _, ngettext
 from gmscreen.rules import resolve
 
 from ...quickroll.choices import Option, Prompt
@@ -36,9 +37,11 @@ class EclatsRoll(RollRules):
         if len(dice) < level:
             left = level - len(dice)
             flow.prompt = Prompt(
-                f"{flow.draft.who} : dé {dice[-1]}, résultat {flow.result['result']} — relancer ? "
-                f"({left} lancer{'s' if left > 1 else ''} de plus, le nouveau dé remplace l'ancien)",
-                (Option("r", "relancer", "reroll"), Option("g", "garder", "keep")), "g")
+                _("{name}: die {die}, result {result} — reroll?").format(
+                    name=flow.draft.who, die=dice[-1], result=flow.result["result"]) + " "
+                + ngettext("({n} more roll, the new die replaces the old one)",
+                           "({n} more rolls, the new die replaces the old one)", left).format(n=left),
+                (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep")), "g")
 
 
 ROLL = EclatsRoll()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gmscreen.campaign.textsafe import clean
+from gmscreen.i18n import _
 
 from ...fight_rules import FightRules
 from ...roster_rules import SheetGain
@@ -37,15 +38,15 @@ class MagisphereFight(FightRules):
         return out
 
     def session_rule(self, system: System, campaign: Campaign, gains: list[SheetGain]) -> str:
-        return ("Chaque PJ regagne 1 point d'Impulsion manquant (R9) : "
-                + (", ".join(clean(campaign.characters[g.index].name) for g in gains)
-                   or "aucun ne manque de points"))
+        return _("Each PC gets back 1 missing point of Impulsion (R9): {names}").format(
+            names=", ".join(clean(campaign.characters[g.index].name) for g in gains)
+            or _("none is missing points"))
 
     def session_notice(self, campaign: Campaign, gains: list[SheetGain]) -> str | None:
         if not gains:
             return None
         names = ", ".join(clean(campaign.characters[g.index].name) for g in gains)
-        return f"Séance {campaign.session} : +1 Impulsion pour {names}"
+        return _("Session {n}: +1 Impulsion for {names}").format(n=campaign.session, names=names)
 
 
 FIGHT = MagisphereFight()

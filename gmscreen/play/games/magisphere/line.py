@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Sequence
 
+from gmscreen.i18n import _, ngettext
+
 from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat, sign
-from ...quickroll.grammar_kit import finish, free_skills, nested_skills, next_number, once_after, plain_difficulty
+from ...quickroll.grammar_kit import against, finish, free_skills, nested_skills, next_number, once_after, plain_difficulty
 from ...quickroll.grammar_kit import raw_dice, side_id, to_int, trait
 from ...quickroll.line_help import game_help
 from ...quickroll.line_rules import LineRules
@@ -53,9 +55,9 @@ class MagisphereGrammar(SystemGrammar):
             ctx.modifiers.append(f"{norm} {value}")
             return 2
         if norm == "seuil":
-            return once_after(ctx, tokens, i, "difficulty", "seuil", "le seuil")
+            return once_after(ctx, tokens, i, "difficulty", _("threshold"), _("the threshold"))
         if norm in _TARGETS:
-            ctx.once("target", _TARGETS[norm], tok, "la longueur de l'opposition")
+            ctx.once("target", _TARGETS[norm], tok, _("the length of the opposition"))
             return 1
         return 0
 
@@ -78,7 +80,7 @@ class MagisphereGrammar(SystemGrammar):
                 ctx.spans["malus"] = (tok.start, tok.end)
                 ctx.modifiers.append(f"malus {value}")
             return 1
-        return plain_difficulty(ctx, tok, "le seuil")
+        return plain_difficulty(ctx, tok, _("the threshold"))
 
     def _roller(self, side: Side, prefix: str, ctx: Context) -> tuple[dict[str, Any], str, int | None]:
         if side.raw and not side.traits:
@@ -87,20 +89,21 @@ class MagisphereGrammar(SystemGrammar):
         skill_t = trait(side, "skill")
         stats = side.sheet("stats")
         if skill_t is not None:
-            _, name, value, parent = skill_t[0].value  # type: ignore[misc]
+            _kind, name, value, parent = skill_t[0].value  # type: ignore[misc]
             if stat_t is not None:
                 stat_name, stat = stat_t[0].value[1], stat_t[0].value[2]  # type: ignore[index]
             elif parent in stats:
                 stat_name, stat = parent, int(stats[parent])
             else:
                 raise QuickRollError("no_stat", skill_t[1].start, skill_t[1].end, name=side.name, stat=parent)
-            text = f"{name} ({stat_name}) {stat}{sign(value)}" if value else f"{name} ({stat_name}, sans compétence) {stat}"
+            text = (f"{name} ({stat_name}) {stat}{sign(value)}" if value
+                    else _("{skill} ({stat}, no skill) {value}").format(skill=name, stat=stat_name, value=stat))
             fields = {prefix + "stat": stat}
             if value:
                 fields[prefix + "skill"] = value
             return fields, text, value
         if stat_t is not None:
-            _, name, value = stat_t[0].value  # type: ignore[misc]
+            _kind, name, value = stat_t[0].value  # type: ignore[misc]
             return {prefix + "stat": value}, f"{name} {value}", None
         raise QuickRollError("which_skill_or_stat", side.start, name=side.name)
 
@@ -123,20 +126,20 @@ class MagisphereGrammar(SystemGrammar):
                             value = int(v)
             out.append(value)
         if ctx.helpers:
-            ctx.modifiers.append("aide " + ", ".join(h.name for _i, h, _t in ctx.helpers))
+            ctx.modifiers.append(_("help {names}").format(names=", ".join(h.name for _i, h, _t in ctx.helpers)))
         return out
 
     def build(self, ctx: Context) -> Draft:
         v = ctx.values
         actor, opp = ctx.actor, ctx.opponent
-        a, a_text, _ = self._roller(actor, "", ctx)
+        a, a_text, _key = self._roller(actor, "", ctx)
         skill_t = trait(actor, "skill") if not actor.raw else None
         helpers = self._helpers(ctx, skill_t[0].value[1] if skill_t else None)  # type: ignore[index]
         if opp is None:
             if "target" in v:
                 raise QuickRollError("extended_needs_vs", *ctx.spans["target"])
             threshold = v.get("difficulty")
-            missing = "" if threshold is not None else "seuil manquant : tapez un nombre (20), « difficile »…"
+            missing = "" if threshold is not None else _("threshold missing: type a number (20), “difficile”…")
             request: dict[str, Any] = {**a, "threshold": threshold if threshold is not None else 20}
             ctx.spans["threshold"] = ctx.spans.get("difficulty", (0, 0))
             extras = self._extras(v, "", helpers)
@@ -150,7 +153,7 @@ class MagisphereGrammar(SystemGrammar):
             baseline = None
             if extras:
                 baseline = {k: x for k, x in request.items() if k not in extras}
-            seuil = f"seuil {request['threshold']}" if threshold is not None else "seuil ?"
+            seuil = _("threshold {value}").format(value=request["threshold"] if threshold is not None else "?")
             if v.get("malus"):
                 seuil += f" + malus {v['malus']}"
             label = f"{actor.name} · {a_text} · {seuil}" + (f" · bonus {v['bonus']}" if v.get("bonus") else "")
@@ -162,7 +165,7 @@ class MagisphereGrammar(SystemGrammar):
             raise QuickRollError("opposition_no_threshold", *ctx.spans["difficulty"])
         if v.get("malus"):
             raise QuickRollError("malus_in_opposition", *ctx.spans["malus"])
-        o, o_text, _ = self._roller(opp, "opponent_", ctx)
+        o, o_text, _key = self._roller(opp, "opponent_", ctx)
         extended = "target" in v
         request = {**{"actor_" + k: x for k, x in a.items()}, **o}
         extras = {"actor_" + k: x for k, x in self._extras(v, "", helpers).items()}
@@ -186,16 +189,18 @@ class MagisphereGrammar(SystemGrammar):
                     raise QuickRollError("impulsion_extended", *ctx.spans["impulse_bonus"])
             request["target"] = v["target"]
         baseline = {k: x for k, x in request.items() if k not in extras} if extras else None
-        label = f"{actor.name} · {a_text} contre {opp.name} · {o_text}"
+        label = against(f"{actor.name} · {a_text}", f"{opp.name} · {o_text}")
         if extended:
-            label += f" · opposition en {v['target']} réussites"
-            timer = {"label": f"{actor.name} contre {opp.name} ({v['target']} réussites)", "kind": "opposition",
+            target = v["target"]
+            label += " · " + ngettext("opposition to {n} success", "opposition to {n} successes", target).format(n=target)
+            timer = {"label": against(actor.name, opp.name) + " "
+                     + ngettext("({n} success)", "({n} successes)", target).format(n=target), "kind": "opposition",
                      "who": side_id(actor), "opponent": side_id(opp) or opp.name}
             return finish(self, ctx, "extended_opposed", request, who=actor.name, who_id=side_id(actor), label=label,
                           baseline=baseline, timer=timer)
         choice = Choice("magisphere_reroll", {"sides": sides, "limit": request.get("reroll_limit", "unlimited")})
         return finish(self, ctx, "opposed", request, who=actor.name, who_id=side_id(actor), label=label,
-                      baseline=baseline, choice=choice if any(p for _, p, _ in sides.values()) else None)
+                      baseline=baseline, choice=choice if any(p for _id, p, _index in sides.values()) else None)
 
     @staticmethod
     def _extras(v: dict[str, Any], prefix: str, helpers: list[int]) -> dict[str, Any]:

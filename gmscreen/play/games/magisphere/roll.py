@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gmscreen.i18n import _
 from gmscreen.rules import resolve
 
 from ...quickroll.choices import Option, Prompt
@@ -18,7 +19,11 @@ if TYPE_CHECKING:
     from ...quickroll.grammar import Draft, Spend
 
 _FAILING = ("failure", "critical_failure")
-_REROLL = (Option("r", "relancer (1 Impulsion)", "reroll"), Option("g", "garder", "keep"))
+
+
+def _reroll() -> tuple[Option, ...]:
+    """The options of a reroll, in the language spoken when it is asked."""
+    return (Option("r", _("reroll (1 Impulsion)"), "reroll"), Option("g", _("keep"), "keep"))
 
 
 class MagisphereRoll(RollRules):
@@ -92,8 +97,9 @@ class MagisphereRoll(RollRules):
             if ok and result["outcome"] in _FAILING:
                 flow.asking = ""
                 flow.prompt = Prompt(
-                    f"{flow.draft.who} : {result['natural']} naturel, score {result['score']} "
-                    f"contre {result['target']} — dépenser 1 Impulsion pour relancer ? (reste {left})", _REROLL, "g")
+                    _("{name}: natural {natural}, score {score} against {target} — spend 1 Impulsion to reroll? "
+                      "({left} left)").format(name=flow.draft.who, natural=result["natural"], score=result["score"],
+                                              target=result["target"], left=left), _reroll(), "g")
             return
         winner = result["winner"]
         for prefix, role in (("actor_", "actor"), ("opponent_", "opponent")):
@@ -104,8 +110,9 @@ class MagisphereRoll(RollRules):
                 side = flow.draft.sides[0 if role == "actor" else 1]
                 flow.asking = prefix
                 flow.prompt = Prompt(
-                    f"{side.name} : {result[prefix + 'natural']} naturel, score {result[prefix + 'score']} "
-                    f"— dépenser 1 Impulsion pour relancer ? (reste {left})", _REROLL, "g")
+                    _("{name}: natural {natural}, score {score} — spend 1 Impulsion to reroll? ({left} left)")
+                    .format(name=side.name, natural=result[prefix + "natural"], score=result[prefix + "score"],
+                            left=left), _reroll(), "g")
                 return
 
 

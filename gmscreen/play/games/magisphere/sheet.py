@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from gmscreen.campaign.textsafe import clean
+from gmscreen.i18n import N_, _
 
 from ...sheet_look import FAINT, STRONG, Glance, Piece, SheetLook, free_int
 
 
 class MagisphereSheet(SheetLook):
     resource_key = ("resources", "impulsion", "impulsion_max")
-    glance_title = "Impulsion · Stats"
+    glance_title = N_("Impulsion · Stats")
 
     def glance(self, system: Any, sheet: Mapping[str, Any], *, ascii: bool = False) -> list[Piece]:
         line = Glance()
@@ -29,7 +30,7 @@ class MagisphereSheet(SheetLook):
 
     def glance_legend(self, system: Any, sheet: Mapping[str, Any], *, ascii: bool = False) -> list[tuple[str, str]]:
         """The statistics are named on each sheet: the character's own are listed."""
-        out = [("Imp", "Impulsion (restante/maximum)")]
+        out = [("Imp", _("Impulsion (left/maximum)"))]
         stats = sheet.get("stats")
         seen: set[str] = set()
         for name in stats if isinstance(stats, Mapping) else ():
@@ -42,7 +43,7 @@ class MagisphereSheet(SheetLook):
     def sheet_notes(self, system: Any, sheet: Mapping[str, Any]) -> list[str]:
         cap = free_int(sheet, "resources", "impulsion_max")
         cur = free_int(sheet, "resources", "impulsion")
-        return ["Impulsion au-dessus du maximum"] if cap and cur > cap else []
+        return [_("Impulsion above its maximum")] if cap and cur > cap else []
 
 
 SHEET = MagisphereSheet()

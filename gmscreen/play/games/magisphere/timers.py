@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from gmscreen.campaign.model import Timer
 from gmscreen.campaign.textsafe import clean
+from gmscreen.i18n import N_, _
+from gmscreen.i18n.typography import Name
 from gmscreen.play.forms import Field, Form, int_check, nonempty
 from gmscreen.play.timers import TimedTest, name_of
 
@@ -22,22 +24,22 @@ class ExtendedOpposition(TimedTest):
     """Rounds of opposed d20s until one side has the successes the length asks (2, 3, 5)."""
 
     kind = "opposition"
-    option = "Opposition étendue (Magisphère)"
-    who_missing = "sélectionnez d'abord le personnage qui mène l'opposition (roster)"
+    option = N_("Extended opposition (Magisphère)")
+    who_missing = N_("select the character who leads the opposition first (roster)")
 
     def form(self, campaign: Campaign, system: System, character: Character) -> Form:
-        name = clean(character.name)
-        return Form(f"Opposition étendue de {name}", [
-            Field("label", "Libellé", check=nonempty("Libellé")),
-            Field("opponent", "Adversaire (nom d'un personnage ou nom libre)", check=nonempty("Adversaire")),
-            Field("target", "Réussites à obtenir (2 brève, 3 tendue, 5 majeure)", "3",
-                  check=int_check(1, 10, what="Réussites")),
-            Field("actor_stat", f"Statistique de {name}", check=int_check(0, 30, what="Statistique")),
-            Field("actor_skill", f"Compétence de {name}", "0",
-                  check=int_check(0, 20, empty_ok=True, what="Compétence")),
-            Field("opponent_stat", "Statistique de l'adversaire", check=int_check(0, 30, what="Statistique")),
-            Field("opponent_skill", "Compétence de l'adversaire", "0",
-                  check=int_check(0, 20, empty_ok=True, what="Compétence")),
+        name = Name(clean(character.name))
+        return Form(_("Extended opposition of {name}").format(name=name), [
+            Field("label", _("Label"), check=nonempty(_("Label"))),
+            Field("opponent", _("Opponent (a character's name or a free name)"), check=nonempty(_("Opponent"))),
+            Field("target", _("Successes to get (2 brief, 3 tense, 5 major)"), "3",
+                  check=int_check(1, 10, what=_("Successes"))),
+            Field("actor_stat", _("Statistic of {name}").format(name=name), check=int_check(0, 30, what=_("Statistic"))),
+            Field("actor_skill", _("Skill of {name}").format(name=name), "0",
+                  check=int_check(0, 20, empty_ok=True, what=_("Skill"))),
+            Field("opponent_stat", _("The opponent's statistic"), check=int_check(0, 30, what=_("Statistic"))),
+            Field("opponent_skill", _("The opponent's skill"), "0",
+                  check=int_check(0, 20, empty_ok=True, what=_("Skill"))),
         ])
 
     def make(self, campaign: Campaign, system: System, character: Character, values: dict[str, str]) -> Timer:
@@ -54,12 +56,13 @@ class ExtendedOpposition(TimedTest):
     def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random) -> str:
         for field in ("actor_dice", "opponent_dice"):
             dice.setdefault(field, []).append(1 + int(rng.random() * D20))
-        return f"manche {len(dice['actor_dice'])}"
+        return _("round {n}").format(n=len(dice['actor_dice']))
 
     def progress(self, campaign: Campaign, timer: Timer, result: dict) -> str:
         actor, opponent = clean(name_of(campaign, timer.who)), clean(name_of(campaign, timer.opponent))
         return (f"{actor} {result['actor_points']} – {result['opponent_points']} {opponent}"
-                f" · en {result['target']} · manche {result['rounds']}")
+                " · " + _("to {target}").format(target=result['target'])
+                + " · " + _("round {n}").format(n=result['rounds']))
 
 
 OPPOSITION = ExtendedOpposition()

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Sequence
 
+from gmscreen.i18n import _, ngettext
 from gmscreen.rules.mir import dice_count
 
 from ...quickroll.grammar import Context, Draft, QuickRollError, Side, SystemGrammar, flat, sign
-from ...quickroll.grammar_kit import chunks, finish, groups_or_split, next_number, once_after, plain_difficulty
+from ...quickroll.grammar_kit import against, chunks, finish, groups_or_split, next_number, once_after, plain_difficulty
 from ...quickroll.grammar_kit import raw_dice, refuse_helpers, side_id, trait
 from ...quickroll.line_help import game_help
 from ...quickroll.line_rules import LineRules
@@ -45,11 +46,11 @@ class MirGrammar(SystemGrammar):
         tok = tokens[i]
         norm = tok.norm
         if norm == "sd":
-            return once_after(ctx, tokens, i, "difficulty", "SD", "la difficulté (SD)")
+            return once_after(ctx, tokens, i, "difficulty", "SD", _("the difficulty (SD)"))
         if norm == "max":
-            return once_after(ctx, tokens, i, "max_tests", "nombre de tests", "le maximum de tests")
+            return once_after(ctx, tokens, i, "max_tests", _("number of tests"), _("the maximum of tests"))
         if norm in ("malus", "penalite", "penalty"):
-            value = next_number(tokens, i, "dés retirés")
+            value = next_number(tokens, i, _("dice removed"))
             ctx.add("penalty", abs(value))
             ctx.modifiers.append(f"malus {abs(value)}")
             return 2
@@ -60,7 +61,7 @@ class MirGrammar(SystemGrammar):
             ctx.modifiers.append(f"blessures {wounds}")
             return 1
         if norm in _MIR_INTERVALS:
-            ctx.once("interval", _MIR_INTERVALS[norm], tok, "la temporalité")
+            ctx.once("interval", _MIR_INTERVALS[norm], tok, _("the interval"))
             return 1
         if norm in ("etendu", "extended"):
             ctx.values["extended"] = True
@@ -88,23 +89,24 @@ class MirGrammar(SystemGrammar):
             return 1
         m = re.fullmatch(r"sd(\d+)", norm)
         if m:
-            ctx.once("difficulty", int(m.group(1)), tok, "la difficulté (SD)")
+            ctx.once("difficulty", int(m.group(1)), tok, _("the difficulty (SD)"))
             return 1
         m = re.fullmatch(r"max(\d+)", norm)
         if m:
-            ctx.once("max_tests", int(m.group(1)), tok, "le maximum de tests")
+            ctx.once("max_tests", int(m.group(1)), tok, _("the maximum of tests"))
             return 1
-        return plain_difficulty(ctx, tok, "la difficulté (SD)")
+        return plain_difficulty(ctx, tok, _("the difficulty (SD)"))
 
     def _roller(self, side: Side, prefix: str, ctx: Context) -> tuple[dict[str, Any], str, int, str | None]:
         """Request fields of one side, its description, its skill level, and its skill key."""
         if side.raw and not side.traits:
-            return {prefix + "pool": side.raw["pool"]}, f"{side.raw['pool']} dés", side.raw["pool"], None
+            pool = side.raw["pool"]
+            return {prefix + "pool": pool}, ngettext("{n} die", "{n} dice", pool).format(n=pool), pool, None
         found = trait(side, "skill")
         if found is None:
             raise QuickRollError("which_skill_examples", len(ctx.line), name=side.name, examples="éloquence, tir…")
         cand, _tok = found
-        _, key, voie = cand.value  # type: ignore[misc]
+        _kind, key, voie = cand.value  # type: ignore[misc]
         skill = int(side.sheet("skills").get(key, 0) or 0)
         voie_level = int(side.sheet("voies").get(voie, 1) or 1)
         text = f"{cand.label} ({self._voie_label.get(voie, voie)}) {skill}+{voie_level}"
@@ -122,8 +124,8 @@ class MirGrammar(SystemGrammar):
             mods["penalty"] = v["penalty"]
         if opp is not None:
             refuse_helpers(ctx, "help_not_opposed")
-            a, a_text, _, _ = self._roller(actor, "actor_", ctx)
-            o, o_text, _, _ = self._roller(opp, "opponent_", ctx)
+            a, a_text, _pool, _key = self._roller(actor, "actor_", ctx)
+            o, o_text, _pool, _key = self._roller(opp, "opponent_", ctx)
             request = {**a, **o, **{"actor_" + k: x for k, x in mods.items()}}
             if v.get("opponent_modifier"):
                 request["opponent_modifier"] = v["opponent_modifier"]
@@ -134,7 +136,7 @@ class MirGrammar(SystemGrammar):
             if "difficulty" in v:
                 raise QuickRollError("opposed_no_sd", *ctx.spans["difficulty"])
             baseline = {**a, **o} if mods else None
-            label = f"{actor.name} · {a_text} contre {opp.name} · {o_text}"
+            label = against(f"{actor.name} · {a_text}", f"{opp.name} · {o_text}")
             return finish(self, ctx, "opposed", request, who=who, who_id=side_id(actor), label=label,
                           baseline=baseline)
         base, text, skill, skill_key = self._roller(actor, "", ctx)
@@ -142,21 +144,24 @@ class MirGrammar(SystemGrammar):
         if extended:
             refuse_helpers(ctx, "help_each_interval")
             threshold = v.get("difficulty")
-            missing = "" if threshold is not None else "combien de succès à atteindre ? (un nombre : 8)"
+            missing = "" if threshold is not None else _("how many successes to reach? (a number: 8)")
             request = {**base, **mods, "threshold": threshold if threshold is not None else 8,
                        "max_tests": v.get("max_tests", 0), "interval": v.get("interval", "")}
             ctx.spans["threshold"] = ctx.spans.get("difficulty", (0, 0))
-            interval_words = {"tour": "1 tour", "heure": "1 heure", "jour": "1 jour", "semaine": "1 semaine"}
+            interval_words = {"tour": _("1 round"), "heure": _("1 hour"), "jour": _("1 day"), "semaine": _("1 week")}
             skill_label = text.rsplit(" ", 1)[0]
+            max_tests = request["max_tests"]
             inner = ", ".join(p for p in (interval_words.get(request["interval"], ""),
-                                          f"{request['max_tests']} max." if request["max_tests"] else "") if p)
-            notation = f"{skill_label}{f' ({inner})' if inner else ''} {request['threshold']} succès"
-            label = f"{who} · {notation} · test étendu"
+                                          _("{n} max.").format(n=max_tests) if max_tests else "") if p)
+            goal = request["threshold"]
+            notation = (f"{skill_label}{f' ({inner})' if inner else ''} "
+                        + ngettext("{n} success", "{n} successes", goal).format(n=goal))
+            label = f"{who} · {notation} · " + _("extended test")
             timer = {"label": notation, "kind": "extended", "who": side_id(actor)}
             return finish(self, ctx, "extended", request, who=who, who_id=side_id(actor), label=label,
                           missing=missing, timer=timer)
         difficulty = v.get("difficulty")
-        missing = "" if difficulty is not None else "SD manquant : tapez sd3, « difficile », ou choisissez une ligne"
+        missing = "" if difficulty is not None else _("SD missing: type sd3, “difficile”, or pick a row")
         if difficulty is not None and difficulty > 7:
             raise QuickRollError("sd_simple_range", *ctx.spans["difficulty"], difficulty=difficulty)
         sd = difficulty if difficulty is not None else 3
@@ -175,10 +180,10 @@ class MirGrammar(SystemGrammar):
                 h_voie = int((helper.sheet.get("voies") or {}).get(voie, 1) or 1)
                 pools.append(h_skill + h_voie)
                 names.append(helper.name)
-            ctx.modifiers.append("aide " + ", ".join(names))
+            ctx.modifiers.append(_("help {names}").format(names=", ".join(names)))
             request = {**base, **mods, "difficulty": max(sd, 1), "helper_pools": pools}
             baseline = {**base, "difficulty": max(sd, 1)}
-            label = f"{who} · {text} · {sd_text} · aide {', '.join(names)}"
+            label = f"{who} · {text} · {sd_text} · " + _("help {names}").format(names=", ".join(names))
             baseline = {**baseline, "kind": "simple", "difficulty": sd}
             return finish(self, ctx, "group", request, who=who, who_id=side_id(actor), label=label,
                           missing=missing, baseline=baseline)

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gmscreen.i18n import N_, _
+
 from ...sheet_look import STRONG, FAINT, Glance, Piece, SheetLook, free_int, stat_value
 
 SHORT = {"heritage": "Hé", "secret": "Se", "espoir": "Es", "peur": "Pe", "dogme": "Do", "mensonge": "Me"}
 # The Trauma and Mensonge marks after a Voie's value: ascii -> (trauma, mensonge)
 MARKS = {False: ("↓", "↑"), True: ("-", "+")}
-TRAUMA = "Trauma (Voie la plus faible)"
-LIE = "Mensonge (Voie la plus forte)"
+TRAUMA = N_("Trauma (weakest Voie)")        # shown through _ (the language may change)
+LIE = N_("Mensonge (strongest Voie)")
 
 
 def _short(stat: Any) -> str:
@@ -57,14 +59,14 @@ class MirSheet(SheetLook):
 
     def glance_legend(self, system: Any, sheet: Mapping[str, Any], *, ascii: bool = False) -> list[tuple[str, str]]:
         low, high = MARKS[ascii]
-        return [("Bl", "Blessures"), *self.group_legend(system, ("voies",), _short), (low, TRAUMA), (high, LIE)]
+        return [("Bl", "Blessures"), *self.group_legend(system, ("voies",), _short), (low, _(TRAUMA)), (high, _(LIE))]
 
     def group_notes(self, system: Any, group: Any, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
         if group.key != "voies":
             return []
         trauma, lie = self.marks(system, sheet)
         labels = {s.key: s.label for s in group.stats}
-        return [(TRAUMA, ", ".join(labels[k] for k in trauma)), (LIE, ", ".join(labels[k] for k in lie))]
+        return [(_(TRAUMA), ", ".join(labels[k] for k in trauma)), (_(LIE), ", ".join(labels[k] for k in lie))]
 
 
 SHEET = MirSheet()

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from gmscreen.campaign.model import Timer
 from gmscreen.campaign.textsafe import clean
+from gmscreen.i18n import N_, _
+from gmscreen.i18n.typography import Name
 from gmscreen.play.forms import Field, Form, int_check
 from gmscreen.play.timers import TimedTest
 from gmscreen.rules.mir import INTERVAL_WORDS, SIDES
@@ -40,8 +42,8 @@ class ExtendedTest(TimedTest):
     """R19: successes summed over several tests of a skill, one per temporality."""
 
     kind = "extended"
-    option = "Test étendu (MIR) pour le personnage sélectionné"
-    who_missing = "sélectionnez d'abord le personnage qui fait le test (roster)"
+    option = N_("Extended test (MIR) for the selected character")
+    who_missing = N_("select the character who makes the test first (roster)")
 
     def form(self, campaign: Campaign, system: System, character: Character) -> Form:
         skills = _skills(system)
@@ -51,19 +53,19 @@ class ExtendedTest(TimedTest):
             if len(found) == 1:
                 return None
             if not found:
-                return f"Compétence : aucune ne commence par {text.strip()!r}"
-            return "Compétence ambiguë : " + ", ".join(skills[k].label for k in found)
+                return _("Skill: none begins with {text}").format(text=repr(text.strip()))
+            return _("Ambiguous skill: {skills}").format(skills=", ".join(skills[k].label for k in found))
 
         def check_interval(text: str) -> str | None:
-            return None if _fold(text) in INTERVAL_WORDS else "Temporalité : tour, heure, jour ou semaine"
+            return None if _fold(text) in INTERVAL_WORDS else _("Temporality: tour, heure, jour or semaine")
 
-        return Form(f"Test étendu de {clean(character.name)}", [
-            Field("skill", "Compétence", check=check_skill),
-            Field("threshold", "Succès à atteindre (SD étendu)", check=int_check(1, 99, what="SD")),
-            Field("max", "Nombre de tests au plus (vide : sans limite)",
-                  check=int_check(0, 99, empty_ok=True, what="Maximum")),
-            Field("interval", "Temporalité (tour, heure, jour, semaine)", "jour", check=check_interval),
-        ], note="R19 : « Guérison (Héritage) (1 jour, 3 max.) 8 succès »")
+        return Form(_("Extended test of {name}").format(name=Name(clean(character.name))), [
+            Field("skill", _("Skill"), check=check_skill),
+            Field("threshold", _("Successes to reach (extended SD)"), check=int_check(1, 99, what="SD")),
+            Field("max", _("Number of tests at most (empty: no limit)"),
+                  check=int_check(0, 99, empty_ok=True, what=_("Maximum"))),
+            Field("interval", _("Temporality (tour, heure, jour, semaine)"), "jour", check=check_interval),
+        ], note=_("R19: « Guérison (Héritage) (1 jour, 3 max.) 8 succès »"))
 
     def make(self, campaign: Campaign, system: System, character: Character, values: dict[str, str]) -> Timer:
         skills = _skills(system)
@@ -86,26 +88,27 @@ class ExtendedTest(TimedTest):
         interval = timer.request.get("interval", "")
         if campaign.encounter.round > 0 and interval not in ("", "tour"):
             # R20: during a fight, only a Simple extended test (1 tour) is rolled.
-            return (f"R20 : pendant un combat, seul un test étendu Simple (1 tour) se fait ; "
-                    f"celui-ci prend {INTERVAL_WORDS.get(interval, interval)} : "
-                    "il se lance une fois le combat fini (E)")
+            return _("R20: during a fight, only a Simple extended test (1 tour) is made; this one takes "
+                     "{interval}: it is rolled once the fight is over (E)").format(
+                         interval=INTERVAL_WORDS.get(interval, interval))
         return None
 
     def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random) -> str:
         rolls = dice.get("rolls", [])
         rolls.append([1 + int(rng.random() * SIDES) for _ in range(before["dice_per_test"])])
         dice["rolls"] = rolls
-        return f"test {len(rolls)}"
+        return _("test {n}").format(n=len(rolls))
 
     def progress(self, campaign: Campaign, timer: Timer, result: dict) -> str:
         cap = result.get("max_tests", 0)
         parts = [f"{result['total_successes']}/{result['threshold']}",
-                 f"test {result['tests']}/{cap}" if cap else f"test {result['tests']}"]
+                 _("test {n}/{cap}").format(n=result['tests'], cap=cap) if cap
+                 else _("test {n}").format(n=result['tests'])]
         interval = INTERVAL_WORDS.get(result.get("interval", ""))
         if interval:
             parts.append(interval)
         if result["outcome"] == "failure":
-            parts.append("0 succès" if result["failure_reason"] == "no_success" else "tests épuisés")
+            parts.append(_("0 successes") if result["failure_reason"] == "no_success" else _("tests used up"))
         return " · ".join(parts)
 
 

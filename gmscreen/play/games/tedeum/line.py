@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from gmscreen.i18n import _
+
 from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat
-from ...quickroll.grammar_kit import characteristic_candidates, finish, free_skills, nested_skills, once_after
+from ...quickroll.grammar_kit import against, characteristic_candidates, finish, free_skills, nested_skills, once_after
 from ...quickroll.grammar_kit import plain_difficulty, raw_dice, refuse_helpers, set_flags, side_id, to_int, trait
 from ...quickroll.line_help import game_help
 from ...quickroll.line_rules import LineRules
@@ -55,7 +57,7 @@ class TeDeumGrammar(SystemGrammar):
         if set_flags(ctx, norm, _FLAGS):
             return 1
         if norm == "seuil":
-            return once_after(ctx, tokens, i, "difficulty", "seuil", "la difficulté")
+            return once_after(ctx, tokens, i, "difficulty", _("threshold"), _("the difficulty"))
         return 0
 
     def negated(self, ctx: Context, token: Token) -> bool:
@@ -69,7 +71,7 @@ class TeDeumGrammar(SystemGrammar):
         if raw_dice(ctx, tokens[i], r"1?d(4|6|8|10|12|20)([+\-−]\d+)?", "already_die",
                     lambda m: {"die": int(m.group(1)), "skill": max(0, to_int(m.group(2) or "0"))}):
             return 1
-        return plain_difficulty(ctx, tokens[i], "la difficulté")
+        return plain_difficulty(ctx, tokens[i], _("the difficulty"))
 
     def _roller(self, side: Side, prefix: str, ctx: Context) -> tuple[dict[str, Any], str, str | None]:
         """Fields of one side, its description, and the characteristic key (for XP)."""
@@ -83,7 +85,7 @@ class TeDeumGrammar(SystemGrammar):
         char_t = trait(side, "char")
         skill_t = trait(side, "skill")
         if skill_t is not None:
-            _, name, value, parent = skill_t[0].value  # type: ignore[misc]
+            _kind, name, value, parent = skill_t[0].value  # type: ignore[misc]
             key = char_t[0].value[1] if char_t is not None else parent  # type: ignore[index]
             text = f"{name} ({self._labels.get(key, key)})"
         elif char_t is not None:
@@ -118,35 +120,36 @@ class TeDeumGrammar(SystemGrammar):
                              and int(actor.sheet("resources").get("providence", 0) or 0) > 0)
         if v.get("attack"):
             request: dict[str, Any] = dict(a)
-            label = f"{actor.name} attaque · {a_text}"
+            label = _("{name} attacks").format(name=actor.name) + f" · {a_text}"
             if v.get("no_defence") or opp is None:
                 request["defender_reacts"] = False
                 if opp is not None:
-                    label += f" · {opp.name} sans défense"
+                    label += " · " + _("{name} without defence").format(name=opp.name)
             else:
-                o, o_text, _ = self._roller(opp, "opponent_", ctx)
+                o, o_text, _key = self._roller(opp, "opponent_", ctx)
                 request.update(o)
                 mods_keys |= {k for k in o if k.endswith("die_shift") or k.endswith("use_providence")}
-                label += f" · {opp.name} se défend · {o_text}"
+                label += " · " + _("{name} defends").format(name=opp.name) + f" · {o_text}"
             if "difficulty" in v:
                 raise QuickRollError("attack_no_difficulty", *ctx.spans["difficulty"])
             kind = "attack"
             missing = ""
         elif opp is not None:
-            o, o_text, _ = self._roller(opp, "opponent_", ctx)
+            o, o_text, _key = self._roller(opp, "opponent_", ctx)
             request = {**a, **o}
             mods_keys |= {k for k in o if k.endswith("die_shift") or k.endswith("use_providence")}
             if "difficulty" in v:
                 raise QuickRollError("opposition_no_difficulty", *ctx.spans["difficulty"])
-            label = f"{actor.name} · {a_text} contre {opp.name} · {o_text}"
+            label = against(f"{actor.name} · {a_text}", f"{opp.name} · {o_text}")
             kind = "opposed"
             missing = ""
         else:
             difficulty = v.get("difficulty")
-            missing = "" if difficulty is not None else "difficulté manquante : un nombre (13) ou « périlleux »"
+            missing = "" if difficulty is not None else _("difficulty missing: a number (13) or “périlleux”")
             request = {**a, "difficulty": difficulty if difficulty is not None else 7}
             words = v.get("difficulty_label") or _tedeum_label(difficulty)
-            diff = f"difficulté {difficulty}" + (f" ({words})" if words else "") if difficulty is not None else "difficulté ?"
+            diff = _("difficulty {value}").format(
+                value=f"{difficulty}" + (f" ({words})" if words else "") if difficulty is not None else "?")
             label = f"{actor.name} · {a_text} · {diff}"
             kind = "simple"
         baseline = {k: x for k, x in request.items() if k not in mods_keys} if mods_keys else None

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gmscreen.i18n import _
+from gmscreen.i18n.typography import Name, percent
+
 from ...chances import chance
 from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
@@ -17,12 +20,21 @@ if TYPE_CHECKING:
 
 
 
-def _after_use(die: int) -> str:
-    """The Providence die once used, one step lower (R11: a D4 used is gone), as the rules say."""
+def _after_use(die: int, gender: str | None = None) -> str:
+    """The Providence die once used, one step lower (R11: a D4 used is gone), named as the rules
+    name it: "D6 (Fils prodigue)", "Brebis égarée" (in the bearer's gender)."""
     from gmscreen.rules.tedeum import PROVIDENCE_AFTER
 
     after = PROVIDENCE_AFTER.get(die)
-    return "?" if after is None else f"D{after}" if after else "aucune"
+    return "?" if after is None else level_name(after, gender)
+
+
+def level_name(die: int, gender: str | None = None) -> str:
+    """A Providence die as the rules' detail says it: "D6 (Fils prodigue)", "D8", "Brebis égarée"."""
+    from gmscreen.rules.tedeum import providence_level
+
+    name = providence_level(die, gender)
+    return f"D{die} ({name})" if die and name else (name or f"D{die}")
 
 
 class TedeumRoll(RollRules):
@@ -32,10 +44,13 @@ class TedeumRoll(RollRules):
         prefix, die = data.get("prefix", ""), data.get("providence", 0)
         without = chance(flow.draft.odds_request)       # the memo: the tray priced it already
         with_prov = chance(dict(flow.draft.odds_request, **{prefix + "use_providence": True}))
+        actor = flow.draft.sides[0].character if flow.draft.sides else None
+        gender = getattr(actor, "gender", None)
         flow.prompt = Prompt(
-            f"{flow.draft.who} appelle la Providence ? D{die} ({without:.0%} → {with_prov:.0%}), "
-            f"elle tombe à {_after_use(die)}",
-            (Option("p", "Providence", "providence"), Option("n", "sans", "no_providence")), "n")
+            _("{name} calls on Providence? D{die} ({without} → {with_providence}), then it drops to {after}")
+            .format(name=Name(flow.draft.who), die=die, without=percent(without), with_providence=percent(with_prov),
+                    after=_after_use(die, gender)),
+            (Option("p", "Providence", "providence"), Option("n", _("without"), "no_providence")), "n")
 
     def choose(self, flow: RollFlow, action: str) -> None:
         if action == "providence":
@@ -58,8 +73,9 @@ class TedeumRoll(RollRules):
             res = side.sheet("resources")
             before = int(res.get("providence", 0) or 0)
             if after is not None and "providence" in res and after != before:
+                gender = getattr(side.character, "gender", None)
                 out.append(Spend(("characters", side.index, "sheet", "resources", "providence"), before, after,
-                                 f"Providence D{before} → {'D' + str(after) if after else 'aucune'} ({side.name})"))
+                                 f"Providence D{before} → {f'D{after}' if after else level_name(0, gender)} ({side.name})"))
             xp = result.get("xp" if prefix == "" else prefix + "xp", 0) or 0
             key = _characteristic_of(side)
             if xp and key is not None:

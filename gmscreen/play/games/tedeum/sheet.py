@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gmscreen.rules.tedeum import PROVIDENCE_LEVELS
+from gmscreen.i18n import _, N_
+from gmscreen.rules.tedeum import providence_level
 
 from ...sheet_look import FAINT, STRONG, Glance, Piece, SheetLook, free_int, tone
 
@@ -19,10 +20,10 @@ def _short(stat: Any) -> str:
 
 class TeDeumSheet(SheetLook):
     resource_key = ("resources", "providence", None)
-    glance_title = "Providence · XP"
+    glance_title = N_("Providence · XP")
 
     def resource_text(self, value: Any) -> str:
-        return f"D{value}" if value else "aucun"
+        return f"D{value}" if value else _("none")
 
     def glance(self, system: Any, sheet: Mapping[str, Any], *, ascii: bool = False) -> list[Piece]:
         line = Glance()
@@ -36,16 +37,20 @@ class TeDeumSheet(SheetLook):
         return line.pieces
 
     def glance_legend(self, system: Any, sheet: Mapping[str, Any], *, ascii: bool = False) -> list[tuple[str, str]]:
-        return [("Prov", "Providence (dé)"), ("XP", "expérience (total des caractéristiques)"),
+        return [("Prov", _("Providence (die)")), ("XP", _("experience (total of the characteristics)")),
                 *self.group_legend(system, ("characteristics",), _short)]
 
     def value_text(self, group: Any, stat: Any, value: int) -> str:
-        """Dice stats read as dice; the Providence die with its level's name."""
+        return self.gendered_value_text(group, stat, value, None)
+
+    def gendered_value_text(self, group: Any, stat: Any, value: int, gender: str | None) -> str:
+        """Dice stats read as dice; the Providence die with its level's name, in the
+        character's gender ("Fille prodigue" for a woman)."""
         if not stat.choices:
             return super().value_text(group, stat, value)
         if group.key == "resources":
-            name = PROVIDENCE_LEVELS.get(value, "")
-            return (f"D{value}" if value else "aucun dé") + (f" ({name})" if name else "")
+            name = providence_level(value, gender)
+            return (f"D{value}" if value else _("no die")) + (f" ({name})" if name else "")
         return f"D{value}"
 
 

@@ -18,6 +18,8 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from gmscreen.i18n import N_, _, language
+from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError, System
 
 from gmscreen.play import chances
@@ -31,25 +33,17 @@ if TYPE_CHECKING:
 
 
 def chance_text(chance: float | None) -> str:
-    """0.5954 -> "60%"; never "0%" or "100%" for a chance that is not certain."""
+    """0.5954 -> "60 %" ("60%" in English); never "0 %" or "100 %" for a chance that is not
+    certain, nor a whole number that misleads (0,1 %, 99,9 %, 12,5 %): `typography.percent`."""
     if chance is None:
         return "—"
-    if chance <= 0:
-        return "0%"
-    if chance >= 1:
-        return "100%"
-    pct = round(chance * 100)
-    if pct == 0:
-        return "<1%"
-    if pct == 100:
-        return ">99%"
-    return f"{pct}%"
+    return percent(chance)
 
 
 class _Rows(OptionList):
     """The table itself; Enter chooses the highlighted row."""
 
-    BINDINGS = [Binding("enter", "select", "Choisir", id="difficulty.choose")]
+    BINDINGS = [Binding("enter", "select", N_("Choose"), id="difficulty.choose")]
 
 
 class DifficultyPane(CampaignView, Widget, can_focus=False):
@@ -72,6 +66,7 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
         self._values: list[int | None] = []     # per option: the value Enter chooses (None: reference row)
         self._stale = True
         self._width = 0
+        self._language = language()
 
     def compose(self) -> ComposeResult:
         yield Static("", id="difficulty-test", markup=False)
@@ -80,8 +75,8 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
     # ------------------------------------------------------------ CampaignView
 
     def show_campaign(self, session: CampaignSession) -> None:
-        if session.system is not self._system:
-            self._system = session.system
+        if session.system is not self._system or self._language != language():   # a switch rewords it
+            self._system, self._language = session.system, language()
             self._stale = True
             self._redraw()
 
@@ -142,11 +137,11 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
         current = self._draft.get(field) if field is not None and self._draft is not None else None
         test = self.query_one("#difficulty-test", Static)
         if self._draft is None:
-            test.update(literal("Chances : tapez un test dans la ligne de jet"))
+            test.update(literal(_("Odds: type a test in the roll line")))
         elif field is None:
-            test.update(literal(f"{self._label or 'ce test'} : sans difficulté (opposition)"))
+            test.update(literal(_("{test}: no difficulty (opposition)").format(test=self._label or _("this test"))))
         else:
-            test.update(literal(f"Chances : {self._label or 'test en cours'}"))
+            test.update(literal(_("Odds: {test}").format(test=self._label or _("test being typed"))))
         width = max(20, self.size.width - 1)
         labels = [clean(d.label) for d in system.difficulties]
         label_w = min(max((cell_len(t) for t in labels), default=8), max(8, width // 2 - 6))
@@ -160,7 +155,8 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             chance = chance_text(self.chance_at(row.value)) if field is not None else "—"
             if ascii:
                 chance = chance.replace("—", "-")
-            text = (f"{marker if chosen else ' '} {set_cell_size(label, label_w)} {value:>3}  {chance:>4}")
+            chance = " " * max(4 - cell_len(chance), 0) + chance
+            text = (f"{marker if chosen else ' '} {set_cell_size(label, label_w)} {value:>3}  {chance}")
             if row.note:
                 text += "  " + clean(row.note)
             if cell_len(text) > width:
@@ -205,7 +201,7 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             return
         value = self._values[int(option_id[4:])]
         if value is None:
-            self.host.warn("table de référence : rien à choisir ici", "information")
+            self.host.warn(_("reference table: nothing to choose here"), "information")
             return
         self.host.choose_difficulty(value)
 

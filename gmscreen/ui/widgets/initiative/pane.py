@@ -25,13 +25,15 @@ from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from gmscreen import rules
+from gmscreen.i18n import N_, _, language, ngettext
+from gmscreen.i18n.typography import Name, signed
 from gmscreen.campaign.model import Declaration, Entry, Timer
 from gmscreen.play.declarations import declared_actions, simultaneous_actions, simultaneous_malus
 from gmscreen.play.encounter import (TurnMove, add_to_encounter, end_fight, next_turn, previous_turn,
                                      roll_initiative, slugify, unique_slug)
 from gmscreen.play.games import table_for
 from gmscreen.ui.sanitize import clean, literal, literal_text
-from gmscreen.play.timers import (STATUS_WORDS, interval_refusal, name_of, record_interval, roll_interval,
+from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_refusal, name_of, record_interval, roll_interval,
                                   timer_progress, timer_result)
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, remember, sort_fairly,
                                  start_fight)
@@ -61,7 +63,12 @@ NAME_WIDTH = 24           # longer names and labels are cut in the table; the de
 MIN_NAME = 10             # a narrow pane cuts names down to this before it starves the notes
 MIN_NOTES = 12            # ...and gives the notes at least this much (or half the room) first
 COLUMNS = ("mark", "init", "name", "state", "notes")
-NOTES_LABEL = "États · actions"
+NOTES_LABEL = N_("Conditions · actions")
+
+
+def _initiative_label(expr: str) -> str:
+    """The initiative field's label: with the campaign's expression, empty rolls it."""
+    return _("Initiative (empty: roll {expr})").format(expr=expr) if expr else _("Initiative")
 
 
 def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = None) -> TurnMove | None:
@@ -77,7 +84,8 @@ def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = N
     for notice in move.notices:
         host.warn(notice, "information")
     if move.kept:
-        host.warn("changé depuis, laissé tel quel : " + ", ".join(move.kept) + " (ctrl+z revient pas à pas)")
+        host.warn(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
+            what=", ".join(move.kept)))
     if move.moved:
         shown = pane if pane is not None else host.pane("initiative")
         if isinstance(shown, InitiativePane):
@@ -102,23 +110,23 @@ class InitiativePane(TablePane[Entry]):
     InitiativePane > #initiative-detail { height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
     """
     BINDINGS = [
-        Binding("n", "next_turn", "Suivant", id="initiative.next-turn"),
-        Binding("p", "previous_turn", "Précédent", id="initiative.previous-turn", show=False),
-        Binding("a", "add", "Ajouter", id="initiative.add"),
-        Binding("i", "set_initiative", "Init.", id="initiative.set-initiative"),
-        Binding("I", "roll_all", "Tout lancer", id="initiative.roll-all", show=False),
-        Binding("s", "sort", "Trier", id="initiative.sort", show=False),
-        Binding("shift+up,u", "move(-1)", "Monter", id="initiative.move-up", show=False),
-        Binding("shift+down,j", "move(1)", "Descendre", id="initiative.move-down", show=False),
-        Binding("w", "delay", "Attendre/revenir", id="initiative.delay"),
-        Binding("x,delete", "remove", "Retirer", id="initiative.remove", show=False),
-        Binding("r", "roll_timer", "Intervalle", id="initiative.roll-timer"),
-        Binding("t", "new_timer", "Minuteur", id="initiative.new-timer", show=False),
-        Binding("d", "declare", "Déclarer", id="initiative.declare"),
-        Binding("+", "adjust(1)", "+1", id="initiative.increase", show=False),
-        Binding("-", "adjust(-1)", "−1", id="initiative.decrease", show=False),
-        Binding("S", "start", "Début combat", id="initiative.start", show=False),
-        Binding("E", "end", "Fin combat", id="initiative.end", show=False),
+        Binding("n", "next_turn", N_("Next"), id="initiative.next-turn"),
+        Binding("p", "previous_turn", N_("Previous"), id="initiative.previous-turn", show=False),
+        Binding("a", "add", N_("Add"), id="initiative.add"),
+        Binding("i", "set_initiative", N_("Init."), id="initiative.set-initiative"),
+        Binding("I", "roll_all", N_("Roll all"), id="initiative.roll-all", show=False),
+        Binding("s", "sort", N_("Sort"), id="initiative.sort", show=False),
+        Binding("shift+up,u", "move(-1)", N_("Move up"), id="initiative.move-up", show=False),
+        Binding("shift+down,j", "move(1)", N_("Move down"), id="initiative.move-down", show=False),
+        Binding("w", "delay", N_("Wait/come back"), id="initiative.delay"),
+        Binding("x,delete", "remove", N_("Remove"), id="initiative.remove", show=False),
+        Binding("r", "roll_timer", N_("Interval"), id="initiative.roll-timer"),
+        Binding("t", "new_timer", N_("Timer"), id="initiative.new-timer", show=False),
+        Binding("d", "declare", N_("Declare"), id="initiative.declare"),
+        Binding("+", "adjust(1)", N_("+1"), id="initiative.increase", show=False),
+        Binding("-", "adjust(-1)", N_("−1"), id="initiative.decrease", show=False),
+        Binding("S", "start", N_("Start fight"), id="initiative.start", show=False),
+        Binding("E", "end", N_("End fight"), id="initiative.end", show=False),
     ]
     TABLE_ID = "initiative-table"
 
@@ -128,6 +136,7 @@ class InitiativePane(TablePane[Entry]):
         self._widths: tuple[int, ...] | None = None   # fixed column widths; None: fit content
         self._space = 0                                # the table's width, once laid out
         self._compact = False                          # short state words: the pane is narrow
+        self._columns_language = language()            # the language of the column headers
 
     def compose(self) -> ComposeResult:
         yield Static("", id="initiative-status", markup=False)
@@ -135,14 +144,14 @@ class InitiativePane(TablePane[Entry]):
         yield Static("", id="initiative-detail", markup=False)
 
     def on_mount(self) -> None:
-        self.border_title = "Initiative"
+        self.border_title = _("Initiative")
         self._add_columns(None)
         session = self.session
         if session is not None:
             self.show_campaign(session)
 
     def _add_columns(self, widths: tuple[int, ...] | None) -> None:
-        labels = ("", "Init", "Nom", "", NOTES_LABEL)
+        labels = ("", _("Init"), _("Name"), "", _(NOTES_LABEL))
         for i, (key, label) in enumerate(zip(COLUMNS, labels)):
             self.table.add_column(Text(label, no_wrap=True, overflow="ellipsis"), key=key,
                                   width=widths[i] if widths else None)
@@ -165,15 +174,22 @@ class InitiativePane(TablePane[Entry]):
         self._draw(session)
 
     def _draw(self, session: CampaignSession) -> None:
+        if not self.query("#initiative-status"):
+            return          # not composed yet (a resize or a turn moved that early): on_mount draws
+        self.border_title = _("Initiative")
+        if self._columns_language != language():          # headers again in the language spoken
+            self._columns_language = language()
+            self._keys, self._widths = [], (0,)             # columns and rows made again below
         campaign = session.campaign
         enc = campaign.encounter
         current = enc.entries[enc.turn] if enc.round > 0 and 0 <= enc.turn < len(enc.entries) else None
         if enc.round > 0:
-            status = Content.assemble(f"Round {enc.round}", (" · au tour de ", "dim"),
-                                      literal(current.name if current else "personne"))
+            turn = (_("{name}'s turn").format(name=Name(current.name)) if current
+                    else _("nobody's turn"))
+            status = Content.assemble(_("Round {n}").format(n=enc.round), (" · ", "dim"), literal(turn))
         else:
-            status = Content.assemble(("Pas de combat en cours", "dim"),
-                                      (" · n ou S pour commencer" if enc.entries else " · a pour ajouter", "dim"))
+            status = Content.assemble((_("No fight under way"), "dim"),
+                                      (_(" · n or S to start") if enc.entries else _(" · a to add"), "dim"))
         self.query_one("#initiative-status", Static).update(status)
 
         def build() -> list[tuple[str, list[Text]]]:
@@ -186,7 +202,7 @@ class InitiativePane(TablePane[Entry]):
         if squeezed:                    # short states ("⏸" for "⏸ attend") give names and notes more room
             self._compact = True
             rows = build()
-            widths, _ = self._fit(rows)
+            widths, _squeezed = self._fit(rows)
         if widths is not None:          # notes too long for their column: shortened so rounds stay visible
             for i, entry in enumerate(enc.entries):
                 if rows[i][1][4].cell_len > widths[4]:
@@ -250,10 +266,10 @@ class InitiativePane(TablePane[Entry]):
         mark = Text((">" if self.ascii else "▶") if is_current else "", style="bold reverse" if is_current else "")
         state = Text()
         if entry.delayed:
-            words = ("att.", "⏸") if self._compact else ("attend", "⏸ attend")
+            words = (_("wait."), "⏸") if self._compact else (_("waits"), "⏸ " + _("waits"))
             state.append(words[0] if self.ascii else words[1], style="italic")
         elif entry.acted:
-            state.append("ok" if self.ascii and self._compact else "a agi" if self.ascii else "✓", style="dim")
+            state.append("ok" if self.ascii and self._compact else _("acted") if self.ascii else "✓", style="dim")
         name = literal_text(entry.name, "bold" if is_current else ("dim" if entry.acted else ""))
         name.truncate(NAME_WIDTH, overflow="ellipsis")
         name.overflow = "ellipsis"
@@ -263,10 +279,10 @@ class InitiativePane(TablePane[Entry]):
         if actions:
             count = len(actions)
             malus = simultaneous_malus(session.system.id, count)
-            word = f"{count} action{'s' if count > 1 else ''}"
-            forms = [Text.assemble(word, (f" −{malus} chacune" if malus else "", "bold")),
-                     Text.assemble(word, (f" −{malus}" if malus else "", "bold")),
-                     Text.assemble(f"{count} act.", (f" −{malus}" if malus else "", "bold"))]
+            word = ngettext("{n} action", "{n} actions", count).format(n=count)
+            forms = [Text.assemble(word, (" " + _("{malus} each").format(malus=signed(-malus)) if malus else "", "bold")),
+                     Text.assemble(word, (f" {signed(-malus)}" if malus else "", "bold")),
+                     Text.assemble(_("{n} act.").format(n=count), (f" {signed(-malus)}" if malus else "", "bold"))]
             shown = conditions_text(ch).cell_len if ch is not None and ch.conditions else 0
             gap = 3 if shown else 0
             # The longest form that fits beside the conditions; the detail line says it in full.
@@ -287,7 +303,7 @@ class InitiativePane(TablePane[Entry]):
     def _timer_cells(self, campaign: Campaign, timer: Timer) -> list[Text]:
         running = timer.status == "running"
         mark = Text("~" if self.ascii else "⧗", style="" if running else "dim")
-        word = "" if running and self._compact else STATUS_WORDS.get(timer.status, timer.status)
+        word = "" if running and self._compact else status_word(timer.status)
         state = Text(word, style="italic" if running else "bold")   # compact: the ⧗ says it is running
         label = literal_text(timer.label, "" if running else "dim")
         label.truncate(NAME_WIDTH, overflow="ellipsis")
@@ -310,7 +326,7 @@ class InitiativePane(TablePane[Entry]):
             detail.update("")
             return
         campaign = session.campaign
-        kind, _, ident = key.partition(":")
+        kind, _sep, ident = key.partition(":")
         lines: list[str] = []
         if kind == "e":
             entry = next((e for e in campaign.encounter.entries if e.id == ident), None)
@@ -319,13 +335,13 @@ class InitiativePane(TablePane[Entry]):
                 return
             ch = campaign.character(entry.character) if entry.character else None
             if ch is not None and ch.conditions:
-                lines.append("États : " + " ; ".join(condition_line(c) for c in ch.conditions))
+                lines.append(_("Conditions: {list}").format(list=_("; ").join(condition_line(c) for c in ch.conditions)))
             actions = declared_actions(campaign, entry.id)
             malus = simultaneous_malus(session.system.id, len(actions))
             for action in actions:
-                lines.append(f"• {clean(action)}" + (f"  (−{malus})" if malus else ""))
+                lines.append(f"• {clean(action)}" + (f"  ({signed(-malus)})" if malus else ""))
             if not lines:
-                lines.append("ad hoc, sans fiche" if entry.character is None else "aucun état")
+                lines.append(_("ad hoc, no sheet") if entry.character is None else _("no condition"))
             if cell_len(clean(entry.name)) > (self._widths[2] if self._widths else NAME_WIDTH):
                 lines.insert(0, clean(entry.name))      # cut in the table: whole here
         else:
@@ -337,13 +353,13 @@ class InitiativePane(TablePane[Entry]):
             result = timer_result(timer)
             if result is not None and session.system.describe is not None and result.get("system") == session.system.id:
                 words = session.system.describe(result)
-                lines.append(f"{clean(words.headline)} : {clean(words.detail)}")
+                lines.append(_("{headline}: {detail}").format(headline=clean(words.headline), detail=clean(words.detail)))
             elif timer.kind == "countdown":
-                lines.append(f"{STATUS_WORDS.get(timer.status, clean(timer.status))} · {timer_progress(campaign, timer)}")
+                lines.append(f"{status_word(timer.status)} · {timer_progress(campaign, timer)}")
             else:
                 lines.append(timer_progress(campaign, timer))
             if timer.kind != "countdown" and timer.status == "running":
-                lines.append("r : lancer l'intervalle suivant")
+                lines.append(_("r: roll the next interval"))
         detail.update(literal("\n".join(lines), single_line=False))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -370,7 +386,7 @@ class InitiativePane(TablePane[Entry]):
         session = self.session
         key = self.current_key()
         if session is None or key is None or not key.startswith("e:"):
-            self._warn("choisissez une ligne de l'ordre d'initiative")
+            self._warn(_("choose a row of the initiative order"))
             return None
         for i, entry in enumerate(session.campaign.encounter.entries):
             if entry.id == key[2:]:
@@ -423,13 +439,13 @@ class InitiativePane(TablePane[Entry]):
     def action_start(self, session: CampaignSession) -> None:
         campaign = session.campaign
         if campaign.encounter.round > 0:
-            self._warn(f"combat déjà en cours (round {campaign.encounter.round}) : E pour le terminer")
+            self._warn(_("fight already under way (round {n}): E to end it").format(n=campaign.encounter.round))
             return
         if not campaign.encounter.entries:
-            self._warn("personne dans l'ordre d'initiative : a pour ajouter")
+            self._warn(_("nobody in the initiative order: a to add"))
             return
-        if self._change("Début du combat", lambda b: start_fight(b, campaign)):
-            self._warn("Round 1", "information")
+        if self._change(_("Start of the fight"), lambda b: start_fight(b, campaign)):
+            self._warn(_("Round {n}").format(n=1), "information")
             self._follow_current()
 
     @editing
@@ -437,15 +453,16 @@ class InitiativePane(TablePane[Entry]):
         campaign = session.campaign
         enc = campaign.encounter
         if enc.round == 0 and not enc.entries:
-            self._warn("pas de combat en cours")
+            self._warn(_("no fight under way"))
             return
 
         def done(yes: bool | None) -> None:
-            if yes and self._change("Fin du combat", lambda b: end_fight(b, campaign)):
-                self._warn("Combat terminé", "information")
+            if yes and self._change(_("End of the fight"), lambda b: end_fight(b, campaign)):
+                self._warn(_("Fight over"), "information")
 
-        self.app.push_screen(_dialogs().ConfirmScreen("Terminer le combat ?", "L'ordre d'initiative est vidé "
-                                           "(les minuteurs restent). ctrl+z annule.", yes="Terminer"), done)
+        self.app.push_screen(_dialogs().ConfirmScreen(
+            _("End the fight?"), _("The initiative order is emptied (the timers stay). ctrl+z undoes it."),
+            yes=_("End")), done)
 
     # ------------------------------------------------------------ the order
 
@@ -453,7 +470,7 @@ class InitiativePane(TablePane[Entry]):
     def action_add(self, session: CampaignSession) -> None:
         campaign = session.campaign
         present = {e.character for e in campaign.encounter.entries}
-        options: list[tuple[str, str]] = [("", "Nom libre (sans fiche)…")]
+        options: list[tuple[str, str]] = [("", _("Free name (no sheet)…"))]
         options += [(c.id, c.name) for c in campaign.characters if c.id not in present]
 
         def chosen(choice: str | None) -> None:
@@ -462,7 +479,7 @@ class InitiativePane(TablePane[Entry]):
             ch = campaign.character(choice) if choice else None
             self._ask_initiative(ch.name if ch else None, ch.id if ch else None)
 
-        self.app.push_screen(_dialogs().ChoiceScreen("Ajouter à l'initiative", options), chosen)
+        self.app.push_screen(_dialogs().ChoiceScreen(_("Add to the initiative"), options), chosen)
 
     def _ask_initiative(self, name: str | None, character: str | None) -> None:
         session = self.session
@@ -470,9 +487,9 @@ class InitiativePane(TablePane[Entry]):
         expr = session.campaign.initiative.strip()
         fields = []
         if name is None:
-            fields.append(_dialogs().Field("name", "Nom", check=_dialogs().nonempty("Nom")))
-        fields.append(_dialogs().Field("value", f"Initiative (vide : lancer {expr})" if expr else "Initiative",
-                            check=_dialogs().int_check(-999, 999, empty_ok=bool(expr), what="Initiative")))
+            fields.append(_dialogs().Field("name", _("Name"), check=_dialogs().nonempty(_("Name"))))
+        fields.append(_dialogs().Field("value", _initiative_label(expr),
+                            check=_dialogs().int_check(-999, 999, empty_ok=bool(expr), what=_("Initiative"))))
 
         def done(values: dict[str, str] | None) -> None:
             if values is None:
@@ -488,11 +505,12 @@ class InitiativePane(TablePane[Entry]):
                 if entry is not None:
                     self._cursor_to(f"e:{entry.id}")
 
-        title = f"Initiative de {clean(name)}" if name is not None else "Entrée ad hoc"
+        title = (_("Initiative of {name}").format(name=Name(clean(name))) if name is not None
+                 else _("Ad hoc entry"))
         self.app.push_screen(_dialogs().PromptScreen(title, fields), done)
 
     @editing_row
-    def action_set_initiative(self, session: CampaignSession, _: int, entry: Entry) -> None:
+    def action_set_initiative(self, session: CampaignSession, _index: int, entry: Entry) -> None:
         entry_id = entry.id
         expr = session.campaign.initiative.strip()
 
@@ -505,12 +523,12 @@ class InitiativePane(TablePane[Entry]):
                 return
             idx = next((i for i, e in enumerate(session.campaign.encounter.entries) if e.id == entry_id), None)
             if idx is not None:
-                self._change(f"Initiative {value} : {clean(entry.name)}",
+                self._change(_("Initiative {value}: {name}").format(value=value, name=clean(entry.name)),
                              lambda b: b.set(("encounter", "entries", idx, "initiative"), value))
 
-        self.app.push_screen(_dialogs().PromptScreen(f"Initiative de {clean(entry.name)}", [
-            _dialogs().Field("value", f"Initiative (vide : lancer {expr})" if expr else "Initiative", str(entry.initiative),
-                  check=_dialogs().int_check(-999, 999, empty_ok=bool(expr), what="Initiative"))]), done)
+        self.app.push_screen(_dialogs().PromptScreen(_("Initiative of {name}").format(name=Name(clean(entry.name))), [
+            _dialogs().Field("value", _initiative_label(expr), str(entry.initiative),
+                  check=_dialogs().int_check(-999, 999, empty_ok=bool(expr), what=_("Initiative")))]), done)
 
     @editing
     def action_roll_all(self, session: CampaignSession) -> None:
@@ -518,10 +536,10 @@ class InitiativePane(TablePane[Entry]):
         campaign = session.campaign
         enc = campaign.encounter
         if not campaign.initiative.strip():
-            self._warn("pas d'expression d'initiative dans la campagne : i pour la taper")
+            self._warn(_("no initiative expression in the campaign: i to type it"))
             return
         if not enc.entries:
-            self._warn("personne dans l'ordre d'initiative")
+            self._warn(_("nobody in the initiative order"))
             return
         values: dict[str, int] = {}
         for entry in enc.entries:
@@ -536,7 +554,7 @@ class InitiativePane(TablePane[Entry]):
             deferred.append(sort_fairly(b, campaign))
 
         deferred: list[bool] = []
-        if self._change("Initiative pour tous", build):
+        if self._change(_("Initiative for everyone"), build):
             self._after_sort(campaign, deferred[0])
 
     def _after_sort(self, campaign: Campaign, deferred: bool) -> None:
@@ -545,15 +563,16 @@ class InitiativePane(TablePane[Entry]):
         if not deferred:
             return
         name = enc.entries[enc.turn].name if 0 <= enc.turn < len(enc.entries) else "?"
-        self._warn(f"Round {enc.round} en cours : ceux qui ont agi et {clean(name)} gardent leur place ; "
-                   f"nouvel ordre complet au round {enc.round + 1}", "information")
+        self._warn(_("Round {n} under way: those who have acted and {name} keep their places; "
+                     "new full order at round {next}").format(n=enc.round, name=clean(name), next=enc.round + 1),
+                   "information")
 
     @editing
     def action_sort(self, session: CampaignSession) -> None:
         """`s`: sorted by the initiatives as they are, fairly (`sort_fairly`)."""
         campaign = session.campaign
         deferred: list[bool] = []
-        if self._change("Trier par initiative", lambda b: deferred.append(sort_fairly(b, campaign))):
+        if self._change(_("Sort by initiative"), lambda b: deferred.append(sort_fairly(b, campaign))):
             self._after_sort(campaign, deferred[0])
 
     @editing_row
@@ -571,7 +590,8 @@ class InitiativePane(TablePane[Entry]):
                 if turn != enc.turn:
                     b.set(("encounter", "turn"), turn)
 
-        self._change(f"{'Monter' if delta < 0 else 'Descendre'} {clean(entry.name)}", build)
+        self._change((_("Move up {name}") if delta < 0 else _("Move down {name}")).format(name=Name(clean(entry.name))),
+                     build)
 
     @editing_row
     def action_delay(self, session: CampaignSession, index: int, entry: Entry) -> None:
@@ -592,7 +612,7 @@ class InitiativePane(TablePane[Entry]):
                 if enc.round > 0:
                     b.set(("encounter", "turn"), target)
 
-            label = f"Revient : {clean(entry.name)}"
+            label = _("Comes back: {name}").format(name=clean(entry.name))
         else:
             def build(b: EditBuilder) -> None:
                 b.set(("encounter", "entries", index, "delayed"), True)
@@ -601,7 +621,7 @@ class InitiativePane(TablePane[Entry]):
                     if enc.round != ticks.round:        # waiting started a new round: kept for `p`
                         remember(b, campaign, ticks)
 
-            label = f"Attend : {clean(entry.name)}"
+            label = _("Waits: {name}").format(name=clean(entry.name))
         if self._change(label, build):
             for notice in notices:
                 self._warn(notice, "information")
@@ -616,12 +636,12 @@ class InitiativePane(TablePane[Entry]):
             if not self._writable():
                 return
             index, t = timer
-            self._change(f"Retirer le minuteur {clean(t.label)}", lambda b: b.delete(("timers",), index))
+            self._change(_("Remove the timer {label}").format(label=clean(t.label)), lambda b: b.delete(("timers",), index))
             return
         target = self._editable()
         if target is None:
             return
-        _, index, entry = target
+        _kind, index, entry = target
         campaign = session.campaign
         enc = campaign.encounter
         notices: list[str] = []
@@ -642,7 +662,7 @@ class InitiativePane(TablePane[Entry]):
             if turn != enc.turn:
                 b.set(("encounter", "turn"), turn)
 
-        if self._change(f"Retirer {clean(entry.name)} de l'initiative", build):
+        if self._change(_("Remove {name} from the initiative").format(name=Name(clean(entry.name))), build):
             for notice in notices:
                 self._warn(notice, "information")
 
@@ -654,7 +674,7 @@ class InitiativePane(TablePane[Entry]):
         if timer is not None:
             index, t = timer
             if t.kind != "countdown":
-                self._warn("+/− règlent les comptes à rebours ; r lance l'intervalle suivant d'un test")
+                self._warn(_("+/− set the countdowns; r rolls the next interval of a test"))
                 return
             if not self._writable():
                 return
@@ -666,20 +686,22 @@ class InitiativePane(TablePane[Entry]):
                 if status != t.status:
                     b.set(("timers", index, "status"), status)
 
-            self._change(f"{clean(t.label)} : {left} round{'s' if left != 1 else ''}", build)
+            self._change(_("{label}: {rounds}").format(label=clean(t.label),
+                                                       rounds=ngettext("{n} round", "{n} rounds", left).format(n=left)),
+                         build)
             return
         target = self._editable()
         if target is None:
             return
-        _, index, entry = target
+        _kind, index, entry = target
         value = entry.initiative + delta
-        self._change(f"Initiative {value} : {clean(entry.name)}",
+        self._change(_("Initiative {value}: {name}").format(value=value, name=clean(entry.name)),
                      lambda b: b.set(("encounter", "entries", index, "initiative"), value))
 
     # ------------------------------------------------------------ declared actions
 
     @editing_row
-    def action_declare(self, session: CampaignSession, _: int, entry: Entry) -> None:
+    def action_declare(self, session: CampaignSession, _index: int, entry: Entry) -> None:
         campaign = session.campaign
         entry_id = entry.id
         note = table_for(session.system.id).fight.declaration_note()
@@ -701,13 +723,16 @@ class InitiativePane(TablePane[Entry]):
                     b.insert(("encounter", "declared"), None, Declaration(entry_id, actions))
 
             malus = simultaneous_malus(session.system.id, len(actions))
-            label = f"Déclare {len(actions)} action{'s' if len(actions) != 1 else ''} : {clean(entry.name)}"
+            label = ngettext("Declares {n} action: {name}", "Declares {n} actions: {name}",
+                             len(actions)).format(n=len(actions), name=clean(entry.name))
             if self._change(label, build) and malus:
-                self._warn(f"{clean(entry.name)} : {len(actions)} actions simultanées, −{malus} à chacune",
-                           "information")
+                self._warn(_("{name}: {n} simultaneous actions, {malus} to each").format(
+                    name=clean(entry.name), n=len(actions), malus=signed(-malus)), "information")
 
-        self.app.push_screen(_dialogs().PromptScreen(f"Actions déclarées par {clean(entry.name)} (une par ligne)", [
-            _dialogs().Field("actions", "Actions du round", "\n".join(declared_actions(campaign, entry_id)), multiline=True),
+        self.app.push_screen(_dialogs().PromptScreen(
+            _("Actions declared by {name} (one a line)").format(name=Name(clean(entry.name))), [
+            _dialogs().Field("actions", _("Actions of the round"), "\n".join(declared_actions(campaign, entry_id)),
+                             multiline=True),
         ], note=note), done)
 
     # ------------------------------------------------------------ timers
@@ -721,19 +746,20 @@ class InitiativePane(TablePane[Entry]):
             running = [(i, t) for i, t in enumerate(session.campaign.timers)
                        if t.kind != "countdown" and t.status == "running"]
             if len(running) != 1:
-                self._warn("choisissez un test étendu dans la liste (flèches), puis r")
+                self._warn(_("choose an extended test in the list (arrows), then r"))
                 return
             found = running[0]
         if not self._writable():
             return
         index, timer = found
         if timer.kind == "countdown":
-            self._warn("un compte à rebours avance à chaque round (+/− pour le régler)")
+            self._warn(_("a countdown moves on each round (+/− to set it)"))
             return
         if timer.status != "running":
-            word = STATUS_WORDS.get(timer.status, clean(timer.status))
-            self._warn(f"{clean(timer.label)} est déjà {word}" if timer.status == "done"
-                       else f"{clean(timer.label)} est déjà terminé ({word})")
+            word = status_word(timer.status)
+            self._warn(_("{label} is already {word}").format(label=clean(timer.label), word=word)
+                       if timer.status == "done"
+                       else _("{label} is already over ({word})").format(label=clean(timer.label), word=word))
             return
         refusal = interval_refusal(session.campaign, timer)     # the game's (MIR R20: not in a fight)
         if refusal is not None:
@@ -746,10 +772,10 @@ class InitiativePane(TablePane[Entry]):
         try:
             rolled = roll_interval(timer)
         except rules.RequestError as exc:
-            self._warn(f"{clean(timer.label)} : {exc}", "error")
+            self._warn(_("{label}: {problem}").format(label=clean(timer.label), problem=exc), "error")
             return
         if rolled is None:
-            self._warn(f"{clean(timer.label)} : le test de ce minuteur est illisible")
+            self._warn(_("{label}: this timer's test cannot be read").format(label=clean(timer.label)))
             return
         status, step = rolled.status, rolled.step
         who = name_of(campaign, timer.who)
@@ -764,19 +790,20 @@ class InitiativePane(TablePane[Entry]):
         if record is not None:
             self.host.show_record(record)       # the GM sees the dice, not only a notice
         progress = timer_progress(campaign, campaign.timers[index])
+        label = clean(timer.label)
         if status == "running":
-            self._warn(f"{clean(timer.label)} · {step} : {progress}", "information")
+            self._warn(_("{label}: {progress}").format(label=f"{label} · {step}", progress=progress), "information")
         elif status in ("success", "actor"):
-            self._warn(f"{clean(timer.label)} : réussi ({progress})", "information")
+            self._warn(_("{label}: succeeded ({progress})").format(label=label, progress=progress), "information")
         elif status == "tie":
-            self._warn(f"{clean(timer.label)} : égalité ({progress})", "information")
+            self._warn(_("{label}: tie ({progress})").format(label=label, progress=progress), "information")
         else:
-            self._warn(f"{clean(timer.label)} : échoué ({progress})", "warning")
+            self._warn(_("{label}: failed ({progress})").format(label=label, progress=progress), "warning")
 
     @editing
     def action_new_timer(self, session: CampaignSession) -> None:
         tests = table_for(session.system.id).fight.timed_tests()    # what this game allows
-        options = [("countdown", "Compte à rebours (rounds)")] + [(t.kind, t.option) for t in tests]
+        options = [("countdown", _("Countdown (rounds)"))] + [(t.kind, _(t.option)) for t in tests]
 
         def chosen(kind: str | None) -> None:
             if kind == "countdown":
@@ -789,11 +816,11 @@ class InitiativePane(TablePane[Entry]):
         if len(options) == 1:
             chosen("countdown")
         else:
-            self.app.push_screen(_dialogs().ChoiceScreen("Nouveau minuteur", options), chosen)
+            self.app.push_screen(_dialogs().ChoiceScreen(_("New timer"), options), chosen)
 
     def _add_timer(self, session: CampaignSession, timer: Timer) -> None:
         timer.id = unique_slug(slugify(timer.label, "minuteur"), {t.id for t in session.campaign.timers})
-        if self._change(f"Minuteur : {clean(timer.label)}", lambda b: b.insert(("timers",), None, timer)):
+        if self._change(_("Timer: {label}").format(label=clean(timer.label)), lambda b: b.insert(("timers",), None, timer)):
             self._cursor_to(f"t:{timer.id}")
 
     def _new_countdown(self, session: CampaignSession) -> None:
@@ -802,9 +829,9 @@ class InitiativePane(TablePane[Entry]):
                 self._add_timer(session, Timer(id="", label=values["label"].strip(), kind="countdown",
                                                rounds=int(values["rounds"].strip())))
 
-        self.app.push_screen(_dialogs().PromptScreen("Nouveau compte à rebours", [
-            _dialogs().Field("label", "Ce qui arrive à la fin", check=_dialogs().nonempty("Libellé")),
-            _dialogs().Field("rounds", "Dans combien de rounds ?", check=_dialogs().int_check(1, 999, what="Rounds")),
+        self.app.push_screen(_dialogs().PromptScreen(_("New countdown"), [
+            _dialogs().Field("label", _("What happens at the end"), check=_dialogs().nonempty(_("Label"))),
+            _dialogs().Field("rounds", _("In how many rounds?"), check=_dialogs().int_check(1, 999, what=_("Rounds"))),
         ]), done)
 
     def _new_timed_test(self, session: CampaignSession, test: TimedTest) -> None:
@@ -813,7 +840,7 @@ class InitiativePane(TablePane[Entry]):
         char_id = self.host.selected_id
         ch = campaign.character(char_id) if char_id else None
         if ch is None:
-            self._warn(test.who_missing)
+            self._warn(_(test.who_missing))
             return
         form = test.form(campaign, session.system, ch)
 

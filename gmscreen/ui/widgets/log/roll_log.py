@@ -28,6 +28,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from gmscreen.campaign.rolllog import masked
+from gmscreen.i18n import N_, _, language, ngettext
+from gmscreen.i18n.typography import Name, signed
 
 from gmscreen.ui.host import CampaignView
 from gmscreen.play.logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
@@ -57,15 +59,15 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
     """Every roll, newest last: time, who, test, dice, outcome; GM-only rolls marked."""
 
     BINDINGS = [
-        Binding("f,ctrl+f", "search", "Chercher", id="log.search"),
-        Binding("r", "reveal", "Révéler", id="log.reveal"),
-        Binding("w", "watching", "Joueurs", id="log.watching"),
-        Binding("up,k", "cursor(-1)", "Monter", show=False, id="log.cursor-up"),
-        Binding("down,j", "cursor(1)", "Descendre", show=False, id="log.cursor-down"),
-        Binding("pageup", "page(-1)", "Page haut", show=False, id="log.page-up"),
-        Binding("pagedown", "page(1)", "Page bas", show=False, id="log.page-down"),
-        Binding("home", "first", "Premier", show=False, id="log.first"),
-        Binding("end", "last", "Dernier", show=False, id="log.last"),
+        Binding("f,ctrl+f", "search", N_("Search"), id="log.search"),
+        Binding("r", "reveal", N_("Reveal"), id="log.reveal"),
+        Binding("w", "watching", N_("Players"), id="log.watching"),
+        Binding("up,k", "cursor(-1)", N_("Up"), show=False, id="log.cursor-up"),
+        Binding("down,j", "cursor(1)", N_("Down"), show=False, id="log.cursor-down"),
+        Binding("pageup", "page(-1)", N_("Page up"), show=False, id="log.page-up"),
+        Binding("pagedown", "page(1)", N_("Page down"), show=False, id="log.page-down"),
+        Binding("home", "first", N_("First"), show=False, id="log.first"),
+        Binding("end", "last", N_("Last"), show=False, id="log.last"),
     ]
 
     COMPONENT_CLASSES = {f"roll-log--{role}" for role in _ROLES} | {"roll-log--cursor-blurred"}
@@ -117,10 +119,17 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         self._origin = -1                   # cursor when the search started
         self._matches = 0
         self.rows_built = 0                 # rows rendered from scratch (tests check laziness)
+        self._language = language()         # the rows cached are worded in it
 
     # ------------------------------------------------------------ CampaignView
 
     def show_campaign(self, session: CampaignSession) -> None:
+        if self._language != language():    # every row worded again in the language spoken
+            self._language = language()
+            self._lines.clear()
+            self._strips.clear()
+            self._folded = []
+            self.refresh()
         records = session.rolls
         if session is not self._session or records is not self._records or len(records) < self._count:
             self._load(session)
@@ -310,7 +319,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         parts: list[tuple[str, str]]
         if code < 0:
             rule = "-" if ascii else "─"
-            label = f" Session {-code - 1} "
+            label = " " + _("Session {n}").format(n=-code - 1) + " "
             left = max(0, (width - cell_len(label)) // 2)
             parts = [(_fit(rule * left + label + rule * width, width, ""), "muted")]
         else:
@@ -319,7 +328,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
                 ("+" if ascii else "◇") if line.gm_only else " ")
             head = line.time + " "
             if self.players_watching and line.masked:
-                parts = [(head, "time"), (mark + " jet secret du MJ", "hidden")]
+                parts = [(head, "time"), (mark + " " + _("GM's secret roll"), "hidden")]
             else:
                 who_w = max(6, min(14, width // 6))
                 rest = width - cell_len(head) - 2 - who_w - 1
@@ -352,9 +361,9 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
 
     def _prompt_strip(self, width: int) -> Strip:
         styles = self._role_styles()
-        count = f" {self._matches} trouvé(s)" if self._query else ""
-        mode = " · filtre" if self._view is not None else ""
-        hint = "  entrée/↑↓ suivant · tab filtre · échap" if not self.ascii else "  enter/up/down next · tab filter · esc"
+        count = " " + ngettext("{n} found", "{n} found", self._matches).format(n=self._matches) if self._query else ""
+        mode = " · " + _("filter") if self._view is not None else ""
+        hint = "  " + (_("enter/↑↓ next · tab filter · esc") if not self.ascii else _("enter/up/down next · tab filter · esc"))
         text = "/" + (self._query or "") + "▏" + count + mode
         text = _fit(clean(text), width, "")
         hint = _fit(hint, width - cell_len(text), "")
@@ -431,10 +440,10 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             self.app.bell()
             return
         if not (record.gm_only or record.result.get("hidden")):
-            self.host.warn(f"roll {record.seq} is not a GM-only roll: nothing to reveal", "information")
+            self.host.warn(_("roll {n} is not a GM-only roll: nothing to reveal").format(n=record.seq), "information")
             return
         if record.revealed:
-            self.host.warn(f"roll {record.seq} is already revealed", "information")
+            self.host.warn(_("roll {n} is already revealed").format(n=record.seq), "information")
             return
         self.host.reveal_roll(record.seq)
 
@@ -480,7 +489,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
     def _fold(self, index: int) -> str:
         record = self._records[index]
         if self.players_watching and masked(record):
-            return fold("jet secret mj")
+            return fold(" · ".join((_("GM's secret roll"), "jet secret du MJ", "GM's secret roll")))  # either language
         return search_text(record, self._session.system if self._session is not None else None)
 
     def _query_folded(self) -> str:

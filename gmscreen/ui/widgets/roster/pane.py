@@ -19,6 +19,8 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 
 from gmscreen.campaign.model import Character, Condition, to_data
+from gmscreen.i18n import N_, _, language, ngettext
+from gmscreen.i18n.typography import Name, signed
 
 from gmscreen.play.encounter import add_to_encounter, roll_initiative, slugify, unique_slug
 from gmscreen.ui.panes import is_wide
@@ -99,15 +101,17 @@ def plan_columns(width: int, *, names: int, conditions: int, stats: int, padding
     `names`, `conditions`, `stats`: the widest cell of each (headers included).
     """
     room = width - 4 * 2 * padding
-    names = max(min(names, NAME_WIDTH), len("Nom"))
-    conditions = max(min(conditions, CONDITIONS_WIDTH), len("États"))   # a column is never narrower than its header
-    if room - len("PNJ") - stats >= names + conditions:
-        return Columns(len("PNJ"), names, conditions, stats)
+    name_header, cond_header = cell_len(_("Name")), cell_len(_("Conditions"))
+    side = max(cell_len(_("PC")), cell_len(_("NPC")))
+    names = max(min(names, NAME_WIDTH), name_header)
+    conditions = max(min(conditions, CONDITIONS_WIDTH), cond_header)   # a column is never narrower than its header
+    if room - side - stats >= names + conditions:
+        return Columns(side, names, conditions, stats)
     rest = room - 1 - stats
-    floor = min(names, NAME_FLOOR) + len("États")
+    floor = min(names, NAME_FLOOR) + cond_header
     if rest < floor:
         stats, rest = max(room - 1 - floor, 1), floor
-    name = min(names, NAME_MIN, rest - len("États"))
+    name = min(names, NAME_MIN, rest - cond_header)
     cond = min(conditions, CONDITIONS_MIN, rest - name)
     extra = rest - name - cond
     while extra > 0 and (name < names or cond < conditions):     # the rest shared out, a cell each
@@ -141,24 +145,24 @@ class RosterPane(TablePane[Character]):
     RosterPane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
     """
     BINDINGS = [
-        Binding("enter", "sheet", "Fiche", id="roster.sheet", priority=True),
-        Binding("e", "edit", "Modifier", id="roster.edit"),
-        Binding("a", "add", "Ajouter", id="roster.add"),
-        Binding("d", "duplicate", "Dupliquer", id="roster.duplicate"),
-        Binding("x,delete", "remove", "Retirer", id="roster.remove"),
-        Binding("+", "resource(1)", "Ress.+", id="roster.resource-up"),
-        Binding("-", "resource(-1)", "Ress.−", id="roster.resource-down"),
-        Binding("c", "add_condition", "État+", id="roster.add-condition"),
-        Binding("C", "remove_condition", "État−", id="roster.remove-condition"),
-        Binding("i", "to_initiative", "→Init.", id="roster.to-initiative"),
-        Binding("N", "new_session", "Séance", id="roster.new-session", show=False),
+        Binding("enter", "sheet", N_("Sheet"), id="roster.sheet", priority=True),
+        Binding("e", "edit", N_("Edit"), id="roster.edit"),
+        Binding("a", "add", N_("Add"), id="roster.add"),
+        Binding("d", "duplicate", N_("Duplicate"), id="roster.duplicate"),
+        Binding("x,delete", "remove", N_("Remove"), id="roster.remove"),
+        Binding("+", "resource(1)", N_("Res.+"), id="roster.resource-up"),
+        Binding("-", "resource(-1)", N_("Res.−"), id="roster.resource-down"),
+        Binding("c", "add_condition", N_("Cond.+"), id="roster.add-condition"),
+        Binding("C", "remove_condition", N_("Cond.−"), id="roster.remove-condition"),
+        Binding("i", "to_initiative", N_("→Init."), id="roster.to-initiative"),
+        Binding("N", "new_session", N_("Session"), id="roster.new-session", show=False),
     ]
     TABLE_ID = "roster-table"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._ids: list[str] = []
-        self._columns_for: str | None = None
+        self._columns_for: tuple[str, str] | None = None
         self._shown: tuple[int, int] | None = None
         self._filling: tuple[object, str | None] | None = None   # a long roster's pending rest, and its cursor
         self._drawn = False                      # the first draw is out (later ones come whole)
@@ -172,7 +176,7 @@ class RosterPane(TablePane[Character]):
         yield DataTable(id="roster-table", cursor_type="row", zebra_stripes=True, cell_padding=1)
 
     def on_mount(self) -> None:
-        self.border_title = "Personnages"
+        self.border_title = _("Characters")
         session = self.host.session
         if session is not None:
             self.show_campaign(session)
@@ -185,14 +189,17 @@ class RosterPane(TablePane[Character]):
         # Every change bumps the campaign's revision: an unchanged one needs no redraw
         # (the host refreshes all views at start-up and after each change). A version taken
         # in from disk is a new campaign object, whatever its revision.
-        shown = (id(session), id(session.campaign), session.campaign.revision)
+        # A change of language redraws too (headers, sides, sheets' words).
+        lang = language()
+        shown = (id(session), id(session.campaign), session.campaign.revision, lang)
         if shown == self._shown:
             return
         self._shown = shown
+        self.border_title = _("Characters")
         system = session.system
-        if self._columns_for != system.id:
+        if self._columns_for != (system.id, lang):
             self._header = glance_header(system, ascii=self.ascii)
-            self._columns_for = system.id
+            self._columns_for = (system.id, lang)
             self._ids, self._columns = [], None         # drawn again, under the new header
         chars = session.campaign.characters
         ordered = [c for c in chars if c.side == "party"] + [c for c in chars if c.side != "party"]
@@ -222,8 +229,8 @@ class RosterPane(TablePane[Character]):
         assert columns is not None
         table.clear(columns=True)
         table.add_column("", width=columns.side, key="side")
-        table.add_column("Nom", width=columns.name, key="name")
-        table.add_column("États", width=columns.conditions, key="conditions")
+        table.add_column(_("Name"), width=columns.name, key="name")
+        table.add_column(_("Conditions"), width=columns.conditions, key="conditions")
         table.add_column(self._header, width=columns.stats, key="stats")
         self._ids = []
         # At start-up a long roster (a campaign's whole cast of NPCs) is drawn a screenful first
@@ -357,7 +364,7 @@ class RosterPane(TablePane[Character]):
         session = self.session
         char_id = self.current_id()
         if session is None or char_id is None:
-            self.host.warn("aucun personnage sélectionné")
+            self.host.warn(_("no character selected"))
             return None
         for i, ch in enumerate(session.campaign.characters):
             if ch.id == char_id:
@@ -395,7 +402,7 @@ class RosterPane(TablePane[Character]):
         found = self._current()
         if found is None or self.session is None:
             return
-        _, ch = found
+        _index, ch = found
 
         def done(result: str | None) -> None:
             if result == "edit":
@@ -404,21 +411,21 @@ class RosterPane(TablePane[Character]):
         self.app.push_screen(_sheet().SheetScreen(self.session.system, ch), done)
 
     @editing_row
-    def action_edit(self, session: CampaignSession, _: int, ch: Character) -> None:
+    def action_edit(self, session: CampaignSession, _index: int, ch: Character) -> None:
 
         def apply(index: int, data: dict) -> None:
             current = session.campaign.characters[index]
 
             def build(b: EditBuilder) -> None:
-                for field in ("name", "side", "notes", "sheet"):
+                for field in ("name", "side", "gender", "notes", "sheet"):
                     old = getattr(current, field)
-                    if to_data(old) != data[field]:
-                        b.set(("characters", index, field), data[field])
+                    if to_data(old) != data.get(field):
+                        b.set(("characters", index, field), data.get(field))
 
-            self._change(f"Fiche : {clean(data['name'])}", build)
+            self._change(_("Sheet: {name}").format(name=clean(data['name'])), build)
 
         self._ask(_edit().EditCharacterScreen(session.system, ch), session, ch.id, apply,
-                  gone="ce personnage n'existe plus")
+                  gone=_("this character no longer exists"))
 
     @editing
     def action_add(self, session: CampaignSession) -> None:
@@ -432,15 +439,15 @@ class RosterPane(TablePane[Character]):
             taken = {c.id for c in session.campaign.characters}
             new_id = unique_slug(slugify(data["name"], "perso"), taken)
             character = Character(id=new_id, name=data["name"], side=data["side"], sheet=data["sheet"],
-                                  notes=data["notes"])
-            if self._change(f"Nouveau : {clean(data['name'])}",
+                                  notes=data["notes"], gender=data.get("gender"))
+            if self._change(_("New: {name}").format(name=clean(data['name'])),
                             lambda b: b.insert(("characters",), None, character)):
                 self.host.select_character(new_id)
 
         self.app.push_screen(_edit().EditCharacterScreen(session.system, None, side=side), done)
 
     @editing_row
-    def action_duplicate(self, session: CampaignSession, _: int, ch: Character) -> None:
+    def action_duplicate(self, session: CampaignSession, _index: int, ch: Character) -> None:
 
         def apply(index: int, values: dict[str, str]) -> None:
             count = int(values["count"].strip() or "1")
@@ -455,31 +462,33 @@ class RosterPane(TablePane[Character]):
                     taken.add(copy["id"])
                     b.insert(("characters",), index + n, copy)
 
-            self._change(f"Dupliquer {clean(original.name)} ×{count}", build)
+            self._change(_("Duplicate {name} ×{n}").format(name=Name(clean(original.name)), n=count), build)
 
         self._ask(_dialogs().PromptScreen(
-            f"Dupliquer {clean(ch.name)}",
-            [_dialogs().Field("count", f"Combien de copies ? (1 à {MAX_COPIES})", "1",
-                   check=_dialogs().int_check(1, MAX_COPIES, what="copies"))],
-            note=f"Les copies s'appelleront {', '.join(copy_names(ch.name, 2, set()))}…"), session, ch.id, apply)
+            _("Duplicate {name}").format(name=Name(clean(ch.name))),
+            [_dialogs().Field("count", _("How many copies? (1 to {n})").format(n=MAX_COPIES), "1",
+                   check=_dialogs().int_check(1, MAX_COPIES, what=_("copies")))],
+            note=_("The copies will be called {names}…").format(names=", ".join(copy_names(ch.name, 2, set())))),
+            session, ch.id, apply)
 
     @editing_row
-    def action_remove(self, session: CampaignSession, _: int, ch: Character) -> None:
+    def action_remove(self, session: CampaignSession, _index: int, ch: Character) -> None:
         char_id = ch.id
         takes = leaving(session.campaign, char_id)
         detail = []
         if takes.in_order:
-            detail.append("Il quitte aussi l'ordre d'initiative.")
+            detail.append(_("They leave the initiative order too."))
         if takes.timers:
-            detail.append("Minuteurs supprimés : " + ", ".join(clean(t.label) for t in takes.timers))
-        detail.append("ctrl+z annule.")
+            detail.append(_("Timers removed: {labels}").format(labels=", ".join(clean(t.label) for t in takes.timers)))
+        detail.append(_("ctrl+z undoes it."))
 
         def done(yes: bool | None) -> None:
             if not yes:
                 return
             self._remove(session, char_id)
 
-        self.app.push_screen(_dialogs().ConfirmScreen(f"Retirer {clean(ch.name)} ?", "\n".join(detail), yes="Retirer"), done)
+        self.app.push_screen(_dialogs().ConfirmScreen(_("Remove {name}?").format(name=Name(clean(ch.name))), "\n".join(detail),
+                                                      yes=_("Remove")), done)
 
     def _remove(self, session: CampaignSession, char_id: str) -> None:
         """The character leaves, and all that leaves with them (`play.roster_rules`), as one change."""
@@ -487,7 +496,7 @@ class RosterPane(TablePane[Character]):
         if ch is None:
             return
         notices: list[str] = []
-        if self._change(f"Retirer {clean(ch.name)}",
+        if self._change(_("Remove {name}").format(name=Name(clean(ch.name))),
                         lambda b: remove_character(b, session.campaign, char_id, notices)):
             for notice in notices:
                 self.host.warn(notice, "information")
@@ -500,12 +509,12 @@ class RosterPane(TablePane[Character]):
             return
         resource = resource_of(session.system)
         if resource is None:
-            self.host.warn(f"{session.system.game} ne garde pas de ressource sur la fiche")
+            self.host.warn(_("{game} keeps no resource on the sheet").format(game=session.system.game))
             return
         target = self._editable()
         if target is None:
             return
-        _, index, ch = target
+        _kind, index, ch = target
         group = ch.sheet.get(resource.group) if isinstance(ch.sheet, dict) else None
         group = group if isinstance(group, dict) else {}
         value = group.get(resource.key, resource.stat.default)
@@ -517,11 +526,13 @@ class RosterPane(TablePane[Character]):
             new = value + delta if resource.stat.allows(value + delta) else None
         cap = group.get(resource.max_key) if resource.max_key else None
         if new is not None and delta > 0 and isinstance(cap, int) and cap > 0 and new > cap:
-            self.host.warn(f"{resource.label} de {clean(ch.name)} déjà au maximum ({cap})")
+            self.host.warn(_("{resource} of {name} already at the maximum ({value})").format(
+                resource=resource.label, name=Name(clean(ch.name)), value=cap))
             return
         if new is None:
-            bound = "maximum" if delta > 0 else "minimum"
-            self.host.warn(f"{resource.label} de {clean(ch.name)} déjà au {bound} ({value})")
+            said = (_("{resource} of {name} already at the maximum ({value})") if delta > 0
+                    else _("{resource} of {name} already at the minimum ({value})"))
+            self.host.warn(said.format(resource=resource.label, name=Name(clean(ch.name)), value=value))
             return
 
         def build(b: EditBuilder) -> None:
@@ -530,29 +541,30 @@ class RosterPane(TablePane[Character]):
             b.set(("characters", index, "sheet", resource.group, resource.key), new)
 
         shown = resource.text        # the game's words for the value (SheetLook.resource_text)
-        self._change(f"{resource.label} {shown(value)} → {shown(new)} : {clean(ch.name)}", build)
+        self._change(_("{what}: {name}").format(what=f"{resource.label} {shown(value)} → {shown(new)}",
+                                                name=clean(ch.name)), build)
 
     @editing_row
-    def action_add_condition(self, session: CampaignSession, _: int, ch: Character) -> None:
+    def action_add_condition(self, session: CampaignSession, _index: int, ch: Character) -> None:
 
         def apply(index: int, values: dict[str, str]) -> None:
             rounds = values["rounds"].strip()
             cond = Condition(values["name"].strip(), values["effect"].strip(),
                              int(rounds.replace("\u2212", "-")) if rounds else None)
-            self._change(f"État {clean(cond.name)} → {clean(ch.name)}",
+            self._change(_("Condition {condition} → {name}").format(condition=clean(cond.name), name=clean(ch.name)),
                          lambda b: b.insert(("characters", index, "conditions"), None, cond))
 
-        self._ask(_dialogs().PromptScreen(f"Nouvel état pour {clean(ch.name)}", [
-            _dialogs().Field("name", "Nom", check=_dialogs().nonempty("Nom")),
-            _dialogs().Field("effect", "Effet (dans les termes du jeu, facultatif)", placeholder="−1 dé, Malus 2…"),
-            _dialogs().Field("rounds", "Durée en rounds (vide : jusqu'à ce qu'on le retire)",
-                  check=_dialogs().int_check(1, 999, empty_ok=True, what="Durée")),
+        self._ask(_dialogs().PromptScreen(_("New condition for {name}").format(name=Name(clean(ch.name))), [
+            _dialogs().Field("name", _("Name"), check=_dialogs().nonempty(_("Name"))),
+            _dialogs().Field("effect", _("Effect (in the game's terms, optional)"), placeholder=_("−1 die, Malus 2…")),
+            _dialogs().Field("rounds", _("Length in rounds (empty: until it is removed)"),
+                  check=_dialogs().int_check(1, 999, empty_ok=True, what=_("Length"))),
         ]), session, ch.id, apply)
 
     @editing_row
     def action_remove_condition(self, session: CampaignSession, index: int, ch: Character) -> None:
         if not ch.conditions:
-            self.host.warn(f"{clean(ch.name)} n'a aucun état")
+            self.host.warn(_("{name} has no condition").format(name=clean(ch.name)))
             return
         char_id = ch.id
 
@@ -564,22 +576,23 @@ class RosterPane(TablePane[Character]):
             if not 0 <= position < len(conds):
                 return
             name = conds[position].name
-            self._change(f"Fin de l'état {clean(name)} : {clean(ch.name)}",
+            self._change(_("End of the condition {condition}: {name}").format(condition=clean(name), name=clean(ch.name)),
                          lambda b: b.delete(("characters", idx, "conditions"), position))
 
         if len(ch.conditions) == 1:
             remove(0)
             return
         options = [(str(j), condition_line(c)) for j, c in enumerate(ch.conditions)]
-        self.app.push_screen(_dialogs().ChoiceScreen(f"Retirer quel état de {clean(ch.name)} ?", options),
+        self.app.push_screen(_dialogs().ChoiceScreen(_("Remove which condition of {name}?").format(
+                                 name=Name(clean(ch.name))), options),
                              lambda choice: remove(int(choice)) if choice is not None else None)
 
     # ------------------------------------------------------------ initiative and sessions
 
     @editing_row
-    def action_to_initiative(self, session: CampaignSession, _: int, ch: Character) -> None:
+    def action_to_initiative(self, session: CampaignSession, _index: int, ch: Character) -> None:
         if any(e.character == ch.id for e in session.campaign.encounter.entries):
-            self.host.warn(f"{clean(ch.name)} est déjà dans l'ordre d'initiative")
+            self.host.warn(_("{name} is already in the initiative order").format(name=clean(ch.name)))
             return
         char_id = ch.id
 
@@ -596,8 +609,9 @@ class RosterPane(TablePane[Character]):
             if values is not None:
                 add(int(values["value"].strip().replace("\u2212", "-")))
 
-        self.app.push_screen(_dialogs().PromptScreen(f"Initiative de {clean(ch.name)}", [
-            _dialogs().Field("value", "Initiative", check=_dialogs().int_check(-999, 999, what="Initiative"))]), done)
+        self.app.push_screen(_dialogs().PromptScreen(_("Initiative of {name}").format(name=Name(clean(ch.name))), [
+            _dialogs().Field("value", _("Initiative"), check=_dialogs().int_check(-999, 999, what=_("Initiative")))]),
+            done)
 
     @editing
     def action_new_session(self, session: CampaignSession) -> None:
@@ -614,9 +628,10 @@ class RosterPane(TablePane[Character]):
             def build(b: EditBuilder) -> None:
                 given[:] = start_session(b, fight, campaign)    # the gains as they are now
 
-            if self._change(f"Séance {campaign.session + 1}", build) and given:
+            if self._change(_("Session {n}").format(n=campaign.session + 1), build) and given:
                 notice = fight.session_notice(campaign, given)
                 if notice:
                     self.host.warn(notice, "information")
 
-        self.app.push_screen(_dialogs().ConfirmScreen(f"Commencer la séance {number} ?", detail, yes="Nouvelle séance"), done)
+        self.app.push_screen(_dialogs().ConfirmScreen(_("Start session {n}?").format(n=number), detail,
+                                                      yes=_("New session")), done)

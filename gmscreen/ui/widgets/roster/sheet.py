@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from gmscreen.campaign.model import Character
+from gmscreen.i18n import _, ngettext
 from gmscreen.play.games import table_for
 from gmscreen.play.sheet_look import FAINT, PLAIN, STRONG, Resource, SheetLook, stat_value
 from gmscreen.rules import Stat, System
@@ -98,14 +99,14 @@ def condition_line(cond: Any) -> str:
     """One condition in words, for notices and the sheet (plain text, cleaned)."""
     out = clean(cond.name)
     if cond.effect:
-        out += f" : {clean(cond.effect)}"
+        out = _("{name}: {effect}").format(name=out, effect=clean(cond.effect))
     if cond.rounds is not None:
-        out += f" ({cond.rounds} round{'s' if cond.rounds != 1 else ''})"
+        out += " (" + ngettext("{n} round", "{n} rounds", cond.rounds).format(n=cond.rounds) + ")"
     return out
 
 
 def side_label(side: str) -> str:
-    return "PJ" if side == "party" else "PNJ"
+    return _("PC") if side == "party" else _("NPC")
 
 
 # One-character side marks for a narrow roster: (ascii) -> (PJ, PNJ)
@@ -144,8 +145,8 @@ def sheet_content(system: System, character: Character, *, ascii: bool = False) 
                 if parent is not None:
                     pgroup = next((g for g in system.sheet for s in g.stats if s.key == parent), None)
                     plabel = next((s.label for s in pgroup.stats if s.key == parent), parent) if pgroup else parent
-                    prefix = f"{plabel} : "
-                items = "  ".join(f"{s.label} {game.value_text(group, s, stat_value(sheet, group, s))}"
+                    prefix = _("{label}: ").format(label=plabel)
+                items = "  ".join(f"{s.label} {game.gendered_value_text(group, s, stat_value(sheet, group, s), character.gender)}"
                                   for s in stats)
                 lines.append(Content.assemble(("  " + prefix, "dim"), items))
         elif isinstance(values, Mapping):
@@ -158,28 +159,28 @@ def sheet_content(system: System, character: Character, *, ascii: bool = False) 
                     if parent_group is not None:
                         plabel = next((s.label for s in parent_group.stats if s.key == pkey), pkey)
                     items = "  ".join(f"{clean(n)} {_fmt(game, v)}" for n, v in sub.items())
-                    lines.append(Content.assemble(("  " + clean(plabel) + " : ", "dim"), items))
+                    lines.append(Content.assemble(("  " + _("{label}: ").format(label=clean(plabel)), "dim"), items))
             elif values:
                 lines.append(Content("  " + "  ".join(f"{clean(n)} {_fmt(game, v)}" for n, v in values.items())))
         if not lines:
             continue
         parts.append(Content.assemble((group.label, "bold underline")))
         parts.extend(lines)
-        parts.extend(Content.assemble((f"  {label} : ", "dim"), text)
+        parts.extend(Content.assemble(("  " + _("{label}: ").format(label=label), "dim"), text)
                      for label, text in game.group_notes(system, group, sheet))
     parts.extend(Content.assemble((f"  {note}", "italic")) for note in game.sheet_notes(system, sheet))
-    parts.append(Content.assemble(("États", "bold underline")))
+    parts.append(Content.assemble((_("Conditions"), "bold underline")))
     if character.conditions:
         parts.extend(Content.assemble(("  • ", "dim"), condition_line(c)) for c in character.conditions)
     else:
-        parts.append(Content.assemble(("  aucun", "dim")))
+        parts.append(Content.assemble(("  " + _("none"), "dim")))
     if character.notes:
-        parts.append(Content.assemble(("Notes", "bold underline")))
+        parts.append(Content.assemble((_("Notes"), "bold underline")))
         parts.extend(Content("  " + clean(line, single_line=True))
                      for line in clean(character.notes, single_line=False).splitlines())
     legend = glance_legend(system, character, ascii=ascii)
     if legend:
-        parts.append(Content.assemble(("Abréviations du tableau", "bold underline")))
+        parts.append(Content.assemble((_("Abbreviations of the table"), "bold underline")))
         items: list[Content | tuple[str, str] | str] = [("  ", "")]
         for i, (short, meaning) in enumerate(legend):
             if i:

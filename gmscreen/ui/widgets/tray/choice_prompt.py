@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Static
 
+from gmscreen.i18n import N_, _
 from gmscreen.ui.sanitize import literal
 
 if TYPE_CHECKING:
@@ -21,12 +22,13 @@ class ChoicePrompt(Static, can_focus=True):
     """A decision inside a roll; its keys are the options (shown in the footer)."""
 
     BINDINGS = [
-        Binding("r", "pick('r')", "relancer", id="dice-tray.choice-reroll"),
-        Binding("g,k", "pick('g')", "garder", id="dice-tray.choice-keep"),
-        Binding("p", "pick('p')", "oui (Providence / parade)", id="dice-tray.choice-yes"),
-        Binding("n", "pick('n')", "non", id="dice-tray.choice-no"),
-        Binding("enter", "pick('enter')", "défaut", id="dice-tray.choice-default"),
-        Binding("escape", "cancel", "abandon", id="dice-tray.choice-cancel"),
+        # English ids (N_): the footer and the keys help translate them where they are shown.
+        Binding("r", "pick('r')", N_("reroll"), id="dice-tray.choice-reroll"),
+        Binding("g,k", "pick('g')", N_("keep"), id="dice-tray.choice-keep"),
+        Binding("p", "pick('p')", N_("yes (Providence / parry)"), id="dice-tray.choice-yes"),
+        Binding("n", "pick('n')", N_("no"), id="dice-tray.choice-no"),
+        Binding("enter", "pick('enter')", N_("default"), id="dice-tray.choice-default"),
+        Binding("escape", "cancel", N_("abandon"), id="dice-tray.choice-cancel"),
     ]
 
     def __init__(self, tray: "DiceTray", **kwargs: Any) -> None:
@@ -75,7 +77,7 @@ class ChoicePrompt(Static, can_focus=True):
             # (and let it be rolled again). Only a choice asked before any die may be abandoned.
             keys = " / ".join(o.key for o in flow.prompt.options)
             self.app.bell()
-            self.tray.host.warn(f"les dés sont jetés : choisissez ({keys})")
+            self.tray.host.warn(_("the dice are cast: choose ({keys})").format(keys=keys))
             return
         self.tray.cancel_flow()
 
@@ -85,7 +87,7 @@ def prompt_content(prompt: Prompt) -> Content:
     options = [Content.assemble((f" {o.key} ", "bold reverse"), " ", literal(o.label))
                for o in prompt.options]
     default = prompt.option("enter")
-    tail = f" (Entrée : {default.label})" if default else ""
+    tail = " " + _("(Enter: {option})").format(option=default.label) if default else ""
     return Content.assemble(literal(prompt.question), "  ", *_join(options, "  "), (tail, "$text-muted"))
 
 

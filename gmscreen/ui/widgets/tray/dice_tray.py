@@ -24,6 +24,8 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
+from gmscreen import i18n
+from gmscreen.i18n import N_, _
 from gmscreen.rules import RequestError, get_system
 
 from gmscreen.ui.host import CampaignView
@@ -39,6 +41,9 @@ if TYPE_CHECKING:
     from gmscreen.play.table_roll import TableRoll
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession
+
+# The empty line's hint (an English id, translated where shown: the language may change live).
+PLACEHOLDER = N_("/ quick roll — ? for the grammar")
 
 # Names other modules (and tests) import from here, now defined next door.
 __all__ = ["DIE_STYLES", "ChoicePrompt", "DiceTray", "GrammarHelp", "LineSuggester"]
@@ -73,12 +78,13 @@ class DiceTray(CampaignView, Widget):
     DiceTray.-gm-only > #quick-roll { background: $warning 15%; }
     """
     BINDINGS = [
-        Binding("escape", "leave", "Leave line", id="dice-tray.leave"),
-        Binding("tab", "complete", "Complete", show=False, id="dice-tray.complete"),
-        Binding("up", "history(-1)", "Previous line", show=False, id="dice-tray.history-previous"),
-        Binding("down", "history(1)", "Next line", show=False, id="dice-tray.history-next"),
-        Binding("ctrl+g", "toggle_gm_only", "GM-only", id="dice-tray.gm-only"),
-        Binding("ctrl+r", "repeat_last", "Repeat", show=False, id="dice-tray.repeat"),
+        # English ids (N_): the footer and the keys help translate them where they are shown.
+        Binding("escape", "leave", N_("Leave line"), id="dice-tray.leave"),
+        Binding("tab", "complete", N_("Complete"), show=False, id="dice-tray.complete"),
+        Binding("up", "history(-1)", N_("Previous line"), show=False, id="dice-tray.history-previous"),
+        Binding("down", "history(1)", N_("Next line"), show=False, id="dice-tray.history-next"),
+        Binding("ctrl+g", "toggle_gm_only", N_("GM-only"), id="dice-tray.gm-only"),
+        Binding("ctrl+r", "repeat_last", N_("Repeat"), show=False, id="dice-tray.repeat"),
     ]
 
     def __init__(self, *, rng: random.Random | None = None, **kwargs: Any) -> None:
@@ -99,7 +105,7 @@ class DiceTray(CampaignView, Widget):
         self._info_empty = True                   # the odds row has nothing to say
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
         # The parts, top to bottom: the line, the odds row, a pending choice, the result.
-        self.line = Input(placeholder="/ jet rapide — ? pour la grammaire", id="quick-roll", compact=True,
+        self.line = Input(placeholder=_(PLACEHOLDER), id="quick-roll", compact=True,
                           suggester=LineSuggester(self), select_on_focus=False)
         self.info = Static("", id="tray-info", markup=False)
         self.choice_view = ChoicePrompt(self, id="tray-choice")
@@ -107,6 +113,26 @@ class DiceTray(CampaignView, Widget):
 
     def compose(self) -> ComposeResult:
         yield from (self.line, self.info, self.choice_view, self.result_view)
+
+    def on_mount(self) -> None:
+        self._forget_language = i18n.on_change(self._relabel)
+
+    def on_unmount(self) -> None:
+        forget = getattr(self, "_forget_language", None)
+        if forget is not None:
+            forget()
+
+    def _relabel(self, _lang: str) -> None:
+        """The language changed (palette): everything the tray wrote is written again."""
+        if not self.is_attached:
+            return
+        self.line.placeholder = _(PLACEHOLDER)
+        self._update_title()
+        if self.line.value.strip() and self.session is not None:
+            self._reparse(self.line.value)
+        if self.flow is not None and self.flow.prompt is not None:
+            self.choice_view.update(prompt_content(self.flow.prompt))
+        self._render_shown()
 
     # ------------------------------------------------------------ public, for the app
 
@@ -132,7 +158,7 @@ class DiceTray(CampaignView, Widget):
     def repeat_last(self) -> None:
         """Roll the last line again (`.`)."""
         if self.last_line is None:
-            self.host.warn("aucun jet à relancer")
+            self.host.warn(_("no roll to repeat"))
             return
         focused = self.app.focused
         outside = focused is not None and focused not in (self.line, self.choice_view)
@@ -485,9 +511,9 @@ class DiceTray(CampaignView, Widget):
         if record is not None:
             self.show_record(record)
         if kept:
-            self._set_info(literal("choix impossible : le jet est noté tel qu'il était", "$warning"))
+            self._set_info(literal(_("choice impossible: the roll is logged as it stood"), "$warning"))
         else:
-            self._set_info(literal("jet abandonné : rien n'est noté", "$warning"))
+            self._set_info(literal(_("roll abandoned: nothing is logged"), "$warning"))
         self.line.focus()
         self.app.refresh_bindings()
 
@@ -562,8 +588,8 @@ class DiceTray(CampaignView, Widget):
         if self.session is None:
             return
         sep = " | " if self.ascii else " · "    # --ascii: nothing but ASCII chrome
-        title = f"Dés{sep}{get_system(self.session.campaign.system).game}"
+        title = f"{_('Dice')}{sep}{get_system(self.session.campaign.system).game}"
         if self.gm_only:
-            title += f"{sep}MJ seul"
+            title += f"{sep}{_('GM only')}"
         self.border_title = title
 

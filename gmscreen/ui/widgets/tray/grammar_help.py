@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from gmscreen.i18n import N_, _
 from gmscreen.ui.sanitize import clean
 from gmscreen.ui.screens.steady import SteadyModalScreen
 
@@ -26,7 +27,7 @@ class GrammarHelp(SteadyModalScreen[None]):
     }
     """
     BINDINGS = [
-        Binding("escape,q,question_mark", "dismiss", "Close", id="dice-tray.help-close"),
+        Binding("escape,q,question_mark", "dismiss", N_("Close"), id="dice-tray.help-close"),
     ]
 
     def __init__(self, system_id: str) -> None:
@@ -38,7 +39,7 @@ class GrammarHelp(SteadyModalScreen[None]):
         from gmscreen.play.quickroll.help import DEFAULT_WIDTH
 
         with VerticalScroll() as scroll:
-            scroll.border_title = "Jets rapides"
+            scroll.border_title = _("Quick rolls")
             yield Static(self._text(DEFAULT_WIDTH), id="grammar-text", markup=False)
 
     def _text(self, width: int) -> Content:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
+from gmscreen.i18n import _
+from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError, get_system
 
 from gmscreen.play import chances
@@ -24,11 +26,12 @@ def error_content(error: QuickRollError, *, ascii: bool) -> Content:
 
 
 def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:
-    """"MJ +2 : 40 % → 55 % · réussite · label": the chance of the roll typed, before and after
+    """"MJ +2 : 40 % → 55 % · réussite · label" ("GM +2: 40% → 55% · success · label" in English):
+    the chance of the roll typed, before and after
     its modifier, or what the line still lacks."""
     parts: list[Content | tuple[str, str] | str] = []
     if gm_only:
-        parts.append(("MJ ", "bold $warning"))
+        parts.append((_("GM") + " ", "bold $warning"))
     try:
         chance = chances.chance(draft.odds_request)
     except RequestError as exc:
@@ -36,7 +39,7 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:
 
         return literal(rule_message(exc))
     contest = get_system(draft.system).kinds[draft.kind].contest
-    word = f"{draft.who} l'emporte" if contest else "réussite"
+    word = _("{name} wins").format(name=draft.who) if contest else _("success")
     if draft.missing:
         parts.append(literal(draft.missing, "$warning"))
         return Content.assemble(*parts)
@@ -44,7 +47,7 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:
         try:
             before = chances.chance(draft.baseline)
             arrow = "->" if ascii else "→"
-            parts += [literal(draft.modifier_text, "bold"), (f" : {pct(before)} {arrow} ", ""),
+            parts += [literal(draft.modifier_text, "bold"), (_(": {before} {arrow} ").format(before=pct(before), arrow=arrow), ""),
                       (pct(chance), "bold"), " · "]
         except RequestError:
             parts += [(pct(chance), "bold"), " · "]
@@ -52,15 +55,12 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:
         parts += [(pct(chance), "bold"), " "]
     parts.append(literal(word))
     if draft.forced:
-        parts.append((" · dés de la table", "italic"))
+        parts.append((" · " + _("table dice"), "italic"))
     parts += [" · ", literal(draft.label, "$text-muted")]
     return Content.assemble(*parts)
 
 
 def pct(value: float) -> str:
-    """A chance as the tray writes it: "40 %", "<1 %", ">99 %"."""
-    if 0 < value < 0.01:
-        return "<1 %"
-    if 0.99 < value < 1:
-        return ">99 %"
-    return f"{value:.0%}".replace("%", " %")
+    """A chance as the tray writes it, never rounded to a lie: "40 %", "12,5 %", "99,6 %",
+    "0,3 %" in French; "40%", "12.5%" in English."""
+    return percent(value)

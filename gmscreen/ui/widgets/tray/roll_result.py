@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from textual.content import Content
 
+from gmscreen.i18n import _
 from gmscreen.rules._base import Description
 from gmscreen.rules.render import DescriptionRenderer
 
@@ -94,18 +95,18 @@ def shown_content(shown: ShownRoll, *, watching: bool, ascii: bool, width: int) 
 def masked_content(ascii: bool) -> Content:
     """What the players see of a GM-only or secret roll."""
     mark = "*" if ascii else "◆"
-    return Content.assemble((f"{mark} jet secret du MJ", "bold $warning"),
-                            ("  (joueurs présents : dés et résultat masqués)", "$text-muted"))
+    return Content.assemble((f"{mark} " + _("GM's secret roll"), "bold $warning"),
+                            ("  " + _("(players present: dice and result hidden)"), "$text-muted"))
 
 
 def headline_content(shown: ShownRoll) -> Content:
     """"MJ Ana : réussite  détail": who rolled, the outcome in its colour, the detail."""
     if shown.pending:
-        desc = Description(headline="en cours", detail=shown.detail, good=None)
+        desc = Description(headline=_("pending"), detail=shown.detail, good=None)
     else:
         desc = Description(headline=shown.headline, detail=shown.detail, good=shown.good)
-    parts = [TRAY.text("MJ ", "gm")] if shown.gm_only else []
-    parts += [TRAY.text(shown.who, "who"), TRAY.text(" : "), TRAY.headline(desc)]
+    parts = [TRAY.text(_("GM") + " ", "gm")] if shown.gm_only else []
+    parts += [TRAY.text(shown.who, "who"), TRAY.text(_(": ")), TRAY.headline(desc)]
     if shown.detail:
         parts += [TRAY.text("  "), TRAY.detail(desc)]
     return TRAY.join(parts)
@@ -134,7 +135,7 @@ def group_content(group: DiceGroup) -> Content:
 def winner_words(winner: str | None, draft: Draft, fallback: str) -> str:
     """The headline of a contest: who won, by name."""
     if winner == "actor":
-        return f"{draft.who} l'emporte"
+        return _("{name} wins").format(name=draft.who)
     if winner == "opponent" and len(draft.sides) > 1:
-        return f"{draft.sides[1].name} l'emporte"
+        return _("{name} wins").format(name=draft.sides[1].name)
     return fallback
