@@ -346,10 +346,17 @@ def _key_line(text: str, key: str) -> int | None:
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
+def _reason(err: RequestError) -> str:
+    """A rules refusal in the language spoken (the rules' own text is their English contract)."""
+    from gmscreen.play.messages import rule_reason
+
+    return rule_reason(err)
+
+
 def _request_error(prog: str, name: str, text: str, err: RequestError, toml: bool) -> CliError:
     line = _key_line(text, err.field) if toml else None
     where = f"{name}:{line}" if line else name
-    return CliError(f"{prog}: {where}: {err.field}: {err.reason}")
+    return CliError(f"{prog}: {where}: {err.field}: {_reason(err)}")
 
 
 # ---------------------------------------------------------------- resolve
@@ -550,7 +557,7 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
         try:
             probs = odds(request)
         except RequestError as err:
-            raise CliError(f"{parser.prog}: {_flag_name(err.field, known_fields)}: {err.reason}") from None
+            raise CliError(f"{parser.prog}: {_flag_name(err.field, known_fields)}: {_reason(err)}") from None
         if ns.json:
             print(_dump(probs))
         else:
@@ -574,7 +581,7 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
     try:
         result = resolve(request, seed=seed)
     except RequestError as err:
-        raise CliError(f"{parser.prog}: {_flag_name(err.field, known_fields)}: {err.reason}") from None
+        raise CliError(f"{parser.prog}: {_flag_name(err.field, known_fields)}: {_reason(err)}") from None
 
     if ns.campaign is not None:
         _record(ns.campaign, ns.who, argv, request, result, None if forced else seed, parser.prog)
