@@ -77,24 +77,6 @@ def insertion_index(entries: list[Entry], initiative: int) -> int:
     return len(entries)
 
 
-def add_to_encounter(table: RollTable, session: CampaignSession, *, name: str, character: str | None,
-                     initiative: int) -> bool:
-    """Insert an entry at its place by initiative; the current actor stays current."""
-    campaign = session.campaign
-    enc = campaign.encounter
-    entry = Entry(id=unique_slug(slugify(character or name, "pnj"), {e.id for e in enc.entries}),
-                  name=name, character=character, initiative=initiative)
-
-    def build(b: EditBuilder) -> None:
-        index = insertion_index(enc.entries, initiative)
-        had = bool(enc.entries)
-        b.insert(("encounter", "entries"), index, entry)
-        if enc.round > 0 and had and index <= enc.turn:
-            b.set(("encounter", "turn"), enc.turn + 1)
-
-    return bool(table.change(_("Initiative {value}: {name}").format(value=initiative, name=clean(name)), build))
-
-
 # ---------------------------------------------------------------- moving the turn
 
 

@@ -234,9 +234,13 @@ def _simple_inputs(reader: Reader) -> tuple[int, int, bool]:
 
 
 def _levels(reader: Reader) -> tuple[int, int, bool]:
+    """Both sides' skill levels in an opposition, each after its own R12 malus."""
     actor = reader.int("actor_skill_level", -30, 30)
     opponent = reader.int("opponent_skill_level", -30, 30)
-    return actor, opponent, reader.bool("open_roll", False)
+    actor_actions = reader.int("actor_simultaneous_actions", 1, 10, 1)
+    opponent_actions = reader.int("opponent_simultaneous_actions", 1, 10, 1)
+    return (_final_difficulty(0, actor, actor_actions), _final_difficulty(0, opponent, opponent_actions),
+            reader.bool("open_roll", False))
 
 
 def _winner(margin: int) -> str:
@@ -276,7 +280,7 @@ def _odds_simple(reader: Reader) -> dict:
     return {"outcome": {"success": float(p), "failure": float(1 - p)}}
 
 
-# ---------------------------------------------------------------- kind opposed_one_roll (R6, R8)
+# ---------------------------------------------------------------- kind opposed_one_roll (R6, R8, R12)
 
 
 def _resolve_one_roll(reader: Reader, rng: random.Random) -> dict:
@@ -307,7 +311,7 @@ def _odds_one_roll(reader: Reader) -> dict:
     return {"winner": _winner_odds(LAWS[(open_roll, False)], actor - opponent)}
 
 
-# ---------------------------------------------------------------- kind opposed_two_rolls (R6, R7)
+# ---------------------------------------------------------------- kind opposed_two_rolls (R6, R7, R12)
 
 _TWO_ROLL_DICE = ("actor_chance_dice", "actor_malchance_dice", "opponent_chance_dice", "opponent_malchance_dice")
 
@@ -493,6 +497,10 @@ _SIMPLE_FIELDS = (
 _LEVELS = (
     FieldSpec("actor_skill_level", "int", -30, 30, required=True, help="Niveau de Compétence de l'acteur"),
     FieldSpec("opponent_skill_level", "int", -30, 30, required=True, help="Niveau de Compétence de l'opposant"),
+    FieldSpec("actor_simultaneous_actions", "int", 1, 10, default=1,
+              help="actions simultanées de l'acteur : −3 à son niveau par action en plus"),
+    FieldSpec("opponent_simultaneous_actions", "int", 1, 10, default=1,
+              help="actions simultanées de l'opposant : −3 à son niveau par action en plus"),
     _OPEN,
 )
 _ONE_ROLL_FIELDS = _LEVELS + (

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gmscreen.rules import RequestError, get_system, odds, resolve
+from gmscreen.rules import RequestError, check, get_system, odds, resolve
 from gmscreen.rules._base import Reader
 
 SYSTEM = get_system("arpeges")
@@ -194,6 +194,63 @@ def test_open_roll_closed_forms():
         assert p + q == pytest.approx(1.0, abs=1e-14)
 
 
+# ---------------------------------------------------------------- R12 in oppositions, both sides
+
+
+@pytest.mark.parametrize("actor, opponent, a_actions, o_actions", [(4, 2, 2, 3), (0, 0, 3, 1), (-5, 7, 1, 4),
+                                                                   (10, 10, 10, 2)])
+def test_opposition_malus_on_both_sides_exact_against_every_roll(actor, opponent, a_actions, o_actions):
+    """Every face of every die resolved: the winners counted are exactly the odds (R7, R8, R12)."""
+    malus = dict(actor_simultaneous_actions=a_actions, opponent_simultaneous_actions=o_actions)
+    levels = dict(actor_skill_level=actor, opponent_skill_level=opponent, **malus)
+    one: dict[str, Fraction] = defaultdict(Fraction)
+    for c, m in product(FACES, FACES):
+        out = resolve(req("opposed_one_roll", **levels, chance_dice=[c], malchance_dice=[m]))
+        assert out["difficulty"] == (actor - 3 * (a_actions - 1)) - (opponent - 3 * (o_actions - 1))
+        one[out["winner"]] += Fraction(1, 100)
+    assert_close(odds(req("opposed_one_roll", **levels))["winner"], {k: one[k] for k in ("actor", "opponent", "tie")},
+                 tol=1e-15)
+    two: dict[str, Fraction] = defaultdict(Fraction)
+    for ac, am, oc, om in product(FACES, FACES, FACES, FACES):
+        out = resolve(req("opposed_two_rolls", **levels, actor_chance_dice=[ac], actor_malchance_dice=[am],
+                          opponent_chance_dice=[oc], opponent_malchance_dice=[om]))
+        two[out["winner"]] += Fraction(1, 10 ** 4)
+    assert out["actor_margin"] == actor - 3 * (a_actions - 1) + ac - am
+    assert out["opponent_margin"] == opponent - 3 * (o_actions - 1) + oc - om
+    assert_close(odds(req("opposed_two_rolls", **levels))["winner"], {k: two[k] for k in ("actor", "opponent", "tie")},
+                 tol=1e-15)
+
+
+def test_open_opposition_malus_on_both_sides_bracketed_by_enumeration():
+    """Open rolls: chains of up to 5 tens enumerated, the mass left out bounds the exact odds."""
+    depth = 5
+    one = difference(open_die(depth), open_die(depth))
+    diff = difference(one, one)
+    missing = 1 - (1 - Fraction(1, 10 ** (depth + 1))) ** 4
+    offset = (3 - 3 * 2) - (-1 - 3 * 1)          # actor 3 with 3 actions, opponent −1 with 2
+    got = odds(req("opposed_two_rolls", actor_skill_level=3, opponent_skill_level=-1, open_roll=True,
+                   actor_simultaneous_actions=3, opponent_simultaneous_actions=2))["winner"]
+    low = at_least(diff, 1 - offset)
+    assert float(low) - 1e-15 <= got["actor"] <= float(low + missing) + 1e-15
+    assert float(diff.get(-offset, 0)) - 1e-15 <= got["tie"] <= float(diff.get(-offset, 0) + missing) + 1e-15
+
+
+@pytest.mark.parametrize("kind", ["opposed_one_roll", "opposed_two_rolls"])
+def test_opposition_actions_are_checked_and_the_old_field_refused(kind):
+    """The spec names each side's count; `simultaneous_actions` is not an opposition field."""
+    base = req(kind, actor_skill_level=0, opponent_skill_level=0)
+    for field in ("actor_simultaneous_actions", "opponent_simultaneous_actions"):
+        for bad in (0, 11):
+            for fn in (odds, check):
+                with pytest.raises(RequestError) as err:
+                    fn(dict(base, **{field: bad}))
+                assert err.value.field == field and "1 to 10" in str(err.value)
+    for fn in (odds, check):
+        with pytest.raises(RequestError) as err:
+            fn(dict(base, simultaneous_actions=2))
+        assert err.value.field == "simultaneous_actions" and err.value.code == "unknown_field"
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["simple", "opposed_one_roll", "opposed_two_rolls", "confrontation"]),
        st.integers(-30, 30), st.integers(-30, 30), st.integers(-30, 30), st.booleans(), st.booleans(),
@@ -206,7 +263,8 @@ def test_odds_sum_to_one(kind, a, b, c, open_roll, parry, actions):
         fields.update(difficulty=a, actor_skill_level=b, opponent_skill_level=c, parry=parry,
                       simultaneous_actions=actions)
     else:
-        fields.update(actor_skill_level=a, opponent_skill_level=b)
+        fields.update(actor_skill_level=a, opponent_skill_level=b, actor_simultaneous_actions=actions,
+                      opponent_simultaneous_actions=11 - actions)
     got = odds(req(kind, **fields))
     probs = got["winner"] if "winner" in got else got["outcome"]
     assert set(probs) == ({"actor", "opponent", "tie"} if "winner" in got else {"success", "failure"})

@@ -102,10 +102,16 @@ async def test_add_adhoc_rolled_and_typed_move_sort_remove(pane_app):
         assert isinstance(app.screen, PromptScreen)
         await pilot.press(*"Orc [A]", "tab", *"14", "enter")
         await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)               # its slot has passed: when does it act?
+        await pilot.press("down", "enter")                        # next round: at its place, as before
+        await pilot.pause()
         assert order(session) == ["granok", "gros-bob", "orc-a", "shady", "rival"]
         assert current(session) == "shady"                        # inserted above: turn follows
         await pilot.press("a", "enter", *"Kraken", "enter")      # empty initiative: rolled 1d20, logged
         await pilot.pause()
+        if isinstance(app.screen, ChoiceScreen):                  # a roll above Shady's: asked too
+            await pilot.press("enter")
+            await pilot.pause()
         kraken = next(e for e in session.campaign.encounter.entries if e.name == "Kraken")
         assert session.rolls[-1].who == "Kraken" and session.rolls[-1].result["total"] == kraken.initiative
         app.undo()
@@ -760,3 +766,92 @@ async def test_the_language_switched_live_redraws_the_headers(open_sample, pane_
         await pilot.pause()
         assert [str(c.label) for c in pane.table.columns.values()][2] == "Name"
         assert "Le garde de la porte's turn" in str(pane.query_one("#initiative-status").render())
+
+
+async def test_n_on_an_empty_queue_offers_the_party_and_starts_the_fight(pane_app):
+    async with pane_app("mir", initiative_pane) as (session, app, pilot, notes):
+        c = session.campaign
+        await pilot.press("E", "o")                                # the fight ends: nobody in the order
+        await pilot.pause()
+        assert order(session) == [] and c.encounter.round == 0
+        rolls = len(session.rolls)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen) and app.screen.title_text == "Personne au combat : ajouter"
+        labels = [label for _id, label in app.screen.options]
+        assert labels[0] == "Tout le groupe : Alexis, Loriane, Callia"
+        assert labels[1].startswith("Tous les PNJ : Le garde de la porte, ")
+        await pilot.press("enter")                                 # the whole party, rolled and logged
+        await pilot.pause()
+        assert sorted(order(session)) == ["alexis", "callia", "loriane"]
+        assert [r.who for r in session.rolls[rolls:]] == ["Alexis", "Loriane", "Callia"]
+        assert {e.name: e.initiative for e in c.encounter.entries} == {
+            r.who: r.result["total"] for r in session.rolls[rolls:]}
+        assert c.encounter.round == 1 and current(session) == order(session)[0]   # and the fight starts
+        app.undo()                                                 # the start, then the whole party
+        app.undo()
+        await pilot.pause()
+        assert order(session) == [] and c.encounter.round == 0
+        await pilot.press("S")                                     # S offers it too
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen) and app.screen.title_text == "Personne au combat : ajouter"
+        await pilot.press("escape")                                # escape adds nobody, starts nothing
+        await pilot.pause()
+        assert order(session) == [] and c.encounter.round == 0
+
+
+async def test_A_adds_the_npcs_mid_round_acting_this_round_or_next(pane_app):
+    async with pane_app("mir", initiative_pane) as (session, app, pilot, notes):
+        c = session.campaign
+        with session.edit("init") as b:                            # 10 or 11: above Callia, who has acted
+            b.set(("initiative",), "1d2+9")
+        assert current(session) == "garde"
+        await pilot.press("A")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen) and app.screen.options[0][0] == "npc"   # the party is in
+        await pilot.press("enter")                                 # all NPCs: the gaoler (the guard is in)
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)                # its slot has passed: asked when
+        assert app.screen.title_text == "Round 2 en cours, Frère Anselme, geôlier : ce round ou le prochain ?"
+        await pilot.press("enter")                                 # this round
+        await pilot.pause()
+        assert order(session) == ["callia", "garde", "geolier", "alexis", "loriane", "chien"]
+        assert "Frère Anselme, geôlier agit ce round, après l'actuel ; à sa place d'initiative au round 3" in notes
+        await pilot.press("n")                                     # the guard acts: the gaoler's turn
+        await pilot.pause()
+        assert current(session) == "geolier"
+        app.undo()
+        app.undo()
+        await pilot.pause()
+        assert "geolier" not in order(session) and current(session) == "garde"
+        app.select_character("geolier")
+        await pilot.press("A")
+        await pilot.pause()
+        assert [oid for oid, _label in app.screen.options] == ["npc", "everyone", "selection"]
+        await pilot.press("down", "down", "enter", "down", "enter")  # the selection, next round
+        await pilot.pause()
+        assert order(session)[0] == "geolier" and current(session) == "garde"
+        assert "Frère Anselme, geôlier agit à partir du round 3 (sa place de ce round est passée)" in notes
+        for _ in range(3):                                         # guard, Alexis, the dog: round 3
+            await pilot.press("n")
+        await pilot.pause()
+        assert c.encounter.round == 3 and current(session) == "geolier"
+
+
+async def test_roster_i_mid_round_asks_when_a_late_joiner_acts(pane_app):
+    async with pane_app("eclats", initiative_pane, lambda: RosterPane(id="roster")) as (session, app, pilot, notes):
+        with session.edit("init") as b:                            # 10 or 11: above Ysaure, who has acted
+            b.set(("initiative",), "1d2+9")
+        app.select_character("meunier")
+        app.query_one(RosterPane).focus()
+        await pilot.pause()
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("enter")                                 # this round: right after the Hantise
+        await pilot.pause()
+        assert order(session) == ["ysaure", "hantise", "meunier", "mael", "berthe"]
+        app.query_one(InitiativePane).focus()
+        await pilot.press("n")
+        await pilot.pause()
+        assert current(session) == "meunier"

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from gmscreen.i18n import _
 
-from .grammar import COMMON_WORDS, HELP_WORDS, VS_WORDS, QuickRollError, Side, character_candidates, grammar_for, \
-    is_numeric, line_rules, longest_match
+from .grammar import COMMON_WORDS, HELP_WORDS, VS_WORDS, People, QuickRollError, Side, grammar_for, is_numeric, \
+    line_rules, match_character
 from .text import Candidate, fold, tokenize, words
 
 if TYPE_CHECKING:
@@ -47,7 +47,8 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
         return Completion(start, end, ())
     tokens = [t for t in tokenize(before[:start])]
     reserved = COMMON_WORDS | grammar.keywords
-    people = character_candidates(campaign)
+    roster = People(campaign)
+    people = roster.candidates
     # Which side is being written, and is its character named yet?
     side_tokens = tokens
     for n, tok in enumerate(tokens):
@@ -57,7 +58,7 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
     side = Side("actor" if side_tokens is tokens else "opponent", 0)
     if side_tokens and not after_help:
         try:
-            found = longest_match(side_tokens, 0, reserved, people, _("characters"))
+            found = match_character(side_tokens, 0, reserved, roster, _("characters"))
         except QuickRollError:
             found = None
         if found is not None:
@@ -76,7 +77,7 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
     seen = set()
     for cand in pool:
         forms = (cand.words,) + cand.aliases
-        if not prefix or any(any(w.startswith(prefix) for w in form) for form in forms):
+        if not prefix or any(any(w.startswith(prefix) for w in form) for form in forms) or _glued(prefix, cand, roster):
             text = _display(cand)
             if text not in seen:
                 seen.add(text)
@@ -85,6 +86,15 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
         if prefix and word.startswith(prefix) and word not in seen:
             out.append(word)
     return Completion(start, end, tuple(out[:50]))
+
+
+def _glued(prefix: str, cand: Candidate, roster: People) -> bool:
+    """`garde2` / `garde1` typed as one word: the copy with that number (the full name goes in)."""
+    glued = re.fullmatch(r"(.*[^0-9])([0-9]+)", prefix)
+    number = roster.number(cand)
+    if glued is None or number is None or not str(number).startswith(glued.group(2)):
+        return False
+    return any(any(w.startswith(glued.group(1)) for w in form) for form in (cand.words,) + cand.aliases)
 
 
 def _display(cand: Candidate) -> str:

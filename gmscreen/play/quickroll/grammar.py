@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from gmscreen.i18n import _
 from gmscreen.rules import RequestError, check, get_system, resolve
 
-from .text import Candidate, Token, candidate, match, tokenize
+from .text import Candidate, Token, candidate, match, ranked, tokenize
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character
@@ -193,6 +193,91 @@ def _id_aliases(char_id: str) -> tuple[tuple[str, ...], ...]:
     return (form,) if form else ()
 
 
+_DIGITS = re.compile(r"[0-9]+")
+_GLUED = re.compile(r"(.*[^0-9])([0-9]+)")
+
+
+def _numbered(form: tuple[str, ...]) -> tuple[tuple[str, ...], int | None]:
+    """A name's words without their last number ('garde 2' -> ('garde',), 2), as the roster's
+    duplicate action names copies; (words, None) for a name without one."""
+    if len(form) > 1 and _DIGITS.fullmatch(form[-1]):
+        return form[:-1], int(form[-1])
+    return form, None
+
+
+class People:
+    """The campaign's characters as the line names them, copies ('Le garde 2') by their number.
+
+    Characters whose names differ only by a last number are one family: the base name alone
+    names none of them (ambiguous) when the family has several, `garde 2` / `garde2` names the
+    copy numbered 2 (never 12), and the unnumbered original is number 1 unless one is numbered 1."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.candidates = character_candidates(campaign)
+        split = [_numbered(c.words) for c in self.candidates]
+        families: dict[tuple[str, ...], list[Candidate]] = {}
+        for cand, (base, _n) in zip(self.candidates, split):
+            families.setdefault(base, []).append(cand)
+        self._family = {id(c): families[base] for c, (base, _n) in zip(self.candidates, split)}
+        self._number: dict[int, int] = {}
+        for cand, (base, number) in zip(self.candidates, split):
+            if number is not None:
+                self._number[id(cand)] = number
+            elif len(families[base]) > 1 and not any(_numbered(m.words)[1] == 1 for m in families[base]):
+                self._number[id(cand)] = 1
+
+    def family(self, cand: Candidate) -> list[Candidate]:
+        return self._family[id(cand)]
+
+    def number(self, cand: Candidate) -> int | None:
+        return self._number.get(id(cand))
+
+    def numbered(self, typed: Sequence[str], number: int) -> tuple[int, list[Candidate]]:
+        """The best tier and the characters numbered `number` whose name without it the typed words name."""
+        def forms(c: Candidate) -> list[tuple[str, ...]]:
+            return [f[:-1] if len(f) > 1 and _DIGITS.fullmatch(f[-1]) and int(f[-1]) == number else f
+                    for f in (c.words,) + c.aliases]
+
+        return ranked(typed, [c for c in self.candidates if self.number(c) == number], forms)
+
+
+def match_character(tokens: Sequence[Token], i: int, reserved: frozenset[str], people: People,
+                    what: str) -> tuple[Candidate, int] | None:
+    """The character named from i and the tokens used: as `longest_match`, and a copy by its
+    number (`garde 2`, `garde2`, `le garde de la porte 2`); the base name of several copies
+    is an error listing them."""
+    phrase = _phrase(tokens, i, reserved)
+    after = tokens[i + len(phrase)] if i + len(phrase) < len(tokens) else None
+    for k in range(len(phrase), 0, -1):
+        typed = [t.norm for t in phrase[:k]]
+        tier, found = ranked(typed, people.candidates, lambda c: (c.words,) + c.aliases)
+        if k == len(phrase) and after is not None and _DIGITS.fullmatch(after.norm):
+            n_tier, copies = people.numbered(typed, int(after.norm))
+            # The number names a copy, never a difficulty: unless the words alone name better
+            # someone without copies ('Garde' with 'Garde du roi 2': `garde 2` is Garde, SD 2).
+            if copies and (n_tier >= tier or any(len(people.family(f)) > 1 for f in found)):
+                return _one(copies, [*phrase, after], what), k + 1
+        if not found:
+            glued = _GLUED.fullmatch(typed[-1])
+            if glued:
+                _t, copies = people.numbered(typed[:-1] + [glued.group(1)], int(glued.group(2)))
+                if copies:
+                    return _one(copies, phrase[:k], what), k
+            continue
+        if len(found) == 1 and len(people.family(found[0])) > 1 and tuple(typed) != found[0].words:
+            found = people.family(found[0])   # 'garde' among 'Le garde', 'Le garde 2'…: which one?
+        return _one(found, phrase[:k], what), k
+    return None
+
+
+def _one(found: Sequence[Candidate], typed: Sequence[Token], what: str) -> Candidate:
+    """The one candidate found, or the ambiguity error listing them where `typed` sits."""
+    if len(found) == 1:
+        return found[0]
+    raise QuickRollError("ambiguous", typed[0].start, typed[-1].end, text=" ".join(t.text for t in typed), what=what,
+                         labels=tuple(c.label for c in found[:8]), extra=max(0, len(found) - 8))
+
+
 class SystemGrammar:
     """What one system's words mean. Subclasses fill the hooks; `parse` drives them.
     `system_id` left empty is the campaign's system (a game's grammar need not name it)."""
@@ -297,7 +382,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
         raise QuickRollError("empty_line", 0)
     ctx = Context(line, tokens, campaign, selected, [Side("actor", tokens[0].start)])
     reserved = COMMON_WORDS | grammar.keywords
-    people = character_candidates(campaign)
+    people = People(campaign)
     helper_mode = False
     i = 0
     while i < len(tokens):
@@ -346,7 +431,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             i += used
             continue
         if helper_mode:
-            found = longest_match(tokens, i, reserved, people, _("characters"))
+            found = match_character(tokens, i, reserved, people, _("characters"))
             if found is None:
                 raise QuickRollError("unknown_character", tok.start, tok.end, word=tok.text)
             cand, k = found
@@ -356,7 +441,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             continue
         side = ctx.side
         if not side.named:
-            found = longest_match(tokens, i, reserved, people, _("characters"))
+            found = match_character(tokens, i, reserved, people, _("characters"))
             if found is not None:
                 cand, k = found
                 side.index = int(cand.value)  # type: ignore[arg-type]
@@ -457,7 +542,7 @@ def opponent_name(line: str, campaign: Campaign) -> str | None:
         if tok.norm in VS_WORDS:
             reserved = COMMON_WORDS | grammar_for(campaign).keywords
             try:
-                found = longest_match(tokens, i + 1, reserved, character_candidates(campaign), _("characters"))
+                found = match_character(tokens, i + 1, reserved, People(campaign), _("characters"))
             except QuickRollError:
                 return None
             return campaign.characters[int(found[0].value)].name if found else None  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from gmscreen.campaign.textsafe import CONTROL
 
@@ -130,10 +130,17 @@ def _score(typed: Sequence[str], forms: Iterable[tuple[str, ...]]) -> int:
 
 def match(typed: Sequence[str], candidates: Sequence[Candidate]) -> list[Candidate]:
     """The candidates that the typed words name, best tier only (exact > from start > inside)."""
+    return ranked(typed, candidates, lambda c: (c.words,) + c.aliases)[1]
+
+
+def ranked(typed: Sequence[str], candidates: Sequence[Candidate],
+           forms: Callable[[Candidate], Iterable[tuple[str, ...]]]) -> tuple[int, list[Candidate]]:
+    """The best tier (3 exact, 2 from the first word, 1 inside, 0 none) of the typed words
+    against each candidate's `forms`, and the candidates in it."""
     if not typed:
-        return []
-    scored = [(_score(typed, (c.words,) + c.aliases), c) for c in candidates]
+        return 0, []
+    scored = [(_score(typed, forms(c)), c) for c in candidates]
     top = max((s for s, _ in scored), default=0)
     if top == 0:
-        return []
-    return [c for s, c in scored if s == top]
+        return 0, []
+    return top, [c for s, c in scored if s == top]

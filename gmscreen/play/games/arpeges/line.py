@@ -7,6 +7,8 @@ import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from gmscreen.i18n import _, ngettext
+from gmscreen.i18n.typography import signed
+from gmscreen.rules.arpeges import SIMULTANEOUS_PENALTY
 
 from ...declarations import simultaneous_actions
 from ...quickroll.grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, flat, sign
@@ -67,11 +69,13 @@ class ArpegesGrammar(SystemGrammar):
             return 1
         norm = tok.norm.replace("−", "-")
         m = re.fullmatch(r"[x×](\d+)|(\d+)actions?", norm)
+        # `x2` counts for the side it is typed on: the actor's, or after `vs` the opponent's.
+        key = "opponent_simultaneous_actions" if ctx.side.role == "opponent" else "simultaneous_actions"
         if m:
-            ctx.once("simultaneous_actions", int(m.group(1) or m.group(2)), tok, _("the number of actions"))
+            ctx.once(key, int(m.group(1) or m.group(2)), tok, _("the number of actions"))
             return 1
         if re.fullmatch(r"(\d+)", norm) and i + 1 < len(tokens) and tokens[i + 1].norm == "actions":
-            ctx.once("simultaneous_actions", int(norm), tok, _("the number of actions"), tokens[i + 1])
+            ctx.once(key, int(norm), tok, _("the number of actions"), tokens[i + 1])
             return 2
         if re.fullmatch(r"[+\-]?\d+", norm):
             if "difficulty" in ctx.values:
@@ -138,28 +142,40 @@ class ArpegesGrammar(SystemGrammar):
             return finish(self, ctx, "simple", request, who=actor.name, who_id=side_id(actor), label=label,
                           missing=missing, baseline=baseline)
         o_level, o_text = self._level(opp)
+        o_explicit = "opponent_simultaneous_actions" in v
+        o_actions = v["opponent_simultaneous_actions"] if o_explicit else self._declared(opp)
+        # R12 on both sides: each side's actions named with the malus they take (baseline: none).
+        for name, count, typed in ((actor.name, actions, explicit), (opp.name, o_actions, o_explicit)):
+            if count > 1:
+                ctx.modifiers.append(_side_actions(name, count, typed))
         confrontation = v.get("confrontation") or "difficulty" in v
         if confrontation:
             request = {"difficulty": v.get("difficulty", 0), "actor_skill_level": level,
                        "opponent_skill_level": o_level, **common}
-            if actions > 1:
-                request["simultaneous_actions"] = actions
-                ctx.modifiers.append(_actions(actions, explicit))
             if v.get("parry") is False:
                 request["parry"] = False
-            baseline = {k: x for k, x in request.items() if k != "simultaneous_actions"} if actions > 1 else None
+            baseline = dict(request) if actions > 1 or o_actions > 1 else None
+            if actions > 1:
+                request["simultaneous_actions"] = actions
+            if o_actions > 1:
+                # The spec's parry level is the defender's "own attributes and penalties": R12 in it.
+                request["opponent_skill_level"] = o_level - _malus(o_actions)
             label = (f"{actor.name} · {a_text} · " + _("difficulty {value}").format(value=sign(request["difficulty"]))
                      + " · " + _("{name} parries").format(name=opp.name) + f" · {o_text}")
             choice = Choice("arpeges_parry", {}) if v.get("parry") is None else None
             return finish(self, ctx, "confrontation", request, who=actor.name, who_id=side_id(actor), label=label,
                           baseline=baseline, choice=choice)
-        if actions > 1 and explicit:
-            raise QuickRollError("simultaneous_scope", *ctx.spans["simultaneous_actions"])
         kind = "opposed_two_rolls" if v.get("two_rolls") else "opposed_one_roll"
         request = {"actor_skill_level": level, "opponent_skill_level": o_level, **common}
+        baseline = dict(request) if actions > 1 or o_actions > 1 else None
+        if actions > 1:
+            request["actor_simultaneous_actions"] = actions
+        if o_actions > 1:
+            request["opponent_simultaneous_actions"] = o_actions
         how = _("opposition in two rolls") if kind == "opposed_two_rolls" else _("opposition in one roll")
         label = against(f"{actor.name} · {a_text}", f"{opp.name} · {o_text}") + f" · {how}"
-        return finish(self, ctx, kind, request, who=actor.name, who_id=side_id(actor), label=label)
+        return finish(self, ctx, kind, request, who=actor.name, who_id=side_id(actor), label=label,
+                      baseline=baseline)
 
     def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
         open_roll = bool(request.get("open_roll"))
@@ -201,6 +217,17 @@ def _actions(actions: int, explicit: bool) -> str:
     if explicit:
         return ngettext("{n} action", "{n} actions", actions).format(n=actions)
     return ngettext("{n} action declared", "{n} actions declared", actions).format(n=actions)
+
+
+def _malus(actions: int) -> int:
+    """R12: what each of `actions` simultaneous actions loses (0 for one)."""
+    return SIMULTANEOUS_PENALTY * (actions - 1)
+
+
+def _side_actions(name: str, actions: int, explicit: bool) -> str:
+    """One side's simultaneous actions in an opposition, named, with the malus each takes."""
+    return _("{name}: {actions} ({malus} each)").format(name=name, actions=_actions(actions, explicit),
+                                                       malus=signed(-_malus(actions)))
 
 
 class ArpegesLine(LineRules):

@@ -29,9 +29,11 @@ from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 from gmscreen.campaign.model import Declaration, Entry, Timer
 from gmscreen.play.declarations import declared_actions, simultaneous_actions, simultaneous_malus
-from gmscreen.play.encounter import (TurnMove, add_to_encounter, end_fight, next_turn, previous_turn,
+from gmscreen.play.encounter import (TurnMove, end_fight, next_turn, previous_turn,
                                      roll_initiative, slugify, unique_slug)
 from gmscreen.play.games import table_for
+from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, candidates, join,
+                                 needs_choice, roll_joiners, slot_passed)
 from gmscreen.ui.sanitize import clean, literal, literal_text
 from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_refusal, name_of, record_interval, roll_interval,
                                   timer_progress, timer_result)
@@ -77,6 +79,9 @@ def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = N
     session = host.session
     if session is None or not host.may_edit():
         return None
+    if forward and not session.campaign.encounter.entries:
+        offer_join(host, _("Nobody in the fight: add"), start=True, pane=pane)
+        return None
     move = (next_turn(session, host.change) if forward
             else previous_turn(session, host.change, host.action_undo))  # the app's undo waits for a choice
     if move.problem:
@@ -97,6 +102,80 @@ def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = N
     return move
 
 
+def offer_join(host: CampaignHost, title: str, start: bool = False,
+               pane: InitiativePane | None = None) -> None:
+    """A small choice: the party, the NPCs, both or the selected character to the fight (those
+    not in it yet); `start`: the fight starts once they are in (`n`/`S` on an empty queue)."""
+    session = host.session
+    if session is None:
+        return
+    campaign = session.campaign
+    options: list[tuple[str, str]] = []
+    for group in GROUPS:
+        found = candidates(campaign, group, host.selected_id)
+        if found:
+            names = ", ".join(clean(c.name) for c in found)
+            options.append((group, _("{group}: {names}").format(group=_(GROUP_LABELS[group]), names=names)))
+    if not options:
+        host.warn(_("nobody to add: everyone is already in the fight") if campaign.characters
+                  else _("nobody in the initiative order: a to add"))
+        return
+
+    def chosen(group: str | None) -> None:
+        if group is not None:
+            add_group(host, group, start, pane)
+
+    host.push_screen(_dialogs().ChoiceScreen(title, options), chosen)
+
+
+def add_group(host: CampaignHost, group: str, start: bool = False, pane: InitiativePane | None = None) -> None:
+    """Roll (and log) each one's initiative, ask when a mid-round joiner acts, add them all in
+    one change; then start the fight when asked to."""
+    session = host.session
+    if session is None or not host.may_edit():
+        return
+    joiners = roll_joiners(host, session, candidates(session.campaign, group, host.selected_id))
+    if joiners is None:
+        return
+
+    def added(ok: bool) -> None:
+        campaign = session.campaign
+        if ok and start and campaign.encounter.round == 0 and campaign.encounter.entries:
+            move_turn(host, True, pane)
+        elif ok and pane is not None and campaign.encounter.round > 0:
+            pane._follow_current()
+
+    ask_when(host, session, joiners, added)
+
+
+def ask_when(host: CampaignHost, session: CampaignSession, joiners: list[tuple[str, str | None, int]],
+             then: Any = None) -> None:
+    """Add `joiners`; when one of them has missed their slot mid-round, the GM first says
+    whether they act this round or from the next one."""
+
+    def add(when: str | None) -> None:
+        if when is None:
+            host.warn(_("nobody added"), "information")
+            return
+        result = join(host, session, joiners, when)
+        if result.problem:
+            host.warn(result.problem)
+        for notice in result.notices:
+            host.warn(notice, "information")
+        if then is not None:
+            then(not result.problem)
+
+    campaign = session.campaign
+    if not needs_choice(campaign, joiners):
+        add(NEXT_ROUND)
+        return
+    late = ", ".join(clean(name) for name, _c, initiative in joiners if slot_passed(campaign, initiative))
+    host.push_screen(_dialogs().ChoiceScreen(
+        _("Round {n} under way, {names}: this round or the next?").format(n=campaign.encounter.round, names=late), [
+            (THIS_ROUND, _("This round, right after the current actor")),
+            (NEXT_ROUND, _("Next round (their place this round has passed)"))]), add)
+
+
 # ---------------------------------------------------------------- the pane
 
 
@@ -113,6 +192,7 @@ class InitiativePane(TablePane[Entry]):
         Binding("n", "next_turn", N_("Next"), id="initiative.next-turn"),
         Binding("p", "previous_turn", N_("Previous"), id="initiative.previous-turn", show=False),
         Binding("a", "add", N_("Add"), id="initiative.add"),
+        Binding("A", "add_group", N_("Add party/NPCs"), id="initiative.add-group", show=False),
         Binding("i", "set_initiative", N_("Init."), id="initiative.set-initiative"),
         Binding("I", "roll_all", N_("Roll all"), id="initiative.roll-all", show=False),
         Binding("s", "sort", N_("Sort"), id="initiative.sort", show=False),
@@ -442,7 +522,7 @@ class InitiativePane(TablePane[Entry]):
             self._warn(_("fight already under way (round {n}): E to end it").format(n=campaign.encounter.round))
             return
         if not campaign.encounter.entries:
-            self._warn(_("nobody in the initiative order: a to add"))
+            offer_join(self.host, _("Nobody in the fight: add"), start=True, pane=self)
             return
         if self._change(_("Start of the fight"), lambda b: start_fight(b, campaign)):
             self._warn(_("Round {n}").format(n=1), "information")
@@ -481,6 +561,11 @@ class InitiativePane(TablePane[Entry]):
 
         self.app.push_screen(_dialogs().ChoiceScreen(_("Add to the initiative"), options), chosen)
 
+    @editing
+    def action_add_group(self, session: CampaignSession) -> None:
+        """`A`: the party, the NPCs, both or the selected character to the fight in one change."""
+        offer_join(self.host, _("Add to the fight"), pane=self)
+
     def _ask_initiative(self, name: str | None, character: str | None) -> None:
         session = self.session
         assert session is not None
@@ -499,11 +584,14 @@ class InitiativePane(TablePane[Entry]):
             value = int(text) if text else roll_initiative(self.host, session, who)
             if value is None:
                 return
-            if add_to_encounter(self.host, session, name=who, character=character, initiative=value):
+
+            def added(ok: bool) -> None:
                 entry = next((e for e in session.campaign.encounter.entries
                               if e.name == who and e.character == character and e.initiative == value), None)
-                if entry is not None:
+                if ok and entry is not None:
                     self._cursor_to(f"e:{entry.id}")
+
+            ask_when(self.host, session, [(who, character, value)], added)
 
         title = (_("Initiative of {name}").format(name=Name(clean(name))) if name is not None
                  else _("Ad hoc entry"))

@@ -22,7 +22,7 @@ from gmscreen.campaign.model import Character, Condition, to_data
 from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
-from gmscreen.play.encounter import add_to_encounter, roll_initiative, slugify, unique_slug
+from gmscreen.play.encounter import roll_initiative, slugify, unique_slug
 from gmscreen.ui.panes import is_wide
 from gmscreen.play.games import table_for
 from gmscreen.play.roster_rules import leaving, remove_character, start_session
@@ -597,7 +597,9 @@ class RosterPane(TablePane[Character]):
         char_id = ch.id
 
         def add(value: int) -> None:
-            add_to_encounter(self.host, session, name=ch.name, character=char_id, initiative=value)
+            from gmscreen.ui.widgets.initiative.pane import ask_when   # a late joiner: this round or next
+
+            ask_when(self.host, session, [(ch.name, char_id, value)])
 
         if session.campaign.initiative.strip():
             value = roll_initiative(self.host, session, ch.name)
