@@ -22,7 +22,7 @@ from gmscreen.rules.expr import parse_expression
 
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _
-from .turns import TURN_LABEL, TurnTicks, is_turn_label, turn_label, end_turn, forget_turns, give_back, remember, start_fight, ticks_before
+from .turns import TURN_LABEL, TurnTicks, is_turn_label, turn_label, end_turn, forget_turns, give_back, remember, start_fight, ticks_before, wait
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
@@ -125,6 +125,21 @@ def next_turn(session: CampaignSession, change: ChangeFn | None = None) -> TurnM
         remember(b, campaign, ticks)
 
     moved = bool(change(turn_label(enc.entries[turn].name), build))
+    return TurnMove(moved=moved, notices=notices if moved else [])
+
+
+def wait_turn(session: CampaignSession, index: int, change: ChangeFn | None = None) -> TurnMove:
+    """The entry at `index` waits (`w`): on their turn the next one ready plays; when everyone
+    left to play waits, the round ends and the notices say so and name them (`turns.wait`)."""
+    change = change or session_change(session)
+    campaign = session.campaign
+    enc = campaign.encounter
+    if not 0 <= index < len(enc.entries) or enc.entries[index].delayed:
+        return TurnMove(problem=_("nobody to make wait on this row"))
+    ticks = TurnTicks(round=enc.round, actor=None)      # kept if waiting starts a new round
+    notices: list[str] = []
+    moved = bool(change(_("Waits: {name}").format(name=clean(enc.entries[index].name)),
+                        lambda b: wait(b, campaign, index, notices, ticks)))
     return TurnMove(moved=moved, notices=notices if moved else [])
 
 

@@ -130,10 +130,13 @@ def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
 
 # ---------------------------------------------------------------- search
 
-def search_text(record: RollRecord, system: System | None) -> str:
-    """What a search matches: who, the typed line and the outcome word (cheap: no describe), in
-    the language spoken and in English (a search finds "réussite" and "success" alike)."""
+def search_text(record: RollRecord, system: System | None, campaign: Campaign | None = None, *,
+                ascii: bool = False) -> str:
+    """What a search matches: every word its row shows (time, who, the typed line, the dice, the
+    outcome with the names, the detail), and the outcome word in English too (a search finds
+    "réussite" and "success" alike). Costs one `describe` per record, once per search session."""
     key = record.result.get("outcome", record.result.get("winner", ""))
     words = system.outcome_words.get(key, "") if system is not None and isinstance(key, str) else ""
-    said = _(words) if words else ""
-    return fold(f"{record.who} {record.line} {said} {words}" if said != words else f"{record.who} {record.line} {words}")
+    line = log_line(record, system, ascii=ascii, campaign=campaign)
+    shown = " ".join((line.time, line.who, line.test, line.dice, line.outcome, line.detail))
+    return fold(f"{shown} {_(words)} {words}" if words else shown)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from gmscreen.campaign.model import Entry, TickedCondition, TickedCountdown, TurnTicks
 from gmscreen.campaign.textsafe import clean
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import N_, _, ngettext
 from .timers import timer_progress
 
 if TYPE_CHECKING:
@@ -73,12 +73,15 @@ def start_fight(b: EditBuilder, campaign: Campaign) -> None:
 
 
 def new_round(b: EditBuilder, campaign: Campaign, notices: list[str],
-              ticks: TurnTicks | None = None) -> None:
+              ticks: TurnTicks | None = None, ended_by_wait: bool = False) -> None:
     """Round + 1: acted flags reset, declarations cleared, countdowns tick; the order is
     sorted now if a mid-round sort (`s`, `I`) left the full order for the next round
-    (`encounter.resort_at`: the round it was made in)."""
+    (`encounter.resort_at`: the round it was made in). Those still waiting are named (they
+    keep waiting into the new round: `w` brings them back when they choose), and when a
+    `w` ended the round (`ended_by_wait`) the notice says so."""
     enc = campaign.encounter
     resort_at = enc.resort_at
+    waiting = [clean(e.name) for e in enc.entries if e.delayed]
     b.set(("encounter", "round"), enc.round + 1)
     for i, entry in enumerate(enc.entries):
         if entry.acted:
@@ -109,6 +112,19 @@ def new_round(b: EditBuilder, campaign: Campaign, notices: list[str],
     first = first_ready(enc.entries)
     b.set(("encounter", "turn"), first if first is not None else 0)
     notices.insert(0, _("Round {n}").format(n=enc.round))
+    if waiting:
+        notices.insert(1, waited_notice(waiting, enc.round - 1, ended_by_wait))
+
+
+def waited_notice(names: list[str], round_ended: int, ended_by_wait: bool) -> str:
+    """Who waited through the round that ended without coming back (never carried silently)."""
+    if ended_by_wait:
+        text = ngettext("Round {n} ends, nobody else to play: {names} waits (w: come back)",
+                        "Round {n} ends, nobody else to play: {names} wait (w: come back)", len(names))
+    else:
+        text = ngettext("Waited the whole round {n} and still waits: {names}",
+                        "Waited the whole round {n} and still wait: {names}", len(names))
+    return text.format(n=round_ended, names=", ".join(names))
 
 
 def tick_conditions(b: EditBuilder, campaign: Campaign, char_id: str | None,
@@ -150,14 +166,27 @@ def end_turn(b: EditBuilder, campaign: Campaign, turn: int, notices: list[str],
 
 
 def pass_turn(b: EditBuilder, campaign: Campaign, start: int, notices: list[str],
-              ticks: TurnTicks | None = None) -> None:
+              ticks: TurnTicks | None = None, ended_by_wait: bool = False) -> None:
     """The turn goes to the first one ready from `start` (not one who waits or has acted),
     or, nobody being left to play this round, a new round starts."""
     following = first_ready(campaign.encounter.entries, start)
     if following is None:
-        new_round(b, campaign, notices, ticks)
+        new_round(b, campaign, notices, ticks, ended_by_wait)
     else:
         b.set(("encounter", "turn"), following)
+
+
+def wait(b: EditBuilder, campaign: Campaign, index: int, notices: list[str],
+         ticks: TurnTicks | None = None) -> None:
+    """The entry at `index` waits (`w`); on their turn the next one ready plays, or, everyone
+    left waiting, the round ends and says why. A round it ends is recorded for `p`."""
+    enc = campaign.encounter
+    round_before = enc.round
+    b.set(("encounter", "entries", index, "delayed"), True)
+    if enc.round > 0 and index == enc.turn:
+        pass_turn(b, campaign, index + 1, notices, ticks, ended_by_wait=True)
+        if ticks is not None and enc.round != round_before:     # a new round: kept for `p`
+            remember(b, campaign, ticks)
 
 
 def remember(b: EditBuilder, campaign: Campaign, ticks: TurnTicks) -> None:

@@ -36,7 +36,7 @@ from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pan
 from .sanitize import clean, pasted
 from .screens.steady import SteadyScreen
 from .status import StatusLine
-from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes
+from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes, next_theme
 from .widgets.footer import QuietFooter
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         Binding("full_stop", "repeat_roll", N_("Repeat roll"), show=False, id="app.repeat-roll"),
         Binding("ctrl+f", "search_log", N_("Search log"), show=False, id="app.search-log"),
         Binding("z", "zoom", N_("Zoom"), show=False, id="app.zoom"),
-        Binding("t", "change_theme", N_("Theme"), show=False, id="app.theme"),
+        Binding("t", "cycle_theme", N_("Theme"), show=False, id="app.theme"),
         Binding("ctrl+o", "open_campaign", N_("Open campaign"), show=False, id="app.open"),
         Binding("question_mark", "keys", N_("Keys"), id="app.keys"),
         Binding("q", "quit", N_("Quit"), id="app.quit"),
@@ -159,6 +159,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         themes, problems = load_themes()
         for each in themes:
             self.register_theme(each)
+        self.own_themes = [each.name for each in themes]     # `t` cycles these, shipped then the user's
         self.startup_problems += problems
         self._config_changed = False               # --theme chose a theme to remember (saved once running)
         self._pick_theme(theme)
@@ -215,6 +216,12 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if not config.save() and not config.broken:
             problem = config.problems[-1] if config.problems else _("settings not saved")
             self.call_from_thread(self.warn, problem)
+
+    def action_cycle_theme(self) -> None:
+        """`t`: the next shipped or user theme, named in a notice (every theme: the palette's Theme)."""
+        name = next_theme(self.theme, self.own_themes)
+        if name != self.theme and self.set_theme(name):
+            self.warn(_("Theme: {name}").format(name=name), severity="information")
 
     def set_theme(self, name: str) -> bool:
         try:

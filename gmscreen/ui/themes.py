@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
@@ -133,3 +133,14 @@ def load_themes(folders: list[Path | None] | None = None) -> tuple[list[Theme], 
                 continue
             themes[theme.name] = theme
     return list(themes.values()), problems
+
+
+def next_theme(current: str, ours: Sequence[str], others: Sequence[str] = ()) -> str:
+    """`t`: the theme after `current` in the cycle: the shipped and user themes (`ours`, in the
+    order loaded), then `others` (Textual's own) if given; from a theme outside the cycle, the first."""
+    cycle = list(ours) + [name for name in others if name not in ours]
+    if not cycle:
+        return current
+    if current not in cycle:
+        return cycle[0]
+    return cycle[(cycle.index(current) + 1) % len(cycle)]

@@ -337,3 +337,32 @@ async def test_the_log_in_english_and_switched_live(pane_host, open_sample):
         await pilot.press("escape", "f", *"jet secret")     # the French words find it too
         await pilot.pause()
         assert "1 found" in _screen(log)[-1]
+
+
+async def test_search_finds_any_word_on_a_row(pane_host, open_sample):
+    """`f` then a word the row shows but the line typed does not (its dice, its detail, its time,
+    the opponent named in the outcome): the row is found."""
+    session = open_sample("mir")
+    for n in range(6):
+        _record(session, n, line=f"loriane éloquence sd3 x{n}")
+    lines = [log_line(r, session.system) for r in session.rolls]
+    target = max(range(6), key=lambda i: len(lines[i].dice))
+    assert sum(lines[target].dice == line.dice for line in lines) == 1
+    app = _host(pane_host, session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = app.query_one(RollLog)
+        log.focus()
+        await pilot.press("f", *lines[target].dice)
+        await pilot.pause()
+        assert "1 trouvé" in _screen(log)[-1]
+        assert log.selected_record.seq == session.rolls[target].seq
+        await pilot.press("ctrl+u", *"pour sd 3")                   # the detail's words
+        await pilot.pause()
+        assert "6 trouvés" in _screen(log)[-1]
+        await pilot.press("ctrl+u", *lines[0].time)                   # the time shown
+        await pilot.pause()
+        assert "6 trouvés" in _screen(log)[-1]
+        await pilot.press("ctrl+u", *"zzz")
+        await pilot.pause()
+        assert " 0 trouvé" in _screen(log)[-1]

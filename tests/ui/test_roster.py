@@ -553,3 +553,35 @@ async def test_remove_dialog_says_de_with_the_name_in_french(pane_app):
         assert isinstance(dialog, ChoiceScreen)
         title = str(dialog.query_one("#dialog-title").render())
         assert title == "Retirer quel état du capitaine de Saint-Gelais ?"
+
+
+async def test_free_text_editor_refuses_an_unknown_stat_before_saving(pane_app):
+    """A skill typed under a characteristic or statistic the sheet does not have is refused in
+    the form (named, with the ones it has), nothing saved; typed under a known one, it saves."""
+    async with pane_app("tedeum", roster_pane, size=(100, 40)) as (session, app, pilot, _):
+        before = session.campaign.characters[0].sheet
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        skills = form.query_one("#group-skills")
+        skills.focus()
+        await pilot.press(*["down"] * 9, "end", "enter", *"Chance : Escrime = 3", "ctrl+s")
+        await pilot.pause()
+        errors = str(form.query_one("#form-errors").render())
+        assert app.screen is form and skills.has_class("-invalid")
+        assert "'Chance' n'est pas parmi" in errors and "sensibilite" in errors
+        assert session.campaign.characters[0].sheet == before
+        await pilot.press("home", *["delete"] * len("Chance"), *"adresse", "ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, EditCharacterScreen)
+        assert session.campaign.characters[0].sheet["skills"]["adresse"] == {"Escrime": 3}
+    async with pane_app("magisphere", roster_pane, size=(100, 40)) as (session, app, pilot, _):
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#group-stats").focus()          # PRE renamed: its skills have no statistic now
+        await pilot.press(*["down"] * 9, "end", *["backspace"] * len("PRE = 11"), *"Présence = 11", "ctrl+s")
+        await pilot.pause()
+        assert app.screen is form
+        assert "'PRE' n'est pas parmi : Agilité, Présence, Puissance" in str(form.query_one("#form-errors").render())
+        assert session.campaign.character("shady").sheet["stats"]["PRE"] == 11

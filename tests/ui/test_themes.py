@@ -92,20 +92,34 @@ async def test_theme_argument_wins_and_is_remembered(campaign_file, private_dirs
     assert any("nope" in p for p in unknown.startup_problems)
 
 
-async def test_theme_key_opens_the_theme_picker(campaign_file) -> None:
+async def test_theme_key_cycles_the_shipped_then_the_user_themes(campaign_file, private_dirs) -> None:
+    """`t` as the README says: the shipped themes, then the user's, round again; each named in a
+    notice. Textual's own themes stay in the palette's theme picker."""
+    user_themes = private_dirs["config"] / "themes"
+    user_themes.mkdir(parents=True)
+    (user_themes / "table.toml").write_text('name = "table"\nprimary = "#336699"\n', encoding="utf-8")
     app = GMScreenApp(campaign_file("mir"))
-    async with app.run_test() as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+    async with app.run_test(notifications=True) as pilot:
+        await ready(app, pilot)
         app.set_focus(None)
-        await press(pilot, "t")
+        assert app.theme == "gmscreen-dark"
+        seen = []
+        for _ in range(5):
+            await press(pilot, "t")
+            seen.append(app.theme)
+        assert seen == ["gmscreen-light", "table", "gmscreen-ansi", "gmscreen-contrast", "gmscreen-dark"]
+        assert any(n.message == "Thème : table" for n in app._notifications)
+        app.action_change_theme()                       # the palette's "Theme": every theme, Textual's too
+        await pilot.pause()
         from textual.command import CommandPalette
 
         assert isinstance(app.screen, CommandPalette)
-        await pilot.press(*"light")
+        await pilot.press(*"nord")
         await pilot.pause(0.3)
         await press(pilot, "enter")
-        assert "light" in app.theme
+        assert app.theme == "nord"
+        await press(pilot, "t")                         # from a theme outside the cycle: the first one
+        assert app.theme == "gmscreen-ansi"
 
 
 def _contrast(a, b) -> float:

@@ -30,14 +30,14 @@ from gmscreen.i18n.typography import Name, signed
 from gmscreen.campaign.model import Declaration, Entry, Timer
 from gmscreen.play.declarations import declared_actions, simultaneous_actions, simultaneous_malus
 from gmscreen.play.encounter import (TurnMove, end_fight, next_turn, previous_turn,
-                                     roll_initiative, slugify, unique_slug)
+                                     roll_initiative, slugify, unique_slug, wait_turn)
 from gmscreen.play.games import table_for
 from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, candidates, join,
                                  needs_choice, roll_joiners, slot_passed)
 from gmscreen.ui.sanitize import clean, literal, literal_text
 from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_refusal, name_of, record_interval, roll_interval,
                                   timer_progress, timer_result)
-from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, remember, sort_fairly,
+from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, sort_fairly,
                                  start_fight)
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text
 from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row
@@ -686,7 +686,6 @@ class InitiativePane(TablePane[Entry]):
         campaign = session.campaign
         enc = campaign.encounter
         notices: list[str] = []
-        ticks = TurnTicks(round=enc.round, actor=None)      # kept if waiting starts a new round
         if entry.delayed:
             def build(b: EditBuilder) -> None:
                 turn = min(enc.turn, len(enc.entries) - 1)
@@ -701,15 +700,13 @@ class InitiativePane(TablePane[Entry]):
                     b.set(("encounter", "turn"), target)
 
             label = _("Comes back: {name}").format(name=clean(entry.name))
-        else:
-            def build(b: EditBuilder) -> None:
-                b.set(("encounter", "entries", index, "delayed"), True)
-                if enc.round > 0 and index == enc.turn:
-                    pass_turn(b, campaign, index + 1, notices, ticks)
-                    if enc.round != ticks.round:        # waiting started a new round: kept for `p`
-                        remember(b, campaign, ticks)
-
-            label = _("Waits: {name}").format(name=clean(entry.name))
+        else:       # on the play core: a round it ends says so and names who waits
+            move = wait_turn(session, index, self._change)
+            for notice in move.notices:
+                self._warn(notice, "information")
+            if move.moved:
+                self._follow_current()
+            return
         if self._change(label, build):
             for notice in notices:
                 self._warn(notice, "information")

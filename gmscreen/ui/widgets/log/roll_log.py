@@ -490,7 +490,9 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         record = self._records[index]
         if self.players_watching and masked(record):
             return fold(" · ".join((_("GM's secret roll"), "jet secret du MJ", "GM's secret roll")))  # either language
-        return search_text(record, self._session.system if self._session is not None else None)
+        session = self._session
+        return search_text(record, session.system if session is not None else None,
+                           session.campaign if session is not None else None, ascii=self.ascii)
 
     def _query_folded(self) -> str:
         return fold(self._query or "")
