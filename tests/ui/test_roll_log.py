@@ -71,6 +71,16 @@ def test_log_line_words_in_english(english):
     assert "success" in search_text(RollRecord(3, "x", 1, "Bob", "bob", {}, {"outcome": "success"}), system)
 
 
+
+async def _log_watched(app, pilot) -> RollLog:
+    """The log pane focused, with `w` pressed: players are watching."""
+    await pilot.pause()
+    log = app.query_one(RollLog)
+    log.focus()
+    await pilot.press("w")
+    await pilot.pause()
+    return log
+
 async def test_rows_show_rolls_newest_last_with_separators(pane_host, open_sample):
     session = open_sample("mir")
     for n in range(3):
@@ -268,11 +278,7 @@ async def test_a_roll_with_a_secret_difficulty_is_masked_and_revealed_like_a_gm_
     session.record_roll(who="Garde", line="garde vigilance sd4", request=request, result=resolve(request, seed=2))
     app = _host(pane_host, session)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        log = app.query_one(RollLog)
-        log.focus()
-        await pilot.press("w")
-        await pilot.pause()
+        log = await _log_watched(app, pilot)
         assert "jet secret" in _screen(log)[1] and "vigilance" not in _screen(log)[1]
         await pilot.press("r")
         await pilot.pause()
@@ -315,11 +321,7 @@ async def test_the_log_in_english_and_switched_live(pane_host, open_sample):
     notes: list[str] = []
     app.warn = lambda message, severity="warning": notes.append(message)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        log = app.query_one(RollLog)
-        log.focus()
-        await pilot.press("w")
-        await pilot.pause()
+        log = await _log_watched(app, pilot)
         assert "jet secret du MJ" in _screen(log)[2]
         i18n.set_language("en")
         log.show_campaign(session)                 # what the app does on a change of language
