@@ -9,14 +9,15 @@ literal segments, never as markup.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from gmscreen.campaign.model import Campaign, RollRecord
-from gmscreen.i18n import _
+from gmscreen.i18n import _, pgettext
+from gmscreen.i18n.typography import Name
 from gmscreen.campaign.rolllog import masked
 from gmscreen.rules import System
-from gmscreen.rules._base import DiceGroup
+from gmscreen.rules._base import Description, DiceGroup
 from gmscreen.campaign.textsafe import clean
 
 from .quickroll.text import fold
@@ -92,6 +93,93 @@ def name_sides(headline: str, result: Mapping[str, Any], who: str, line: str,
 
 
 
+def name_roles(text: str, actor: str | None, opponent: str | None) -> str:
+    """"acteur 3 + 3 = 6 contre opposant 1 + 2" -> "Callia 3 + 3 = 6 contre Le garde 1 + 2": the
+    rules' role words (in the language spoken) replaced by the people's names ("de l'acteur"
+    contracts: "du garde")."""
+    for role, name in (("actor", actor), ("opponent", opponent)):
+        if not name:
+            continue
+        phrase = _("the actor") if role == "actor" else _("the opponent")
+        text = text.replace("de " + phrase, f"{Name(name):de}").replace(phrase, name)
+        word = re.escape(pgettext("dice group", role))
+        text = re.sub(rf"(?<![\w'’]){word}(?![\w'’])", lambda _m, n=name: n, text)
+    return text
+
+
+def helper_names(line: str, campaign: Campaign | None) -> list[str]:
+    """The helpers the line names after `aide` / `help`, in order (the rules number their dice)."""
+    if campaign is None:
+        return []
+    from .quickroll.grammar import (COMMON_WORDS, HELP_WORDS, People, QuickRollError, grammar_for,
+                                    match_character)
+    from .quickroll.text import tokenize
+
+    try:
+        tokens = tokenize(line)
+        reserved = COMMON_WORDS | grammar_for(campaign).keywords
+        people = People(campaign)
+    except Exception:  # noqa: BLE001 - a damaged campaign: dice stay numbered
+        return []
+    names: list[str] = []
+    i, helping = 0, False
+    while i < len(tokens):
+        if tokens[i].norm in HELP_WORDS:
+            helping, i = True, i + 1
+            continue
+        found = None
+        if helping:
+            try:
+                found = match_character(tokens, i, reserved, people, _("characters"))
+            except QuickRollError:
+                found = None
+        if found is None:
+            helping, i = False, i + 1
+            continue
+        names.append(clean(campaign.characters[int(found[0].value)].name))  # type: ignore[arg-type]
+        i += found[1]
+    return names
+
+
+def short_name(name: str | None, line: str) -> str | None:
+    """The name as the GM called it in the line, in the name's own spelling ("Louvensac" for
+    "Mlle de Louvensac" when the line says `louvensac`; "garde 2" keeps its number): the dice
+    and the detail of a contest stay on the tray's rows at 80×24. The full name otherwise."""
+    if not name:
+        return name
+    typed = set(fold(line).split())
+    words = name.split()
+    for n, word in enumerate(words):
+        if len(word) > 2 and fold(word).strip(",.") in typed:
+            more = words[n + 1] if n + 1 < len(words) and words[n + 1].isdigit() else ""
+            return f"{word.strip(',.')} {more}".strip()
+    return name
+
+
+def name_description(desc: Description, result: Mapping[str, Any], who: str, line: str,
+                     campaign: Campaign | None = None, *, opponent: str | None = None) -> Description:
+    """The rules' description in the table's words: the winner, each side's dice and detail by
+    name, each helper's dice labelled with the helper's name ("aide Loriane"). The rules keep
+    their roles; only the table knows who played them."""
+    opponent = opponent or _opponent(line, campaign)
+    headline = name_sides(desc.headline, result, who, line, campaign)
+    actor_short, opponent_short = short_name(who, line), short_name(opponent, line)
+    if actor_short and actor_short == opponent_short:          # two guards: their full names
+        actor_short, opponent_short = who, opponent
+    who, opponent = actor_short, opponent_short
+    helpers = helper_names(line, campaign) if result.get("helper_dice") else []
+    numbered = {pgettext("dice group", "help {n}").format(n=n): name for n, name in enumerate(helpers, start=1)}
+
+    def label(text: str) -> str:
+        if text in numbered:
+            return pgettext("dice group", "help {name}").format(name=numbered[text])
+        return name_roles(text, who, opponent)
+
+    return replace(desc, headline=headline,
+                   detail=name_roles(desc.detail, who, opponent),
+                   groups=tuple(replace(g, label=label(g.label)) for g in desc.groups))
+
+
 def _opponent(line: str, campaign: Campaign | None) -> str | None:
     if campaign is not None:
         from .quickroll.grammar import opponent_name
@@ -111,7 +199,7 @@ def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
     """Turn one record into the words of its log row (`campaign` names the opponent in full)."""
     who = clean(record.who)
     test = clean(record.line)
-    d = describe_result(system, record.result)
+    d = name_description(describe_result(system, record.result), record.result, who, test, campaign)
     return LogLine(
         seq=record.seq,
         session=record.session,
@@ -119,7 +207,7 @@ def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
         who=who,
         test=test,
         dice=clean(compact_dice(d.groups, ascii=ascii)),
-        outcome=clean(name_sides(d.headline, record.result, who, test, campaign)),
+        outcome=clean(d.headline),
         detail=clean(d.detail),
         tone=_tone(record.result, d.good),
         gm_only=record.gm_only or bool(record.result.get("hidden")),

@@ -29,6 +29,7 @@ from gmscreen.i18n import N_, _, ngettext
 
 from .config import Config, first_run_campaign
 from .disk_watch import DISK_CHECK_SECONDS, DiskWatch
+from .glyphs import AsciiGlyphs
 from .host import CampaignHost
 from .keygate import KeyGate
 from .lifecycle import SessionKeeper
@@ -165,6 +166,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._pick_theme(theme)
         if ascii:
             self.add_class("-ascii")
+            self._filters.append(AsciiGlyphs())       # every glyph drawn, in ASCII (gmscreen.ui.glyphs)
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
         self._keymap_checked = False

@@ -121,3 +121,86 @@ def test_the_command_line_words_follow_the_language(english) -> None:
     request = {"system": "eclats", "kind": "simple", "characteristic": 2, "skill": 2, "threshold": 7, "dice": [3, 5]}
     assert CliRenderer(eclats, request).lines(eclats.describe(resolve(request)))[-1] == \
         "  die 5 + skill 2 = 7 against a threshold of 7 (Complexe) · margin +0 → success"
+
+
+# ---------------------------------------------------------------- people, not roles (issue 12)
+
+def _named(system_id: str, line: str, seed: int, want=lambda r: True):
+    """The description of `line` rolled on the sample (choices at their defaults, the first seed
+    from `seed` whose result `want` accepts), in the table's words."""
+    import random
+
+    from gmscreen.campaign.samples import sample_path
+    from gmscreen.campaign.store import load_campaign
+    from gmscreen.play.logline import name_description
+    from gmscreen.play.quickroll import RollFlow, parse
+
+    campaign = load_campaign(sample_path(system_id))
+    draft = parse(line, campaign)
+    for n in range(seed, seed + 300):
+        flow = RollFlow(draft, random.Random(n)).start()
+        while flow.prompt is not None:
+            flow.choose("enter")
+        if want(flow.result):
+            break
+    desc = get_system(system_id).describe(flow.result)
+    return name_description(desc, flow.result, draft.who, line, campaign), flow.result
+
+
+ROLE_WORDS = re.compile(r"\b(acteur|opposant|actor|opponent)\b|l'acteur|l'opposant")
+
+
+@pytest.mark.parametrize(("system_id", "line", "actor", "opponent", "winner_names"), [
+    ("mir", "callia infiltration vs garde instinct", "Callia", "garde",
+     {"actor": "Callia l'emporte", "opponent": "Le garde de la porte l'emporte"}),
+    ("tedeum", "louvensac comédie vs gentilhomme perspicacité", "Louvensac", "gentilhomme",
+     {"actor": "Mlle de Louvensac l'emporte", "opponent": "le gentilhomme huguenot l'emporte"}),
+    ("magisphere", "granok force vs bob force", "Granok", "Bob",
+     {"actor": "Granok l'emporte", "opponent": "le gros Bob l'emporte"}),
+])
+@pytest.mark.parametrize("side", ["actor", "opponent"])
+def test_an_opposed_result_names_both_people(system_id, line, actor, opponent, winner_names, side) -> None:
+    """The winner in full in the headline, each side's dice and detail by the name the GM typed,
+    never "l'acteur" nor "opposant"."""
+    desc, result = _named(system_id, line, 1, lambda r: r.get("winner") == side)
+    assert desc.headline == winner_names[side]
+    labels = [g.label for g in desc.groups]
+    assert any(label.startswith(actor) for label in labels) and any(label.startswith(opponent) for label in labels)
+    for text in (desc.headline, desc.detail, *labels):
+        assert not ROLE_WORDS.search(text), text
+
+
+def test_an_arpeges_opposition_names_the_winner_and_the_actors_dice() -> None:
+    desc, _r = _named("arpeges", "thibault baratin vs marchand baratin", 1, lambda r: r["winner"] == "opponent")
+    assert desc.headline == "Maître Gorlois, marchand l'emporte"
+    desc, _r = _named("arpeges", "thibault baratin +3 vs marchand baratin", 1, lambda r: r["parry_rolled"])
+    assert [g.label for g in desc.groups][:2] == ["dé de chance (Thibault)", "dé de malchance (Thibault)"]
+    assert not any(ROLE_WORDS.search(t) for t in (desc.headline, desc.detail, *(g.label for g in desc.groups)))
+
+
+def test_mir_help_dice_are_labelled_with_the_helpers_name() -> None:
+    desc, result = _named("mir", "alexis force sd4 +1d aide loriane", 1)
+    assert [g.label for g in desc.groups] == ["dés", "aide Loriane"]
+    helper = desc.groups[1]
+    assert [d.face for d in helper.dice] == result["helper_dice"][0]
+    shown = DescriptionRenderer().render(desc)
+    assert "aide Loriane " + " ".join(str(f) for f in result["helper_dice"][0]) in shown
+
+
+def test_people_are_named_in_english_too(english) -> None:
+    desc, _r = _named("mir", "callia infiltration vs garde instinct", 1, lambda r: r["winner"] == "actor")
+    assert desc.headline == "Callia wins" and [g.label for g in desc.groups] == ["Callia", "garde"]
+    desc, _r = _named("mir", "alexis force sd4 aide loriane", 1)
+    assert [g.label for g in desc.groups] == ["dice", "help Loriane"]
+    desc, _r = _named("tedeum", "louvensac comédie vs gentilhomme perspicacité", 1)
+    assert not ROLE_WORDS.search(desc.detail) and desc.detail.startswith("Louvensac ")
+
+
+def test_a_side_is_named_as_the_gm_typed_it() -> None:
+    from gmscreen.play.logline import name_roles, short_name
+
+    assert short_name("Mlle de Louvensac", "louvensac comédie") == "Louvensac"
+    assert short_name("Le garde 2", "garde 2 instinct vs garde 3") == "garde 2"
+    assert short_name("Callia", "6d12 sd2") == "Callia"                     # not typed: the full name
+    assert name_roles("marge de l'acteur +3", "le garde", None) == "marge du garde +3"
+    assert name_roles("dé de chance (acteur)", "Thibault", None) == "dé de chance (Thibault)"

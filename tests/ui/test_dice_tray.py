@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 
 from gmscreen.campaign.model import Character
+from gmscreen.play.logline import name_description
 from gmscreen.play.quickroll import RollFlow, parse, rule_message
 from gmscreen.rules import RequestError, get_system, resolve
 from gmscreen.ui import GMScreenApp
@@ -372,9 +374,13 @@ def seed_for(campaign: Any, line: str, want: Any) -> int:
     raise AssertionError(f"no seed for {line!r}")
 
 
-def dice_shown(result: dict[str, Any], system: str) -> list[str]:
-    """Each group of dice as the tray writes it: label, then every face."""
-    groups = get_system(system).describe(result).groups
+def dice_shown(result: dict[str, Any], system: str, record: Any = None, campaign: Any = None) -> list[str]:
+    """Each group of dice as the tray writes it: label (the people's names for a logged
+    `record`), then every face."""
+    desc = get_system(system).describe(result)
+    if record is not None:
+        desc = name_description(desc, result, record.who, record.line, campaign)
+    groups = desc.groups
     return [" ".join([g.label, *(str(d.face) for d in g.dice)]).strip() for g in groups]
 
 
@@ -549,7 +555,7 @@ async def test_every_die_of_a_contest_is_on_screen(campaign_file, system: str, l
                 await pilot.pause()
             record = app.session.rolls[-1]
             rows = on_screen(app, tray)
-            for group in dice_shown(record.result, system):
+            for group in dice_shown(record.result, system, record, campaign):
                 assert any(group in row for row in rows), (seed, group, rows)
 
 
@@ -680,7 +686,7 @@ async def test_show_record_shows_a_logged_roll_masked_when_players_watch(pane_ho
         await pilot.pause()
         shown = str(tray.result_view.render())
         assert "Callia : Le garde de la porte l'emporte" in shown
-        assert all(group in shown for group in dice_shown(result, "mir"))
+        assert all(group in shown for group in dice_shown(result, "mir", record, session.campaign))
         tray.show_record(timer_roll)
         await pilot.pause()
         assert "Alexis" in str(tray.result_view.render()) and "= 7" in str(tray.result_view.render())
@@ -744,7 +750,8 @@ async def test_a_result_unmasked_later_still_gets_the_row_it_needs(campaign_file
             app.toggle_players_watching()
             await pilot.pause()
             rows = on_screen(app, tray)
-            for group in dice_shown(app.session.rolls[-1].result, "tedeum"):
+            for group in dice_shown(app.session.rolls[-1].result, "tedeum", app.session.rolls[-1],
+                                    app.session.campaign):
                 assert any(group in row for row in rows), (seed, group, rows)
             tall += tray._shown_rows > room
         assert tall                                           # at least one needed the row
@@ -826,3 +833,48 @@ async def test_undo_waits_while_an_impulsion_choice_is_pending(campaign_file) ->
         await pilot.press("ctrl+z")                             # settled: undo works again
         await pilot.pause()
         assert app.session.campaign.revision != revision
+
+
+# ---------------------------------------------------------------- people, not roles (issue 12)
+
+
+@pytest.mark.parametrize("system,line,names", [
+    ("arpeges", "thibault baratin vs marchand baratin", ("Maître Gorlois, marchand l'emporte", "Thibault l'emporte")),
+    ("mir", "callia infiltration vs garde instinct", ("Callia l'emporte", "Le garde de la porte l'emporte")),
+    ("tedeum", "louvensac comédie vs gentilhomme perspicacité",
+     ("Mlle de Louvensac l'emporte", "le gentilhomme huguenot l'emporte", "égalité")),
+    ("magisphere", "granok force vs bob force", ("Granok l'emporte", "le gros Bob l'emporte")),
+])
+async def test_a_contest_in_the_tray_names_people_not_roles(pane_host, open_sample, system, line, names) -> None:
+    """What the terminal shows of an opposed roll: the winner by name, each side's dice by name,
+    no "acteur" / "opposant" anywhere; the log row says the same."""
+    session = open_sample(system)
+    async with _tray(pane_host, session, seed=3) as (app, pilot, tray):
+        await _enter(pilot, line)
+        for _ in range(6):                                    # any choice: its default
+            if tray.flow is None:
+                break
+            await press(pilot, "enter")
+        shown = _text(tray.result_view)
+        assert any(name in shown for name in names), shown
+        assert not re.search(r"\b(acteur|opposant)\b", shown), shown
+        record = session.rolls[-1]
+        assert all(group in shown for group in dice_shown(record.result, system, record, session.campaign))
+
+
+async def test_mir_help_dice_carry_the_helpers_name(pane_host, open_sample) -> None:
+    session = open_sample("mir")
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _enter(pilot, "alexis force sd4 aide loriane")
+        shown = _text(tray.result_view)
+        faces = " ".join(str(f) for f in session.rolls[-1].result["helper_dice"][0])
+        assert f"aide Loriane {faces}" in shown and "aide 1" not in shown
+
+
+async def test_a_line_error_shows_no_offset(pane_host, open_sample) -> None:
+    """"▲16 « 3d » : …" was a character offset: the message quotes the word instead."""
+    session = open_sample("mir")
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _type(pilot, "alexis force sd4 aide 3d")
+        info = _text(tray.info)
+        assert "« 3d »" in info and not re.search(r"[▲^]\d", info), info

@@ -8,9 +8,10 @@ import asyncio
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
+import pytest
+
 from gmscreen.campaign import load_campaign
-from gmscreen.ui import GMScreenApp
-from gmscreen.ui.host import SAVE_DELAY
+from gmscreen.ui import GMScreenApp, host
 from gmscreen.ui.screens.disk_conflict import DiskConflictScreen
 from gmscreen.ui.widgets.roster.pane import RosterPane
 
@@ -21,6 +22,13 @@ def roster_names(app) -> str:
     pane = app.pane("roster")
     table = (pane if isinstance(pane, RosterPane) else pane.query_one(RosterPane)).table
     return " ".join(str(table.get_row_at(r)[1]) for r in range(table.row_count))
+
+
+@pytest.fixture(autouse=True)
+def slower_autosave(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests edit the file by hand between a change and its autosave: give that window
+    1.5 s rather than 0.5 s, so a busy machine (a key taking half a second) cannot close it."""
+    monkeypatch.setattr(host, "SAVE_DELAY", 1.5)
 
 
 def edit_by_hand(path, old: str, new: str) -> bytes:
@@ -80,7 +88,7 @@ async def both_changed(app, pilot, path, answer: str) -> tuple[bytes, int]:
     await app.disk_watch.look()
     await pilot.pause()
     assert isinstance(app.screen, DiskConflictScreen)
-    await asyncio.sleep(SAVE_DELAY + 0.3)                # the autosave comes and goes: nothing written
+    await asyncio.sleep(host.SAVE_DELAY + 0.3)                # the autosave comes and goes: nothing written
     await settle(app, pilot)
     assert path.read_bytes() == theirs and app.session.dirty
     assert isinstance(app.screen, DiskConflictScreen)
@@ -130,7 +138,7 @@ async def test_one_turn_saved_by_the_screen_keeps_every_comment(campaign_file) -
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot)
         await pilot.press("n")
-        await asyncio.sleep(SAVE_DELAY + 0.3)
+        await asyncio.sleep(host.SAVE_DELAY + 0.3)
         await settle(app, pilot)
         assert not app.session.dirty
     after = path.read_text("utf-8").splitlines()
@@ -155,7 +163,10 @@ async def test_a_conflict_found_by_the_autosave_is_asked_at_the_next_look(campai
         await ready(app, pilot)
         await pilot.press("n")
         theirs = edit_by_hand(path, "session = ", "session = 1")
-        await asyncio.sleep(SAVE_DELAY + 0.3)                # the autosave looks first, and stops
+        for _ in range(200):                                 # the autosave looks first, and stops
+            await asyncio.sleep(0.05)
+            if app.session.disk_conflict is not None:
+                break
         await settle(app, pilot)
         assert path.read_bytes() == theirs and app.session.disk_conflict is not None
         await app.disk_watch.look()

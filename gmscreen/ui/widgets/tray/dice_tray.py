@@ -233,7 +233,7 @@ class DiceTray(CampaignView, Widget):
     def show_record(self, record: RollRecord) -> None:
         """Show a logged roll as if it had just been rolled here (an interval of a timer rolled
         from the initiative pane): every die and the outcome, masked while players watch."""
-        from gmscreen.play.logline import describe_result, name_sides
+        from gmscreen.play.logline import describe_result, name_description
 
         system_id = record.result.get("system") or record.request.get("system")
         system = None
@@ -244,10 +244,10 @@ class DiceTray(CampaignView, Widget):
                 system = None
         if system is None and self.session is not None:
             system = get_system(self.session.campaign.system)
-        description = describe_result(system, record.result)
         campaign = self.session.campaign if self.session is not None else None
-        headline = name_sides(description.headline, record.result, clean(record.who), record.line, campaign)
-        self._shown = ShownRoll(who=record.who, headline=headline, detail=description.detail,
+        description = name_description(describe_result(system, record.result), record.result, clean(record.who),
+                                       record.line, campaign)
+        self._shown = ShownRoll(who=record.who, headline=description.headline, detail=description.detail,
                              good=description.good, groups=description.groups, gm_only=record.gm_only,
                              secret=bool(record.gm_only or record.result.get("hidden")), record=record)
         self._render_shown()
@@ -557,6 +557,11 @@ class DiceTray(CampaignView, Widget):
             self._shown = ShownRoll(who=draft.who, headline="", detail="", good=None, groups=(), gm_only=gm_only,
                                  secret=secret, record=record, plain=str(result))
         else:
+            from gmscreen.play.logline import name_description
+
+            description = name_description(description, result, draft.who, draft.line,
+                                           self.session.campaign if self.session is not None else None,
+                                           opponent=draft.sides[1].name if len(draft.sides) > 1 else None)
             headline = description.headline
             if system.kinds[draft.kind].contest:
                 headline = winner_words(result.get("winner"), draft, headline)

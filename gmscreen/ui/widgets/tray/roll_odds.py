@@ -19,10 +19,9 @@ if TYPE_CHECKING:
 
 
 def error_content(error: QuickRollError, *, ascii: bool) -> Content:
-    """"▲12 …": where the line goes wrong, and why."""
-    pointer = "^" if ascii else "▲"
-    where = f"{pointer}{error.position + 1} " if error.position else ""
-    return Content.assemble((where, "bold"), literal(error.message))
+    """Why the line goes wrong, in words that quote what was typed: never a character offset
+    (an internal number the GM cannot use; `ascii` kept for the callers)."""
+    return literal(error.message)
 
 
 def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:

@@ -106,7 +106,9 @@ def headline_content(shown: ShownRoll) -> Content:
     else:
         desc = Description(headline=shown.headline, detail=shown.detail, good=shown.good)
     parts = [TRAY.text(_("GM") + " ", "gm")] if shown.gm_only else []
-    parts += [TRAY.text(shown.who, "who"), TRAY.text(_(": ")), TRAY.headline(desc)]
+    if not (shown.who and desc.headline.startswith(shown.who)):    # "Callia l'emporte" says who already
+        parts += [TRAY.text(shown.who, "who"), TRAY.text(_(": "))]
+    parts.append(TRAY.headline(desc))
     if shown.detail:
         parts += [TRAY.text("  "), TRAY.detail(desc)]
     return TRAY.join(parts)
