@@ -10,6 +10,7 @@ fight part lists (`FightRules.timed_tests`), found here from the timer's own req
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,7 @@ def status_word(status: str) -> str:
     return _(STATUS_WORDS[status]) if status in STATUS_WORDS else clean(status)
 
 
-class TimedTest:
+class TimedTest(ABC):
     """One kind of test a game runs over several rolls (an extended test, an extended
     opposition), kept as a timer: the form that starts it, the timer it makes, when its next
     interval may be rolled, the dice of that interval and its progress in words."""
@@ -43,10 +44,12 @@ class TimedTest:
     option = ""               # its line in the "New timer" choice (an N_ message, shown with _)
     who_missing = N_("select the character first (roster)")   # said when none is selected (N_)
 
+    @abstractmethod
     def form(self, campaign: Campaign, system: System, character: Character) -> Form:
         """The fields the GM fills in to start one for `character`."""
         raise NotImplementedError
 
+    @abstractmethod
     def make(self, campaign: Campaign, system: System, character: Character, values: dict[str, str]) -> Timer:
         """The timer (id left empty) the filled-in `form` starts: its label, request and people."""
         raise NotImplementedError
@@ -55,10 +58,12 @@ class TimedTest:
         """Why its next interval cannot be rolled now (None: it can)."""
         return None
 
+    @abstractmethod
     def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random) -> str:
         """Add one interval's dice to `dice` (a copy, changed in place); returns the step's name."""
         raise NotImplementedError
 
+    @abstractmethod
     def progress(self, campaign: Campaign, timer: Timer, result: dict) -> str:
         """Where it stands, from what the rules say of its dice (`result`), plain and cleaned."""
         raise NotImplementedError

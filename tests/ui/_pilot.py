@@ -62,3 +62,46 @@ def burst(app: Any, *keys: str) -> None:
         event = events.Key(key, char)
         event.set_sender(app)
         app._driver.send_message(event)
+
+
+def screen_text(app: Any) -> list[str]:
+    """The screen as the GM reads it: one string per row, dialogs over what they cover."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True,
+                      legacy_windows=False, safe_box=False, color_system="truecolor")
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text().splitlines()
+
+
+class ScreenWalk:
+    """Steps through the screen, reading it after each with `check` (screen rows -> faults);
+    `seen` maps each step to what was wrong there. Steps marked `narrow_only` are skipped
+    when `wide` (every pane is on screen at once: nothing to switch to, dialogs look alike)."""
+
+    def __init__(self, app: Any, pilot: Any, check: Any, *, wide: bool = False) -> None:
+        self.app, self.pilot, self.check, self.wide = app, pilot, check, wide
+        self.seen: dict[str, list[str]] = {}
+
+    async def look(self, step: str, *keys: str, narrow_only: bool = False) -> None:
+        if narrow_only and self.wide:
+            return
+        if keys:
+            await self.pilot.press(*keys)
+        await self.pilot.pause()
+        faults = self.check(screen_text(self.app))
+        if faults:
+            self.seen[step] = sorted(set(faults))
+
+    async def panes_and_a_line(self, line: str) -> None:
+        """The start, each pane, then `line` in the tray with its odds (set, not typed: the
+        keys are tested elsewhere)."""
+        await self.look("start")
+        for pane in ("2", "3", "4", "1"):
+            await self.look(f"pane {pane}", "escape", pane, narrow_only=True)
+        await self.pilot.press("slash")
+        self.app.pane("dice-tray").line.value = line
+        await self.look("typed line")

@@ -16,8 +16,7 @@ from gmscreen.rules import SYSTEMS, get_system
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.glyphs import to_ascii
 
-from _pilot import ready
-from test_every_string_translated import screen_text
+from _pilot import ScreenWalk, ready
 
 FRENCH = set("àâäçéèêëîïôöùûüÿœæÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸŒÆ«»")
 
@@ -36,11 +35,11 @@ def campaign_texts(path: Any) -> list[str]:
     return [text for text in texts if text]
 
 
-def foreign_glyphs(app: Any, texts: list[str]) -> list[str]:
+def foreign_glyphs(rows: list[str], texts: list[str]) -> list[str]:
     """Tokens on screen holding a character that is neither ASCII nor French, and that are not
     a piece of the campaign's own text."""
     found = []
-    for line in screen_text(app):
+    for line in rows:
         for token in re.split(r"\s+", line):
             if all(ch.isascii() or ch in FRENCH for ch in token):
                 continue
@@ -55,28 +54,15 @@ async def test_ascii_screen_draws_only_ascii(campaign_file, system: str) -> None
     path = campaign_file(system)
     texts = campaign_texts(path)
     app = GMScreenApp(path, ascii=True)
-    seen: dict[str, list[str]] = {}
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-
-        async def look(step: str, *keys: str) -> None:
-            if keys:
-                await pilot.press(*keys)
-            await pilot.pause()
-            glyphs = foreign_glyphs(app, texts)
-            if glyphs:
-                seen[step] = sorted(set(glyphs))
-
-        await look("start")
-        for pane in ("2", "3", "4", "1"):
-            await look(f"pane {pane}", "escape", pane)
-        await pilot.press("slash")
-        app.pane("dice-tray").line.value = table_for(system).line.help_examples[0][0]
-        await look("typed line")
+        walk = ScreenWalk(app, pilot, lambda rows: foreign_glyphs(rows, texts))
+        look = walk.look
+        await walk.panes_and_a_line(table_for(system).line.help_examples[0][0])
         await look("rolled", "enter")
         await look("after the roll", "enter")
         await look("keys help", "escape", "escape", "question_mark")
-    assert seen == {}
+    assert walk.seen == {}
 
 
 def test_glyphs_become_ascii_of_the_same_width_and_letters_stay() -> None:

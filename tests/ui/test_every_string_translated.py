@@ -9,12 +9,10 @@ an identifier (a file, a key id). Anything else is a string that did not come fr
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any
 
 import pytest
-from rich.console import Console
 
 from gmscreen import i18n
 from gmscreen.campaign import load_campaign
@@ -22,21 +20,13 @@ from gmscreen.play.games import table_for
 from gmscreen.rules import SYSTEMS, get_system
 from gmscreen.ui import GMScreenApp
 
-from _pilot import load_error_shown, ready
+from _pilot import ScreenWalk, load_error_shown, ready, screen_text
 
 SIZES = ((80, 24), (120, 40))
 WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿŒœ][A-Za-zÀ-ÖØ-öø-ÿŒœ'’-]+")
 # Keys as the footer and the help name them.
 KEY_WORDS = {"ctrl", "esc", "tab", "shift", "enter", "space", "up", "down", "left", "right", "home", "end",
              "pgup", "pgdn", "pageup", "pagedown", "backspace", "delete", "insert", "del", "ins", "f1", "super", "alt", "meta"}
-
-
-def screen_text(app: Any) -> list[str]:
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True,
-                      legacy_windows=False, safe_box=False, color_system="truecolor")
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return console.export_text().splitlines()
 
 
 def vocabulary(path: Any) -> set[str]:
@@ -96,9 +86,9 @@ def _subsequence(short: str, word: str) -> bool:
     return short[:1] == word[:1] and all(ch in letters for ch in short)
 
 
-def foreign_words(app: Any, allowed: set[str]) -> list[str]:
+def foreign_words(rows: list[str], allowed: set[str]) -> list[str]:
     found = []
-    for line in screen_text(app):
+    for line in rows:
         for token in line.split():
             if any(mark in token for mark in "./_@") or any(ch.isdigit() for ch in token):
                 continue            # a file, a key id (app.quit), a number with its unit
@@ -119,30 +109,13 @@ async def test_every_screen_speaks_only_the_catalog(campaign_file, system: str, 
     allowed = vocabulary(path)
     i18n.set_language(i18n.PSEUDO)
     app = GMScreenApp(path)
-    seen: dict[str, list[str]] = {}
     async with app.run_test(size=size) as pilot:
         await ready(app, pilot)
-
         # Wide, every pane is on screen at once: the panes and the tray are read there; the
         # dialogs and help look the same at both sizes and are read at 80×24.
-        wide = size[0] >= 120
-
-        async def look(step: str, *keys: str, narrow_only: bool = False) -> None:
-            if narrow_only and wide:
-                return
-            if keys:
-                await pilot.press(*keys)
-            await pilot.pause()
-            words = foreign_words(app, allowed)
-            if words:
-                seen[step] = sorted(set(words))
-
-        await look("start")
-        for pane in ("2", "3", "4", "1"):
-            await look(f"pane {pane}", "escape", pane, narrow_only=True)
-        await pilot.press("slash")
-        app.pane("dice-tray").line.value = _first_line(system)     # typed: the keys are tested elsewhere
-        await look("typed line")
+        walk = ScreenWalk(app, pilot, lambda rows: foreign_words(rows, allowed), wide=size[0] >= 120)
+        look = walk.look
+        await walk.panes_and_a_line(_first_line(system))
         await look("rolled", "enter")
         await look("after the roll", "enter")
         await look("keys help", "escape", "escape", "question_mark", narrow_only=True)
@@ -157,7 +130,7 @@ async def test_every_screen_speaks_only_the_catalog(campaign_file, system: str, 
         await look("declare", "escape", "escape", "d", narrow_only=True)
         await look("end fight", "escape", "escape", "E", narrow_only=True)
         await look("grammar help", "escape", "slash", "question_mark", narrow_only=True)
-    assert seen == {}
+    assert walk.seen == {}
 
 
 async def test_the_load_error_screen_speaks_only_the_catalog(tmp_path) -> None:
@@ -167,6 +140,6 @@ async def test_the_load_error_screen_speaks_only_the_catalog(tmp_path) -> None:
     app = GMScreenApp(bad)
     async with app.run_test(size=(80, 24)) as pilot:
         await load_error_shown(app, pilot)
-        words = foreign_words(app, KEY_WORDS | {"bad", "toml", "nope", "characters", "id", "system"}
+        words = foreign_words(screen_text(app), KEY_WORDS | {"bad", "toml", "nope", "characters", "id", "system"}
                               | {sid.casefold() for sid in SYSTEMS})
     assert words == []

@@ -88,6 +88,7 @@ class FormScreen(DialogScreen[Answer]):
     SUBMIT_BUTTON = "ok"
 
     def action_submit(self) -> None:
+        """Each form checks its own values (an abstract hook: Textual screens take no ABC)."""
         raise NotImplementedError
 
     def action_cancel(self) -> None:

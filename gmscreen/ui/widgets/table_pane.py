@@ -63,7 +63,8 @@ class TablePane(CampaignView, Widget, Generic[Row]):
 
     def _current(self) -> tuple[int, Row] | None:
         """The index in its campaign list and the item of the row under the cursor; None when a
-        key cannot act on that row (the GM is told why)."""
+        key cannot act on that row (the GM is told why). Each pane says (an abstract hook: Textual
+        widgets take no ABC)."""
         raise NotImplementedError
 
     def _writable(self) -> bool:
