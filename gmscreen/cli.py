@@ -23,6 +23,7 @@ from gmscreen.rules._base import FieldSpec, Kind, System
 EXIT_USAGE = 2
 
 SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new")
+SUBCOMMANDS += ("players", "serve")
 
 # The subcommand list under `gmscreen --help`: (usage, what it does), translated when shown.
 _SUBCOMMAND_HELP = (
@@ -35,6 +36,10 @@ _SUBCOMMAND_HELP = (
     ("validate CAMPAIGN.toml", N_("check a campaign file")),
     ("export CAMPAIGN.toml [-o OUT]", N_("the session log as Markdown")),
     ("new CAMPAIGN.toml --system ID", N_("create a campaign file")),
+)
+_SUBCOMMAND_HELP += (
+    ("players CAMPAIGN.toml", N_("the players' view, live and read-only, for a second screen")),
+    ("serve [CAMPAIGN.toml] [--players]", N_("the screen or the player view in a browser (gmscreen[web])")),
 )
 
 
@@ -101,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "line": lambda a: _table_command("cmd_line", a),
         "turn": lambda a: _table_command("cmd_turn", a),
     }
+    commands.update(players=lambda a: _players_command("cmd_players", a),
+                    serve=lambda a: _players_command("cmd_serve", a))
     if args and args[0] in commands:
         # Every line a subcommand prints, on stdout or stderr, whoever prints it, passes one
         # gate: a control character from a file or an argument shows as `\x1b`, never acts.
@@ -152,6 +159,13 @@ def _table_command(name: str, argv: list[str]) -> int:
     from gmscreen import cli_table
 
     return getattr(cli_table, name)(argv)
+
+
+def _players_command(name: str, argv: list[str]) -> int:
+    """The players' view and `serve` live in `cli_players` (imported only for them)."""
+    from gmscreen import cli_players
+
+    return getattr(cli_players, name)(argv)
 
 
 def _run(call: Callable[[], int]) -> int:

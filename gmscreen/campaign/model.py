@@ -35,6 +35,8 @@ class Character:
     conditions: list[Condition] = field(default_factory=list)
     notes: str = ""
     gender: str | None = None      # "f" or "m" where a game's label depends on it (Te Deum)
+    # Kept from the players' view (`gmscreen players`); written only when true.
+    hidden: bool = field(default=False, metadata={"omit_empty": True})
 
 
 @dataclass

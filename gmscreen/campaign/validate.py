@@ -46,7 +46,7 @@ TIMER_STATUS = {
 
 TOP_KEYS = ("format", "name", "system", "session", "notes", "initiative", "rules", "revision",
             "characters", "encounter", "timers")
-CHARACTER_KEYS = ("id", "name", "side", "sheet", "conditions", "notes", "gender")
+CHARACTER_KEYS = ("id", "name", "side", "sheet", "conditions", "notes", "gender", "hidden")
 GENDERS = ("f", "m")
 CONDITION_KEYS = ("name", "effect", "rounds")
 ENCOUNTER_KEYS = ("round", "turn", "entries", "declared", "resort_at", "ticks")
@@ -723,6 +723,8 @@ class _Checker:
             self.check_str(path + ("notes",), ch["notes"], what=_("notes"))
         if "gender" in ch:
             self.check_choice(path + ("gender",), ch["gender"], GENDERS)
+        if "hidden" in ch:
+            self.check_bool(path + ("hidden",), ch["hidden"])
         if "conditions" in ch and self.check_array(path + ("conditions",), ch["conditions"],
                                               _("an array of tables ([[{header}]])").format(
                                                   header="characters.conditions")):

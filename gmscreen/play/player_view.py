@@ -1,0 +1,285 @@
+"""The players' view of a running session: what the table may see, read from the GM's files.
+
+`CampaignWatch` follows a campaign another process (the GM's screen, `gmscreen line`,
+`gmscreen turn`) is playing: it looks at the files' signatures (a `stat` each) and reads a
+file again only when it changed: the state file plus the journal of the changes since its
+last save (replayed as an opening does), and the roll log (read once, then caught up).
+It never writes a file, never creates one and never takes the campaign's lock.
+
+`player_state` turns what it holds into a `PlayerState`: the round, the turn order with the
+current actor, public conditions and countdowns, running extended tests and the recent
+rolls, each through `gmscreen.play.public` (a GM-only roll shows nothing, a hidden
+difficulty shows no difficulty) and without the characters the GM marked hidden. No Textual.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from gmscreen.campaign.errors import CampaignError, Problem
+from gmscreen.campaign.journal import Journal, journal_path
+from gmscreen.campaign.model import Campaign, Character, RollRecord
+from gmscreen.campaign.rolllog import RollLog, rolls_path
+from gmscreen.campaign.session import replay
+from gmscreen.campaign.store import current_signature, load_campaign
+from gmscreen.campaign.textsafe import clean
+from gmscreen.i18n import _
+from gmscreen.rules import RequestError, System, get_system
+
+from .logline import PLAIN, _tone, compact_dice, hhmm, log_line
+from .public import Visibility, public_result, visibility
+from .render import describe_result
+from .timers import status_word, timer_progress
+
+RECENT_ROLLS = 30           # rolls a player view keeps (the newest on top of the screen)
+POLL_SECONDS = 0.3          # how often the view looks at the files (updates within 1 s)
+
+Signature = tuple[int, int, int, int] | None
+
+
+# ---------------------------------------------------------------- what players see
+
+
+@dataclass(frozen=True)
+class PublicEntry:
+    """One place in the turn order as players see it."""
+
+    name: str
+    initiative: int
+    current: bool
+    acted: bool
+    delayed: bool
+    conditions: tuple[str, ...]         # "Ébloui (1)": name and rounds left, never the GM's effect note
+
+
+@dataclass(frozen=True)
+class PublicTimer:
+    """A countdown or an extended test in progress."""
+
+    label: str
+    running: bool
+    status: str                         # the status in words ("en cours", "réussi")
+    progress: str                       # "6/8 · test 2/3", "3 rounds"
+
+
+@dataclass(frozen=True)
+class PublicRoll:
+    """One roll as players see it; `secret`: only the mark of a GM's secret roll."""
+
+    seq: int
+    time: str
+    who: str
+    test: str                           # the line typed ("" when it would tell a hidden difficulty)
+    dice: str
+    outcome: str                        # in the game's words
+    detail: str
+    tone: str                           # logline's GOOD, BAD, CRIT, FUMBLE, PLAIN
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    name: str
+    game: str
+    session: int
+    round: int                          # 0: no fight under way
+    current: str | None                 # the current actor's name (None: nobody's turn, or hidden)
+    order: tuple[PublicEntry, ...]
+    timers: tuple[PublicTimer, ...]
+    rolls: tuple[PublicRoll, ...]       # oldest first, the RECENT_ROLLS newest
+
+
+def hidden_ids(campaign: Campaign) -> set[str]:
+    """The characters the GM keeps from the players (`hidden = true`)."""
+    return {ch.id for ch in campaign.characters if ch.hidden}
+
+
+def condition_words(character: Character) -> tuple[str, ...]:
+    return tuple(clean(c.name) + (f" ({c.rounds})" if c.rounds is not None else "") for c in character.conditions)
+
+
+def public_order(campaign: Campaign) -> tuple[tuple[PublicEntry, ...], str | None]:
+    """The turn order without hidden characters, and the current actor's name when shown."""
+    enc = campaign.encounter
+    hidden = hidden_ids(campaign)
+    current_index = enc.turn if enc.round > 0 and 0 <= enc.turn < len(enc.entries) else None
+    order: list[PublicEntry] = []
+    current_name: str | None = None
+    for i, entry in enumerate(enc.entries):
+        if entry.character in hidden:
+            continue
+        ch = campaign.character(entry.character) if entry.character else None
+        is_current = i == current_index
+        if is_current:
+            current_name = clean(entry.name)
+        order.append(PublicEntry(clean(entry.name), entry.initiative, is_current, entry.acted, entry.delayed,
+                                 condition_words(ch) if ch is not None else ()))
+    return tuple(order), current_name
+
+
+def public_timers(campaign: Campaign) -> tuple[PublicTimer, ...]:
+    """Countdowns and extended tests, but those of a hidden character."""
+    hidden = hidden_ids(campaign)
+    out = []
+    for timer in campaign.timers:
+        if timer.who in hidden or timer.opponent in hidden:
+            continue
+        out.append(PublicTimer(clean(timer.label), timer.status == "running", status_word(timer.status),
+                               clean(timer_progress(campaign, timer))))
+    return tuple(out)
+
+
+def public_roll(record: RollRecord, system: System | None, campaign: Campaign | None, *,
+                show_secret: bool = False, ascii: bool = False) -> PublicRoll | None:
+    """`record` as players may see it; None when they see nothing of it (a GM-only roll,
+    unless the GM chose to show its mark, `show_secret`)."""
+    seen = visibility(record)
+    if seen is Visibility.SECRET:
+        if not show_secret:
+            return None
+        return PublicRoll(record.seq, hhmm(record.time), "", "", "", _("GM's secret roll"), "", PLAIN, True)
+    names = {clean(ch.name).casefold() for ch in campaign.characters if ch.hidden} if campaign else set()
+    who = clean(record.who)
+    secret_actor = who.casefold() in names
+    if seen is Visibility.PUBLIC and not secret_actor:
+        line = log_line(record, system, ascii=ascii, campaign=campaign)
+        return PublicRoll(record.seq, line.time, line.who, line.test, line.dice, line.outcome, line.detail, line.tone)
+    # A hidden difficulty, or a hidden character rolling: the dice and the outcome, not the
+    # line typed nor the detail, which name the difficulty (or who rolled).
+    # The rules describe the whole result; only its dice and its outcome words are shown.
+    result = public_result(record)
+    desc = describe_result(system, record.result)
+    headline = clean(desc.headline)
+    if secret_actor:
+        headline = headline.replace(who, "?")
+    return PublicRoll(record.seq, hhmm(record.time), "?" if secret_actor else who, "",
+                      clean(compact_dice(desc.groups, ascii=ascii)), headline, "", _tone(result, desc.good))
+
+
+def player_state(campaign: Campaign, records: Sequence[RollRecord], *, show_secret: bool = False,
+                 ascii: bool = False, recent: int = RECENT_ROLLS) -> PlayerState:
+    """Everything a player view shows, from the campaign and its roll log."""
+    try:
+        system: System | None = get_system(campaign.system)
+    except RequestError:
+        system = None
+    order, current = public_order(campaign)
+    rolls: list[PublicRoll] = []
+    for record in reversed(records):
+        if len(rolls) >= recent:
+            break
+        shown = public_roll(record, system, campaign, show_secret=show_secret, ascii=ascii)
+        if shown is not None:
+            rolls.append(shown)
+    rolls.reverse()
+    return PlayerState(clean(campaign.name), system.game if system is not None else clean(campaign.system),
+                       campaign.session, campaign.encounter.round, current, order, public_timers(campaign),
+                       tuple(rolls))
+
+
+# ---------------------------------------------------------------- following the GM's files
+
+
+def load_played(path: Path) -> Campaign:
+    """The campaign as the GM's session holds it now: the state file plus the journal of the
+    changes since its last save, replayed as an opening would (never written)."""
+    campaign = load_campaign(path)
+    try:
+        journal = Journal.load(journal_path(path))
+    except CampaignError:
+        return campaign             # a journal being replaced or damaged: the saved state meanwhile
+    replay(campaign, journal.entries, str(journal.path))
+    return campaign
+
+
+class CampaignWatch:
+    """A campaign followed from its files, for reading only (see the module's doc)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).absolute()
+        self.campaign: Campaign | None = None
+        self.log: RollLog | None = None
+        self.problem: str = ""          # why the last look could not read a file (the last good state stays)
+        self._state_signatures: tuple[Signature, Signature] | None = None
+        self._rolls_signature: Signature | object = object()
+
+    @property
+    def records(self) -> list[RollRecord]:
+        return self.log.records if self.log is not None else []
+
+    def open(self) -> None:
+        """The first reading; CampaignError when the campaign cannot be read (not a campaign,
+        not valid, a system unknown)."""
+        if not self.path.is_file():
+            load_campaign(self.path)        # says what is wrong (no such file, not readable)
+            raise CampaignError([Problem(str(self.path), "", _("not a regular file: expected a campaign"))])
+        self.poll(first=True)
+
+    def poll(self, first: bool = False) -> bool:
+        """Read again what changed since the last look; True when something did."""
+        changed = False
+        state = (current_signature(self.path), current_signature(journal_path(self.path)))
+        if state != self._state_signatures:
+            try:
+                campaign = load_played(self.path)
+                get_system(campaign.system)
+            except (CampaignError, RequestError) as exc:
+                if first:
+                    if isinstance(exc, RequestError):
+                        raise CampaignError([Problem(str(self.path), "system", exc.reason)]) from None
+                    raise
+                self.problem = _problem_text(exc)
+            else:
+                self.campaign, self._state_signatures, self.problem = campaign, state, ""
+                changed = True
+        changed = self._follow_rolls() or changed
+        return changed
+
+    def _follow_rolls(self) -> bool:
+        path = rolls_path(self.path)
+        signature = current_signature(path)
+        if signature == self._rolls_signature:
+            return False
+        try:
+            if signature is None:
+                log = RollLog(path)             # no roll yet: nothing to read, nothing created
+            elif (self.log is None or not self.log.records or not isinstance(self._rolls_signature, tuple)
+                  or self._rolls_signature[:2] != signature[:2] or signature[2] < self._rolls_signature[2]):
+                log = RollLog.load(path)        # first look, or another file now: read whole
+            else:
+                log = self.log
+                try:
+                    log.catch_up()              # only what was appended since
+                except PermissionError:
+                    log = RollLog.load(path)    # a log this user may only read
+        except (CampaignError, OSError) as exc:
+            self.problem = _problem_text(exc)
+            return False
+        if self.log is not None and self.log is not log:
+            self.log.close()
+        self.log, self._rolls_signature = log, signature
+        return True
+
+    def state(self, *, show_secret: bool = False, ascii: bool = False) -> PlayerState | None:
+        if self.campaign is None:
+            return None
+        return player_state(self.campaign, self.records, show_secret=show_secret, ascii=ascii)
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+
+def _problem_text(exc: Exception) -> str:
+    if isinstance(exc, CampaignError) and exc.problems:
+        return str(exc.problems[0])
+    if isinstance(exc, OSError):
+        return f"{exc.filename or ''}: {exc.strerror or exc}"
+    return str(exc)
+
+
+__all__ = ["CampaignWatch", "POLL_SECONDS", "PlayerState", "PublicEntry", "PublicRoll", "PublicTimer", "hidden_ids",
+           "load_played", "player_state", "public_order", "public_roll", "public_timers"]

@@ -1,0 +1,139 @@
+"""The player view's app: a read-only second screen that follows the GM's session.
+
+Every POLL_SECONDS it asks its `CampaignWatch` to look at the campaign's files (a `stat`
+each; a file is read again only when it changed), and redraws when something did. It holds
+no session, takes no lock, saves nothing (not even its settings): `q`, a signal, the end of
+standard input or a closed browser tab just end it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from gmscreen.i18n import N_, _
+from gmscreen.play.player_view import POLL_SECONDS, CampaignWatch, PlayerState
+
+from ..config import Config
+from ..glyphs import AsciiGlyphs
+from ..sanitize import literal
+from ..themes import load_themes
+from ..widgets.footer import QuietFooter
+from .latest_roll import LatestRoll
+from .roll_list import RollList
+from .round_banner import RoundBanner
+from .style import CSS
+from .turn_order import TurnOrder
+
+DEFAULT_THEME = "gmscreen-dark"
+
+
+def mark_secret_rolls(config: Config) -> bool:
+    """config.toml's `[players] mark_secret_rolls = true`: a GM-only roll shows as "GM's secret
+    roll" (never its dice nor its result); by default it does not show at all."""
+    section = config.extra.get("players")
+    return isinstance(section, dict) and section.get("mark_secret_rolls") is True
+
+
+class PlayersApp(App):
+    """`PlayersApp(watch)`: the view of an opened `CampaignWatch` (see `gmscreen.ui.players.run`)."""
+
+    TITLE = "gmscreen"
+    CSS = CSS
+    ENABLE_COMMAND_PALETTE = False
+    AUTO_FOCUS = None
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (60, "-wide")]
+    BINDINGS = [Binding("q", "quit", N_("Quit"), id="players.quit")]
+
+    def __init__(self, watch: CampaignWatch, *, ascii: bool = False, theme: str | None = None,
+                 config: Config | None = None) -> None:
+        super().__init__()
+        self.watch = watch
+        self.config = config if config is not None else Config.load()
+        self.show_secret = mark_secret_rolls(self.config)
+        self.ascii = ascii
+        self.shown: PlayerState | None = None
+        themes, _problems = load_themes()
+        for each in themes:
+            self.register_theme(each)
+        for name in (theme, self.config.theme, DEFAULT_THEME):
+            if name and name in self.available_themes:
+                self.theme = name
+                break
+        if ascii:
+            self.add_class("-ascii")
+            self._filters.append(AsciiGlyphs())
+
+    def get_driver_class(self) -> Any:
+        """As the GM's screen: under textual-serve, a session that ends with its tab; on a
+        terminal, one that ends with standard input."""
+        from textual import constants
+
+        if constants.DRIVER == "textual.drivers.web_driver:WebDriver":
+            from ..web_driver import ClientAwareWebDriver
+
+            return ClientAwareWebDriver
+        if constants.DRIVER is not None or os.name == "nt":
+            return super().get_driver_class()
+        from ..driver import EOFAwareDriver
+
+        return EOFAwareDriver
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="players-title", markup=False)
+        yield RoundBanner()
+        with Horizontal(id="players-middle"):
+            yield TurnOrder()
+            yield LatestRoll()
+        yield RollList()
+        yield Static("", id="players-problem", markup=False)
+        yield QuietFooter()
+
+    def on_mount(self) -> None:
+        self._install_signal_handlers()
+        self.redraw()
+        self.set_interval(POLL_SECONDS, self.look, name="players-poll")
+
+    def _install_signal_handlers(self) -> None:
+        if self.is_headless or not hasattr(signal, "SIGHUP"):
+            return
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGHUP, signal.SIGTERM):      # nothing to save: just leave, the terminal restored
+            try:
+                loop.add_signal_handler(sig, self.exit, None, 128 + sig)
+            except (ValueError, RuntimeError):
+                continue
+
+    def on_input_eof(self, reason: str = "") -> None:
+        """Nobody can press a key any more (stdin ended, the tab closed): the view ends."""
+        self.exit()
+
+    def look(self) -> None:
+        """One look at the files; a redraw when something changed."""
+        problem = self.watch.problem
+        if self.watch.poll() or self.watch.problem != problem:
+            self.redraw()
+
+    def redraw(self) -> None:
+        state = self.watch.state(show_secret=self.show_secret, ascii=self.ascii)
+        problem = self.query_one("#players-problem", Static)
+        problem.update(literal(_("cannot read the campaign now: {problem}").format(problem=self.watch.problem))
+                       if self.watch.problem else "")
+        problem.set_class(bool(self.watch.problem), "-shown")
+        if state is None or state == self.shown:
+            return
+        self.shown = state
+        title = " · ".join((state.name, state.game, _("session {n}").format(n=state.session)))
+        self.query_one("#players-title", Static).update(literal(title))
+        self.title = state.name
+        self.query_one(RoundBanner).show(state)
+        self.query_one(TurnOrder).show(state)
+        self.query_one(LatestRoll).show(state)
+        self.query_one(RollList).show(state)
