@@ -92,9 +92,11 @@ def cmd_serve(argv: list[str]) -> int:
     lang = i18n.language()
     command = served_command(ns.campaign, players=ns.players, lang=lang, ascii=ns.ascii)
     if ns.host not in LOOPBACK:
-        print(_("{prog}: warning: listening on {host}: anyone who can reach port {port} can use this {what}").format(
-            prog=parser.prog, host=ns.host, port=ns.port,
-            what=_("player view") if ns.players else _("GM screen, and change the campaign")), file=sys.stderr)
+        warning = (_("{prog}: warning: listening on {host}: anyone who can reach port {port} can watch this "
+                     "player view") if ns.players else
+                   _("{prog}: warning: listening on {host}: anyone who can reach port {port} can use this GM "
+                     "screen and change the campaign"))
+        print(warning.format(prog=parser.prog, host=ns.host, port=ns.port), file=sys.stderr, flush=True)
     ready = _("{prog}: open http://{host}:{port} in a browser (ctrl+c stops)").format(
         prog=parser.prog, host="localhost" if ns.host in LOOPBACK else ns.host, port=ns.port)
     server = _server_class(Server, ready)(command, host=ns.host, port=ns.port,

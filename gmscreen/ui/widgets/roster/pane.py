@@ -156,6 +156,7 @@ class RosterPane(TablePane[Character]):
         Binding("C", "remove_condition", N_("Cond.−"), id="roster.remove-condition"),
         Binding("i", "to_initiative", N_("→Init."), id="roster.to-initiative"),
         Binding("N", "new_session", N_("Session"), id="roster.new-session", show=False),
+        Binding("H", "toggle_hidden", N_("Hide"), id="roster.hide"),
     ]
     TABLE_ID = "roster-table"
 
@@ -322,6 +323,8 @@ class RosterPane(TablePane[Character]):
         side_text = side_label(ch.side) if columns.side > 1 else side_mark(ch.side, ascii=self.ascii)
         side = Text(side_text, style="bold" if party else "dim")
         name = fit_name(literal_text(ch.name, "bold" if party else ""), columns.name)
+        if ch.hidden:                   # kept from the player view: in italics, struck through
+            name.stylize("italic strike")
         conditions = conditions_text(ch, columns.conditions)
         conditions.truncate(columns.conditions, overflow="ellipsis")
         stats = self._glances.get(ch.id) or Text()
@@ -586,6 +589,16 @@ class RosterPane(TablePane[Character]):
         self.app.push_screen(_dialogs().ChoiceScreen(_("Remove which condition of {name}?").format(
                                  name=Name(clean(ch.name))), options),
                              lambda choice: remove(int(choice)) if choice is not None else None)
+
+    @editing_row
+    def action_toggle_hidden(self, session: CampaignSession, index: int, ch: Character) -> None:
+        """`H`: keep a character from the player view (`gmscreen players`), or show them again;
+        one undoable change, saved like any other."""
+        hide = not ch.hidden
+        label = (_("Hidden from the players: {name}") if hide else _("Shown to the players: {name}")).format(
+            name=clean(ch.name))
+        if self._change(label, lambda b: b.set(("characters", index, "hidden"), hide)):
+            self.host.warn(label, "information")
 
     # ------------------------------------------------------------ initiative and sessions
 
