@@ -22,7 +22,7 @@ from gmscreen.rules._base import FieldSpec, Kind, System
 
 EXIT_USAGE = 2
 
-SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new")
+SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new", "recap")
 
 # The subcommand list under `gmscreen --help`: (usage, what it does), translated when shown.
 _SUBCOMMAND_HELP = (
@@ -35,6 +35,7 @@ _SUBCOMMAND_HELP = (
     ("validate CAMPAIGN.toml", N_("check a campaign file")),
     ("export CAMPAIGN.toml [-o OUT]", N_("the session log as Markdown")),
     ("new CAMPAIGN.toml --system ID", N_("create a campaign file")),
+    ("recap CAMPAIGN.toml [--session N]", N_("the session's recap as Markdown (--json)")),
 )
 
 
@@ -100,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "new": _cmd_new,
         "line": lambda a: _table_command("cmd_line", a),
         "turn": lambda a: _table_command("cmd_turn", a),
+        "recap": lambda a: _table_command("cmd_recap", a),
     }
     if args and args[0] in commands:
         # Every line a subcommand prints, on stdout or stderr, whoever prints it, passes one
