@@ -17,6 +17,7 @@ stays out of the recap, its notable rolls and its luck, unless `gm=True` (`--gm`
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -361,11 +362,11 @@ def recap_markdown(recap: Recap) -> str:
     for tally in recap.luck:
         if not tally.rolls:
             continue
-        out.append(f"- {escape_inline(luck_stats.verdict_sentence(tally))} "
-                   f"({escape_inline(luck_stats.mean_sentence(tally))})")
+        mean = f" ({escape_inline(luck_stats.mean_sentence(tally))})" if tally.lucks else ""
+        out.append(f"- {escape_inline(luck_stats.verdict_sentence(tally))}{mean}")
     if not recap.rolls:
         out.append(_("No roll this session."))
-    return "\n".join(out).rstrip() + "\n"
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).rstrip() + "\n"
 
 
 def recap_data(recap: Recap) -> dict[str, Any]:

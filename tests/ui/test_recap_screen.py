@@ -91,3 +91,32 @@ async def test_n_then_no_shows_nothing(campaign_file) -> None:
         await press(pilot, "N", "o", "n")
         assert app.session.campaign.session == 4
         assert not isinstance(app.screen, (ConfirmScreen, RecapScreen))
+
+
+async def test_the_luck_view_and_the_recap_speak_only_the_catalog(campaign_file) -> None:
+    from gmscreen import i18n
+    from test_every_string_translated import foreign_words, vocabulary
+
+    from _pilot import ScreenWalk
+
+    path = campaign_file("mir")
+    _cursed_evening(path)
+    allowed = vocabulary(path) | {"markdown"}
+    i18n.set_language(i18n.PSEUDO)
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        walk = ScreenWalk(app, pilot, lambda rows: foreign_words(rows, allowed))
+        await press(pilot, "L")
+        await _settled(app, pilot)
+        assert isinstance(app.screen, LuckScreen)
+        await walk.look("luck view")
+        await press(pilot, "escape")
+        app.query_one(RosterPane).focus()
+        await walk.look("new session?", "N")
+        await walk.look("recap?", "o")
+        await press(pilot, "o")
+        await _settled(app, pilot)
+        assert isinstance(app.screen, RecapScreen) and app.screen.markdown
+        await walk.look("recap")
+    assert walk.seen == {}

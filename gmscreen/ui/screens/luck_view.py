@@ -44,7 +44,7 @@ def luck_rows(rolls: list[luck_stats.RollLuck], current: int) -> tuple[list[int]
                 cell += " " + _(luck_stats.VERDICT_WORDS[t.verdict])
             cells.append(cell)
         rows.append(cells)
-    sentences = [f"{luck_stats.verdict_sentence(t)} ({luck_stats.mean_sentence(t)})"
+    sentences = [luck_stats.verdict_sentence(t) + (f" ({luck_stats.mean_sentence(t)})" if t.lucks else "")
                  for t in luck_stats.tallies(rolls, current) if t.rolls]
     return sessions, rows, sentences or [_("No roll this session yet.")]
 
@@ -79,8 +79,8 @@ class LuckScreen(SteadyModalScreen[None]):
             yield Label(_("Luck over time · session {n}").format(n=self._current), id="luck-title")
             yield DataTable(id="luck-table", cursor_type="row", zebra_stripes=True)
             yield Static(_("Computing the odds…"), id="luck-words", markup=False)
-            yield Label(_("k/n (e): successes out of the rolls counted (what fair dice give on average). "
-                          "escape: close."), classes="hint", markup=False)
+            yield Label(_("k/n (e): successes / rolls (fair dice's average). escape: close."), classes="hint",
+                        markup=False)
 
     def on_mount(self) -> None:
         self.query_one(DataTable).focus()
