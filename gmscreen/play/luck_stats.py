@@ -209,9 +209,10 @@ def verdict_sentence(tally: LuckTally) -> str:
         return (_("{name}: no roll with a success to count.").format(name=name) if name
                 else _("The table: no roll with a success to count."))
     low, high = tally.tails()
-    facts = ngettext("{k} success out of {n} roll where fair dice give {e} on average",
-                     "{k} successes out of {n} rolls where fair dice give {e} on average", n).format(
-        k=tally.successes, n=n, e=number(tally.expected, 1))
+    successes = ngettext("{k} success", "{k} successes", tally.successes).format(k=tally.successes)
+    facts = ngettext("{successes} out of {n} roll where fair dice give {e} on average",
+                     "{successes} out of {n} rolls where fair dice give {e} on average", n).format(
+        successes=successes, n=n, e=number(tally.expected, 1))
     verdict = tally.verdict
     if verdict == CURSED:
         said = _("the dice are cursed: {facts}; this bad or worse happens {rare}.")

@@ -98,3 +98,33 @@ def test_the_recap_writes_nothing_and_needs_no_lock(sessions) -> None:
     recap = build_recap(session.path)
     assert recap.changes["Alexis"]                  # what the journal holds, not saved yet
     assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == before
+
+
+def _mir_luck(pool: int, successes: int) -> float:
+    """P(at least `successes`) over every face of `pool` d12 (7–11: one success, 12: two)."""
+    import itertools
+
+    faces = range(1, 13)
+    value = {f: 2 if f == 12 else 1 if f >= 7 else 0 for f in faces}
+    hits = sum(1 for roll in itertools.product(faces, repeat=pool) if sum(value[f] for f in roll) >= successes)
+    return hits / 12 ** pool
+
+
+def test_the_luckiest_and_unluckiest_rolls_by_their_luck(sessions) -> None:
+    from gmscreen.rules import resolve
+
+    session = sessions.open("mir")
+    for who, dice in (("Alexis", [12, 12, 11]), ("Loriane", [1, 2, 3]), ("Callia", [7, 2, 3])):
+        request = {"system": "mir", "kind": "simple", "pool": 3, "difficulty": 2}
+        result = resolve({**request, "dice": dice})
+        result["luck"] = _mir_luck(3, result["successes"])
+        session.record_roll(who=who, line=f"3d12 sd2 = {dice}", request={**request, "dice": dice}, result=result)
+    session.close()
+    i18n.set_language("en")
+    recap = build_recap(session.path)
+    assert (recap.luckiest.who, recap.unluckiest.who) == ("Alexis", "Loriane")
+    assert recap.luckiest.luck == _mir_luck(3, 5) and recap.unluckiest.luck == 1.0
+    text = recap_markdown(recap)
+    assert "- Luckiest: #1 Alexis" in text and "luck 1%" in text            # 16 rolls of 1728: 0.93 %
+    assert "- Unluckiest: #2 Loriane" in text and "luck 100%" in text
+    assert "(mean luck" in text

@@ -49,7 +49,7 @@ async def test_l_shows_luck_over_time_with_the_tables_numbers(campaign_file) -> 
         assert rows["Alexis"][-1].startswith("0/4 (3,6) maudits")
         assert rows["Loriane"][-1] == "1/1 (0,6)"            # the GM's own view counts a GM-only roll
         words = str(app.screen.query_one("#luck-words", Static).render())
-        assert "Alexis : les dés sont maudits : 0 réussite(s) sur 4 jets" in words
+        assert "Alexis : les dés sont maudits : 0 réussite sur 4 jets" in words
         await press(pilot, "escape")
         assert not isinstance(app.screen, LuckScreen)
         app.players_watching = True                         # players watching: GM-only rolls stay out
