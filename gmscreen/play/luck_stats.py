@@ -137,12 +137,14 @@ def _dice_free(request: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def success_of(result: Mapping[str, Any]) -> bool | None:
-    """Success as `rules.success_chance` counts it; None when the result says neither."""
+    """Success as `rules.success_chance` counts it; None when the result says neither, or not
+    yet (an interval of an extended test still `pending`: the test counts once, when decided)."""
+    decided = result.get("outcome", result.get("winner"))
+    if decided is None or decided == "pending":
+        return None
     if "outcome" in result:
-        return result["outcome"] in ("success", "critical_success")
-    if "winner" in result:
-        return result["winner"] == "actor"
-    return None
+        return decided in ("success", "critical_success")
+    return decided == "actor"
 
 
 def roll_luck(record: RollRecord, chance_of: Callable[[Mapping[str, Any]], float] | None = None) -> RollLuck:

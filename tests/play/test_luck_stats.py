@@ -96,3 +96,12 @@ def test_verdicts_each_way() -> None:
     assert tally(5, 10, 0.5).verdict == FAIR
     assert tally(0, 10, 0.5).verdict == CURSED
     assert luck_stats.LuckTally("x", 1).verdict == luck_stats.UNKNOWN
+
+
+def test_what_counts_as_a_success_and_what_is_not_yet_decided() -> None:
+    assert luck_stats.success_of({"outcome": "critical_success"}) is True
+    assert luck_stats.success_of({"outcome": "automatic_failure"}) is False
+    assert luck_stats.success_of({"winner": "actor"}) is True and luck_stats.success_of({"winner": "tie"}) is False
+    assert luck_stats.success_of({"outcome": "pending"}) is None          # an extended test's interval
+    assert luck_stats.success_of({"winner": "pending"}) is None
+    assert luck_stats.success_of({"total": 7}) is None                    # a plain dice expression
