@@ -22,8 +22,8 @@ from gmscreen.rules._base import FieldSpec, Kind, System
 
 EXIT_USAGE = 2
 
-SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new")
-SUBCOMMANDS += ("players", "serve")
+SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new", "recap",
+               "players", "serve")
 
 # The subcommand list under `gmscreen --help`: (usage, what it does), translated when shown.
 _SUBCOMMAND_HELP = (
@@ -36,6 +36,7 @@ _SUBCOMMAND_HELP = (
     ("validate CAMPAIGN.toml", N_("check a campaign file")),
     ("export CAMPAIGN.toml [-o OUT]", N_("the session log as Markdown")),
     ("new CAMPAIGN.toml --system ID", N_("create a campaign file")),
+    ("recap CAMPAIGN.toml [--session N]", N_("the session's recap as Markdown (--json)")),
 )
 _SUBCOMMAND_HELP += (
     ("players CAMPAIGN.toml", N_("the players' view, live and read-only, for a second screen")),
@@ -105,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "new": _cmd_new,
         "line": lambda a: _table_command("cmd_line", a),
         "turn": lambda a: _table_command("cmd_turn", a),
+        "recap": lambda a: _table_command("cmd_recap", a),
     }
     commands.update(players=lambda a: _players_command("cmd_players", a),
                     serve=lambda a: _players_command("cmd_serve", a))

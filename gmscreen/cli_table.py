@@ -124,3 +124,30 @@ def _turn(ns: Any, prog: str) -> int:
             print(_("Round {round} · {name}").format(round=enc.round, name=current) if current
                   else _("Round {round}").format(round=enc.round))
     return 0
+
+
+def cmd_recap(argv: list[str]) -> int:
+    parser = _Parser(prog="gmscreen recap",
+                     description=_("Print the recap of a session as Markdown: what changed, the fight, the notable "
+                                   "rolls and each character's luck. Reads only: no lock, nothing written."))
+    parser.add_argument("file", metavar="CAMPAIGN.toml")
+    parser.add_argument("--session", type=int, metavar="N", help=_("the session (default: the current one)"))
+    parser.add_argument("--json", action="store_true", help=_("print the recap as one JSON object"))
+    parser.add_argument("--gm", action="store_true", help=_("include the GM's secret rolls not revealed"))
+    ns = parser.parse_args(argv)
+    return _campaign_call(parser.prog, lambda: _recap(ns, parser.prog))
+
+
+def _recap(ns: Any, prog: str) -> int:
+    import sys
+
+    from gmscreen.play.recap import RecapError, build_recap, recap_data, recap_markdown
+
+    try:
+        recap = build_recap(ns.file, ns.session, gm=ns.gm)
+    except RecapError as err:
+        raise CliError(f"{prog}: {err}") from None
+    for warning in recap.warnings:
+        print(f"{prog}: {warning}", file=sys.stderr)
+    print(_dump(recap_data(recap)) if ns.json else recap_markdown(recap), end="" if not ns.json else "\n")
+    return 0

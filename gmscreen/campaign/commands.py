@@ -88,7 +88,10 @@ def cmd_export(path: str | Path, out: str | Path | None = None, *, reveal_all: b
         stdout.write(text)
         return 0
     target = Path(out)
-    own = {p.absolute() for p in (path, backup_path(path), rolls_path(path), journal_path(path), lock_path(path))}
+    from .history import history_path
+
+    own = {p.absolute() for p in (path, backup_path(path), rolls_path(path), journal_path(path), lock_path(path),
+                                  history_path(path))}
     if target.absolute() in own:
         print(_("{file}: is one of the campaign's own files: choose another output file").format(file=target),
               file=err)

@@ -561,11 +561,20 @@ class CampaignSession:
                     return
                 self._stamp = self._base.stamp
                 self._reported = None
+                self._keep_history()
                 self._empty_journal()
                 self.history = []
                 self.dirty = False
             finally:
                 self._busy -= 1
+
+    def _keep_history(self) -> None:
+        """The changes just saved go on to the change history (`history.py`, for the recap)."""
+        from .history import keep
+
+        problem = keep(self.path, self.history)
+        if problem is not None and problem not in self.warnings:
+            self.warnings.append(problem)
 
     def _empty_journal(self) -> None:
         try:

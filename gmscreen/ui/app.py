@@ -127,6 +127,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         Binding("z", "zoom", N_("Zoom"), show=False, id="app.zoom"),
         Binding("t", "cycle_theme", N_("Theme"), show=False, id="app.theme"),
         Binding("ctrl+o", "open_campaign", N_("Open campaign"), show=False, id="app.open"),
+        Binding("L", "luck", N_("Luck over time"), show=False, id="app.luck"),
         Binding("question_mark", "keys", N_("Keys"), id="app.keys"),
         Binding("q", "quit", N_("Quit"), id="app.quit"),
     ]
@@ -827,7 +828,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("next_turn", "previous_turn", "focus_quick_roll", "toggle_gm_only", "repeat_roll",
-                      "search_log", "show_pane", "cycle_pane", "zoom"):
+                      "search_log", "show_pane", "cycle_pane", "zoom", "luck"):
             return self.session is not None
         if action == "undo":
             return None if self.session is None or not self.session.can_undo else True
@@ -848,6 +849,13 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
         if not isinstance(self.screen, KeysHelpScreen):
             self.push_screen(KeysHelpScreen())
+
+    def action_luck(self) -> None:
+        from .screens.luck_view import LuckScreen
+
+        if self.session is not None and not isinstance(self.screen, LuckScreen):
+            self.push_screen(LuckScreen(self.session.rolls, self.session.campaign.session,
+                                        include_masked=not self.players_watching))
 
     def action_open_campaign(self) -> None:
         from .screens.open_campaign import OpenCampaignScreen

@@ -409,7 +409,8 @@ def test_a_symlinked_campaign_stays_a_link_and_shares_one_lock(tmp_path):
         other.close()
     assert link.is_symlink() and load_campaign(real).notes == "via le lien"
     assert sorted(p.name for p in link_dir.iterdir()) == ["alias.toml"]
-    assert sorted(p.name for p in real_dir.iterdir()) == ["camp.rolls.toml", "camp.toml", "camp.toml.bak"]
+    assert sorted(p.name for p in real_dir.iterdir()) == ["camp.history.toml", "camp.rolls.toml", "camp.toml",
+                                                          "camp.toml.bak"]
 
 
 

@@ -236,7 +236,7 @@ async def test_new_session_other_system_and_to_initiative(pane_app):
         await pilot.press("+")
         await pilot.pause()
         assert "ne garde pas de ressource" in notes[-1]
-        await pilot.press("N", "o")
+        await pilot.press("N", "o", "n")             # no recap of session 4
         await pilot.pause()
         assert session.campaign.session == 5
         app.select_character("meunier")

@@ -643,10 +643,15 @@ class RosterPane(TablePane[Character]):
             def build(b: EditBuilder) -> None:
                 given[:] = start_session(b, fight, campaign)    # the gains as they are now
 
-            if self._change(_("Session {n}").format(n=campaign.session + 1), build) and given:
+            if not self._change(_("Session {n}").format(n=campaign.session + 1), build):
+                return
+            if given:
                 notice = fight.session_notice(campaign, given)
                 if notice:
                     self.host.warn(notice, "information")
+            from gmscreen.ui.screens.recap_view import offer_recap     # the session just ended, told
+
+            offer_recap(self.app, session.path, number - 1)
 
         self.app.push_screen(_dialogs().ConfirmScreen(_("Start session {n}?").format(n=number), detail,
                                                       yes=_("New session")), done)
