@@ -55,6 +55,7 @@ class RollFlow:
     prompt: Prompt | None = None
     declined: set[str] = field(default_factory=set)
     asking: str = ""
+    gains: list[Spend] = field(default_factory=list)   # what a choice adds to a sheet beyond the result (a reward)
 
     def __post_init__(self) -> None:
         self.request = dict(self.draft.request)
@@ -76,7 +77,7 @@ class RollFlow:
         if self.draft.timer is not None and not self.draft.forced:
             self.rules.first_interval(self)
         elif self.draft.forced or self.draft.choice is None:
-            self.resolve_random()
+            self.rules.plain(self)
         else:
             self.rules.start(self)
         return self
@@ -108,6 +109,7 @@ class RollFlow:
         twin.request = copy.deepcopy(self.request)
         twin.result = copy.deepcopy(self.result)
         twin.declined = set(self.declined)
+        twin.gains = list(self.gains)
         return twin.settle()
 
     # ---------------------------------------------------------------- steps (for the games' hooks)

@@ -13,7 +13,9 @@ from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
 if TYPE_CHECKING:
+    from ...choice_odds import Assumed
     from ...quickroll.choices import RollFlow
+    from ...quickroll.grammar import Draft
 
 
 class ArpegesRoll(RollRules):
@@ -44,5 +46,17 @@ class ArpegesRoll(RollRules):
             flow.request["parry"] = False
             flow.result = resolve(flow.request)
 
+
+    def assumed(self, draft: Draft) -> Assumed | None:
+        """A confrontation's odds assume the target parries (the tray's default) unless the
+        line says `sans parade`: said, with the other way."""
+        from ...choice_odds import Assumed
+
+        request = draft.odds_request
+        if draft.kind != "confrontation":
+            return None
+        if request.get("parry", True):
+            return Assumed(_("if the target parries"), _("parry"), _("without parry"), dict(request, parry=False))
+        return Assumed(_("without parry"), _("no parry"), _("if it parries"), dict(request, parry=True))
 
 ROLL = ArpegesRoll()

@@ -8,11 +8,14 @@ from typing import TYPE_CHECKING
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules import resolve
 
+from ...choice_odds import priced
 from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
 if TYPE_CHECKING:
+    from ...choice_odds import Assumed
     from ...quickroll.choices import RollFlow
+    from ...quickroll.grammar import Draft
 
 
 class EclatsRoll(RollRules):
@@ -41,7 +44,37 @@ class EclatsRoll(RollRules):
                     name=flow.draft.who, die=dice[-1], result=flow.result["result"]) + " "
                 + ngettext("({n} more roll, the new die replaces the old one)",
                            "({n} more rolls, the new die replaces the old one)", left).format(n=left),
-                (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep")), "g")
+                (Option("r", priced(_("reroll"), _chance_from(flow.request, dice + [None])), "reroll"),
+                 Option("g", priced(_("keep"), 1.0 if flow.result["outcome"] == "success" else 0.0), "keep")), "g")
+
+
+    def assumed(self, draft: Draft) -> Assumed | None:
+        """With two or three rolls allowed, the odds roll again while stopping would fail
+        (policy "best", R4) or roll once ("single"): said, with the other way."""
+        from ...choice_odds import Assumed
+
+        request = draft.odds_request
+        if draft.kind != "simple" or int(request.get("characteristic", 0) or 0) < 2:
+            return None
+        if request.get("policy", "best") == "best":
+            return Assumed(_("rerolling while it fails"), _("rerolls"), _("without rerolling"),
+                           dict(request, policy="single"))
+        return Assumed(_("without rerolling"), _("no reroll"), _("rerolling"), dict(request, policy="best"))
+
+
+def _chance_from(request: dict, dice: list) -> float:
+    """The exact chance of success once the last die (None) is rolled, the player then rolling
+    again while stopping would fail and rolls remain (the odds' "best" policy, R4): every face
+    resolved by the rules, at most 10 × 10 of them."""
+    total = 0.0
+    for face in range(10):
+        rolled = dice[:-1] + [face]
+        result = resolve(dict(request, dice=rolled))
+        if result["outcome"] == "success":
+            total += 1
+        elif len(rolled) < request["characteristic"]:
+            total += _chance_from(request, rolled + [None])
+    return total / 10
 
 
 ROLL = EclatsRoll()
