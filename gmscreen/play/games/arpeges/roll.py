@@ -56,7 +56,7 @@ class ArpegesRoll(RollRules):
         if draft.kind != "confrontation":
             return None
         if request.get("parry", True):
-            return Assumed(_("if the target parries"), _("parry"), _("without parry"), dict(request, parry=False))
+            return Assumed(_("if the target parries"), _("with parry"), _("without parry"), dict(request, parry=False))
         return Assumed(_("without parry"), _("no parry"), _("if it parries"), dict(request, parry=True))
 
 ROLL = ArpegesRoll()
