@@ -27,6 +27,9 @@ class ChoicePrompt(Static, can_focus=True):
         Binding("g,k", "pick('g')", N_("keep"), id="dice-tray.choice-keep"),
         Binding("p", "pick('p')", N_("yes (Providence / parry)"), id="dice-tray.choice-yes"),
         Binding("n", "pick('n')", N_("no"), id="dice-tray.choice-no"),
+        Binding("i", "pick('i')", N_("+1 Impulsion"), id="dice-tray.choice-impulsion"),
+        Binding("a", "pick('a')", N_("another reward"), id="dice-tray.choice-other"),
+        *(Binding(str(n), f"pick('{n}')", f"+{n}", show=False, id=f"dice-tray.choice-bonus-{n}") for n in range(4)),
         Binding("enter", "pick('enter')", N_("default"), id="dice-tray.choice-default"),
         Binding("escape", "cancel", N_("abandon"), id="dice-tray.choice-cancel"),
     ]
