@@ -139,3 +139,33 @@ def test_a_helper_without_the_skill_asks_the_gm_for_the_bonus(sessions) -> None:
     assert "bonus" not in plain.flow.request and plain.result["score"] == 26    # Enter: +0, as asked
     skilled = roll_line(session, "shady vigilance 15 aide granok = 12")        # Granok has Vigilance
     assert skilled.answers == [] and skilled.result["cooperation_bonus"] == 2
+
+
+def test_a_reward_left_open_is_kept_on_disk_and_logged_with_its_default(sessions) -> None:
+    from gmscreen.campaign.pending import pending_path, read_pending
+
+    session = sessions.open("magisphere")
+    sheet(session, "shady")["impulsion"] = 1
+    roll = TableRoll(session, read_line(session.campaign, "shady négo 25 = 20")).start()
+    assert roll.prompt is not None and roll.shown
+    kept = read_pending(pending_path(session.path))                        # Enter's choice: the point
+    assert kept is not None and [(s.path[-1], s.after) for s in kept.spends] == [("impulsion", 2)]
+    record = roll.abandon()                                               # the campaign closes: never lost
+    assert record is not None and sheet(session, "shady")["impulsion"] == 2
+    assert not pending_path(session.path).exists()
+
+
+def test_a_hidden_threshold_is_not_told_by_the_reroll_options(sessions) -> None:
+    session = sessions.open("magisphere")
+    draft = read_line(session.campaign, "shady négo 25 caché")
+    flow = next(f for s in range(100) if (f := TableRoll(session, draft, rng=random.Random(s)).flow.start()).prompt)
+    assert [o.label for o in flow.prompt.options] == ["relancer (1 Impulsion)", "garder"]
+
+
+def test_a_reroll_then_a_natural_20_spends_then_gains_on_the_same_sheet(sessions) -> None:
+    session = sessions.open("magisphere")
+    roll = roll_line(session, "shady négo 25 = 5 20")                      # rerolled once, then a 20
+    assert [s.text for s in roll.spends] == ["Impulsion −1 → Shady", "Impulsion +1 → Shady (20)"]
+    assert sheet(session, "shady")["impulsion"] == 2
+    undone = session.undo()                                               # one change, undone whole
+    assert undone.label == "Impulsion −1 → Shady · Impulsion +1 → Shady (20)" and sheet(session, "shady")["impulsion"] == 2

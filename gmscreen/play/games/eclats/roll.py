@@ -44,8 +44,7 @@ class EclatsRoll(RollRules):
                     name=flow.draft.who, die=dice[-1], result=flow.result["result"]) + " "
                 + ngettext("({n} more roll, the new die replaces the old one)",
                            "({n} more rolls, the new die replaces the old one)", left).format(n=left),
-                (Option("r", priced(_("reroll"), _chance_from(flow.request, dice + [None])), "reroll"),
-                 Option("g", priced(_("keep"), 1.0 if flow.result["outcome"] == "success" else 0.0), "keep")), "g")
+                _options(flow), "g")
 
 
     def assumed(self, draft: Draft) -> Assumed | None:
@@ -60,6 +59,15 @@ class EclatsRoll(RollRules):
             return Assumed(_("rerolling while it fails"), _("rerolls"), _("without rerolling"),
                            dict(request, policy="single"))
         return Assumed(_("without rerolling"), _("no reroll"), _("rerolling"), dict(request, policy="best"))
+
+
+def _options(flow: RollFlow) -> tuple[Option, ...]:
+    """Reroll or keep, each with the exact chance it leaves, unless the threshold is hidden
+    from the table (a chance would tell it: R10)."""
+    if flow.request.get("hidden"):
+        return (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep"))
+    return (Option("r", priced(_("reroll"), _chance_from(flow.request, flow.request["dice"] + [None])), "reroll"),
+            Option("g", priced(_("keep"), 1.0 if (flow.result or {}).get("outcome") == "success" else 0.0), "keep"))
 
 
 def _chance_from(request: dict, dice: list) -> float:

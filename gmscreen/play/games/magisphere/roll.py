@@ -195,13 +195,15 @@ class MagisphereRoll(RollRules):
         return points - spent > 0, points - spent
 
     @staticmethod
-    def _reroll_chance(flow: RollFlow, prefix: str, left: int) -> float:
+    def _reroll_chance(flow: RollFlow, prefix: str, left: int) -> float | None:
         """The asking side's exact chance if it rerolls now. A test: the new d20 without the +3,
         then rerolls while failing with the points left (`rules.odds` of that test, memoised).
         An opposition: the chance the new d20 wins against the other side's kept die, before
         any answer (the 20 faces resolved)."""
         from ...chances import chance
 
+        if flow.request.get("hidden"):
+            return None                 # a hidden threshold: a chance would tell it to the table
         if flow.draft.kind == "simple":
             limit = flow.request.get("reroll_limit", "unlimited")
             request = {k: v for k, v in flow.request.items() if k != "dice"}

@@ -68,9 +68,10 @@ class TedeumRoll(RollRules):
         request = {k: v for k, v in flow.request.items() if not k.endswith("dice")}   # no die rolled yet
         called = dict(request, **{prefix + "use_providence": True})
         if prefix == "opponent_":
-            without, with_prov = opponent_chance(request), opponent_chance(called)
+            without, with_prov = opponent_chance(request), opponent_chance(called)     # the defender's own chance
             question = _("{name} calls on Providence to defend? D{die} ({without} → {with_providence}), "
-                         "then it drops to {after}")
+                         "then it drops to {after}") if flow.draft.kind == "attack" else \
+                _("{name} calls on Providence? D{die} ({without} → {with_providence}), then it drops to {after}")
         else:
             without, with_prov = chance(request), chance(called)    # the memo: the tray priced it already
             question = _("{name} calls on Providence? D{die} ({without} → {with_providence}), then it drops to {after}")
