@@ -69,5 +69,5 @@ def assumes_words(draft: Draft, room: int | None = None) -> str:
 
 
 def priced(label: str, chance: float) -> str:
-    """An option of a prompt with the exact chance it leaves: "relancer (1 Impulsion) : 75 %"."""
-    return _("{option}: {chance}").format(option=label, chance=percent(chance))
+    """An option of a prompt with the exact chance it leaves: "relancer 75 %"."""
+    return _("{option} {chance}").format(option=label, chance=percent(chance))

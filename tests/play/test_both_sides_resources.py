@@ -159,7 +159,8 @@ def test_a_hidden_threshold_is_not_told_by_the_reroll_options(sessions) -> None:
     session = sessions.open("magisphere")
     draft = read_line(session.campaign, "shady négo 25 caché")
     flow = next(f for s in range(100) if (f := TableRoll(session, draft, rng=random.Random(s)).flow.start()).prompt)
-    assert [o.label for o in flow.prompt.options] == ["relancer (1 Impulsion)", "garder"]
+    assert [o.text for o in flow.prompt.options] == ["relancer (1 Impulsion)", "garder"]
+    assert all(o.chance is None for o in flow.prompt.options)
 
 
 def test_a_reroll_then_a_natural_20_spends_then_gains_on_the_same_sheet(sessions) -> None:

@@ -88,7 +88,9 @@ def test_reroll_options_carry_the_exact_chance_they_leave(sessions) -> None:
     rest = {k: v for k, v in flow.request.items() if k != "dice"}
     after = chance(dict(rest, impulse_bonus=False, impulsions=left - 1))   # the new d20, then one more while failing
     reroll, keep = flow.prompt.options
-    assert reroll.label == f"relancer (1 Impulsion) : {percent(after)}" and keep.label == f"garder : {percent(0)}"
+    assert (reroll.chance, keep.chance) == (after, 0.0)
+    assert reroll.text == f"relancer {percent(after)}" and keep.text == f"garder {percent(0)}"
+    assert reroll.label == "relancer (1 Impulsion)"                        # what `gmscreen line` says was chosen
     eclats = sessions.open("eclats")
     draft = read_line(eclats.campaign, "ysaure emp calmer 9")
     flow = next(f for s in range(100) if (f := RollFlow(draft, random.Random(s)).start()).prompt is not None)
@@ -101,5 +103,5 @@ def test_reroll_options_carry_the_exact_chance_they_leave(sessions) -> None:
             wins += sum(resolve(dict(flow.request, dice=flow.request["dice"] + [a, b]))["outcome"] == "success"
                         for b in range(10))
     reroll, keep = flow.prompt.options
-    assert reroll.label == f"relancer : {percent(wins / 100)}"
-    assert keep.label == f"garder : {percent(1.0 if flow.result['outcome'] == 'success' else 0.0)}"
+    assert reroll.chance == wins / 100 and reroll.text == f"relancer {percent(wins / 100)}"
+    assert keep.text == f"garder {percent(1.0 if flow.result['outcome'] == 'success' else 0.0)}"

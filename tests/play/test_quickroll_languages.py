@@ -100,11 +100,10 @@ def test_the_providence_prompt_names_the_level_and_honest_odds() -> None:
 def test_reroll_prompts_in_english(camp, english) -> None:
     flow = _prompted(parse("ysaure emp calmer 9", camp("eclats")))
     assert "Ysaure: die " in flow.prompt.question and "— reroll?" in flow.prompt.question
-    assert "more roll" in flow.prompt.question
-    assert [o.label.split(":")[0] for o in flow.prompt.options] == ["reroll", "keep"]       # then the chance
+    assert "more roll" in flow.prompt.question and [o.label for o in flow.prompt.options] == ["reroll", "keep"]
     flow = _prompted(parse("shady discr 35", camp("magisphere")))
     assert "spend 1 Impulsion to reroll?" in flow.prompt.question
-    assert [o.label.split(":")[0] for o in flow.prompt.options] == ["reroll (1 Impulsion)", "keep"]
+    assert [o.label for o in flow.prompt.options] == ["reroll (1 Impulsion)", "keep"]
     flow = _prompted(parse("thibault baratin +5 vs marchand baratin", camp("arpeges")))
     assert flow.prompt.question.startswith("The action succeeds (margin ")
     assert [o.label for o in flow.prompt.options] == ["parry", "let it through"]
@@ -121,7 +120,7 @@ def test_a_choice_the_prompt_does_not_offer_is_said_in_the_language(tmp_path, en
         draft = parse("ysaure emp calmer 9", session.campaign)
         seed = next(s for s in range(200) if RollFlow(draft, random.Random(s)).start().prompt is not None)
         roll = TableRoll(session, draft, rng=random.Random(seed)).start()
-        with pytest.raises(ChoiceError, match=r"^no choice 'x' at “Ysaure: die .*”: expected r \(reroll: "):
+        with pytest.raises(ChoiceError, match=r"^no choice 'x' at “Ysaure: die .*”: expected r \(reroll\)"):
             roll.play(["x"])
     finally:
         session.close()

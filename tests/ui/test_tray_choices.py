@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 
 from gmscreen.play.choice_odds import assumes_forms
 from gmscreen.play.quickroll import RollFlow, parse
+from gmscreen.ui.widgets.tray.choice_prompt import prompt_content
 from gmscreen.ui.widgets.tray.dice_tray import DiceTray
 
 from _pilot import press
@@ -96,8 +97,11 @@ async def test_reroll_options_show_their_chances(pane_host, open_sample):
         await _type(pilot, tray, line)
         await press(pilot, "enter")
         prompt = tray.flow.prompt
-        assert prompt is not None and all("%" in o.label for o in prompt.options)
-        assert prompt.options[1].label in _text(tray.choice_view).replace("\n", " ")
+        assert prompt is not None and all("%" in o.text for o in prompt.options)
+        shown = _text(tray.choice_view).replace("\n", " ")
+        assert all(o.text in shown for o in prompt.options) and "(Entrée : garder)" in shown
+        view = tray.choice_view
+        assert len(prompt_content(prompt).wrap(view.size.width)) <= view.size.height == 2      # nothing cut
         await press(pilot, "g")
         assert tray.flow is None
 

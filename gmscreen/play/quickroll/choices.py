@@ -29,6 +29,18 @@ class Option:
     key: str          # the one key that picks it
     label: str        # words shown beside the key, in the language spoken when it was asked
     action: str
+    chance: float | None = None   # the exact chance this option leaves, when the game prices it
+    brief: str = ""   # the label said before that chance ("reroll": the question says the cost)
+
+    @property
+    def text(self) -> str:
+        """What the prompt shows beside the key: the label, or its brief form and its chance
+        ("relancer 44 %")."""
+        if self.chance is None:
+            return self.label
+        from ..choice_odds import priced
+
+        return priced(self.brief or self.label, self.chance)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules import resolve
 
-from ...choice_odds import priced
 from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
@@ -66,8 +65,8 @@ def _options(flow: RollFlow) -> tuple[Option, ...]:
     from the table (a chance would tell it: R10)."""
     if flow.request.get("hidden"):
         return (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep"))
-    return (Option("r", priced(_("reroll"), _chance_from(flow.request, flow.request["dice"] + [None])), "reroll"),
-            Option("g", priced(_("keep"), 1.0 if (flow.result or {}).get("outcome") == "success" else 0.0), "keep"))
+    return (Option("r", _("reroll"), "reroll", _chance_from(flow.request, flow.request["dice"] + [None])),
+            Option("g", _("keep"), "keep", 1.0 if (flow.result or {}).get("outcome") == "success" else 0.0))
 
 
 def _chance_from(request: dict, dice: list) -> float:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules import resolve
 
-from ...choice_odds import priced
 from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
@@ -26,11 +25,9 @@ _FAILING = ("failure", "critical_failure")
 
 def _reroll(reroll: float | None = None, keep: float | None = None) -> tuple[Option, ...]:
     """The options of a reroll, in the language spoken when it is asked, each with the chance
-    it leaves when given."""
-    labels = [_("reroll (1 Impulsion)"), _("keep")]
-    if reroll is not None and keep is not None:
-        labels = [priced(labels[0], reroll), priced(labels[1], keep)]
-    return (Option("r", labels[0], "reroll"), Option("g", labels[1], "keep"))
+    it leaves when given (None: not told)."""
+    return (Option("r", _("reroll (1 Impulsion)"), "reroll", reroll, _("reroll")),
+            Option("g", _("keep"), "keep", keep if reroll is not None else None))
 
 
 class MagisphereRoll(RollRules):

@@ -87,7 +87,7 @@ class ChoicePrompt(Static, can_focus=True):
 
 def prompt_content(prompt: Prompt) -> Content:
     """"Relancer ?  r relancer  g garder (Entrée : garder)": the question and its keys."""
-    options = [Content.assemble((f" {o.key} ", "bold reverse"), " ", literal(o.label))
+    options = [Content.assemble((f" {o.key} ", "bold reverse"), " ", literal(o.text))
                for o in prompt.options]
     default = prompt.option("enter")
     tail = " " + _("(Enter: {option})").format(option=default.label) if default else ""
