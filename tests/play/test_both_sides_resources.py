@@ -27,7 +27,7 @@ def test_the_defenders_providence_is_asked_and_spent_from_the_defenders_sheet(se
     line = "saint-gelais escrime attaque vs louvensac escrime"       # an NPC attacks, the PC defends
     roll = roll_line(session, line, keys=["p"], rng=random.Random(3))
     (question, key), = questions(roll)
-    assert question.startswith("Mlle de Louvensac appelle la Providence pour se défendre ? D6 (") and key == "p"
+    assert question.startswith("Mlle de Louvensac se défend avec la Providence ? D6 (") and key == "p"
     assert roll.flow.request["opponent_use_providence"] is True and "use_providence" not in roll.flow.request
     assert len(roll.result["opponent_providence_dice"]) == 1 and roll.result["actor_providence_dice"] == []
     assert sheet(session, "louvensac")["providence"] == 4                  # D6 → D4, on the defender
@@ -112,7 +112,7 @@ def test_a_natural_20_offers_one_more_impulsion_undoably(sessions) -> None:
     sheet(session, "shady")["impulsion"] = 1
     roll = roll_line(session, "shady négo 25 = 20", keys=["i"])
     (question, key), = questions(roll)
-    assert "20 naturel" in question and "(1 → 2)" in question and "PNJ devient amical" in question
+    assert "20 naturel (R10)" in question and "Impulsion 1 → 2" in question and "PNJ amical" in question
     assert sheet(session, "shady")["impulsion"] == 2
     assert session.undo() is not None and sheet(session, "shady")["impulsion"] == 1
 

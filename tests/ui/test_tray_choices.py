@@ -42,7 +42,9 @@ async def test_the_defender_is_asked_for_providence_with_one_key(pane_host, open
         await _type(pilot, tray, "saint-gelais escrime attaque vs louvensac escrime")
         await press(pilot, "enter")
         shown = _text(tray.choice_view)
-        assert "Mlle de Louvensac appelle la Providence pour se défendre" in shown and " p " in shown
+        assert "Mlle de Louvensac se défend avec la Providence" in shown and " p " in shown
+        view = tray.choice_view
+        assert len(prompt_content(tray.flow.prompt).wrap(view.size.width)) <= view.size.height   # nothing cut
         await press(pilot, "p")
         record = session.rolls[-1]
         assert record.request["opponent_use_providence"] is True and len(record.result["opponent_providence_dice"]) == 1
@@ -73,6 +75,8 @@ async def test_a_natural_20_offers_its_reward_in_the_tray(pane_host, open_sample
         await press(pilot, "enter")
         shown = _text(tray.choice_view)
         assert "20 naturel" in shown and " i " in shown and " a " in shown
+        view = tray.choice_view
+        assert len(prompt_content(tray.flow.prompt).wrap(view.size.width)) <= view.size.height   # nothing cut
         await press(pilot, "i")
         assert tray.flow is None and session.campaign.character("shady").sheet["resources"]["impulsion"] == 2
 
@@ -83,6 +87,8 @@ async def test_a_helper_without_the_skill_asks_the_bonus_by_a_digit(pane_host, o
         await _type(pilot, tray, "shady négo 25 aide granok = 12")
         await press(pilot, "enter")
         assert "R24" in _text(tray.choice_view)
+        view = tray.choice_view
+        assert len(prompt_content(tray.flow.prompt).wrap(view.size.width)) <= view.size.height
         await press(pilot, "3")
         record = session.rolls[-1]
         assert record.request["bonus"] == 3 and record.result["score"] == 12 + 11 + 3 + 3

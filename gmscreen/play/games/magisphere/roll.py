@@ -126,8 +126,8 @@ class MagisphereRoll(RollRules):
             side = flow.draft.sides[n]
             flow.asking = token
             flow.prompt = Prompt(
-                _("{name}: natural 20, something good happens besides (R10): one more Impulsion ({before} → {after}), "
-                  "or another reward (an NPC turns friendly, a hidden cache…)?")
+                _("{name}: natural 20 (R10)! Impulsion {before} → {after}, or another reward (friendly NPC, "
+                  "hidden cache…)?")
                 .format(name=side.name, before=gain.before, after=gain.after),
                 (Option("i", _("+1 Impulsion"), "reward_impulsion"), Option("a", _("another reward"), "reward_other")),
                 "i")

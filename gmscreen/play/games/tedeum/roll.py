@@ -69,8 +69,8 @@ class TedeumRoll(RollRules):
         called = dict(request, **{prefix + "use_providence": True})
         if prefix == "opponent_":
             without, with_prov = opponent_chance(request), opponent_chance(called)     # the defender's own chance
-            question = _("{name} calls on Providence to defend? D{die} ({without} → {with_providence}), "
-                         "then it drops to {after}") if flow.draft.kind == "attack" else \
+            question = _("{name} defends with Providence? D{die} ({without} → {with_providence}), then {after}") \
+                if flow.draft.kind == "attack" else \
                 _("{name} calls on Providence? D{die} ({without} → {with_providence}), then it drops to {after}")
         else:
             without, with_prov = chance(request), chance(called)    # the memo: the tray priced it already
