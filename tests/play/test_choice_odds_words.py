@@ -105,3 +105,13 @@ def test_reroll_options_carry_the_exact_chance_they_leave(sessions) -> None:
     reroll, keep = flow.prompt.options
     assert reroll.chance == wins / 100 and reroll.text == f"relancer {percent(wins / 100)}"
     assert keep.text == f"garder {percent(1.0 if flow.result['outcome'] == 'success' else 0.0)}"
+
+
+def test_the_parry_options_carry_the_targets_chance_of_stopping_the_action(sessions) -> None:
+    session = sessions.open("arpeges")
+    draft = read_line(session.campaign, "thibault baratin -3 vs marchand baratin")
+    flow = next(f for s in range(200) if (f := RollFlow(draft, random.Random(s)).start()).prompt is not None)
+    parried, unparried = chance(draft.odds_request), chance(dict(draft.odds_request, parry=False))
+    parry, through = flow.prompt.options
+    assert abs(parry.chance - (1 - parried / unparried)) < 1e-12 and through.chance == 0.0
+    assert parry.text == f"parer {percent(parry.chance)}" and parry.label == "parer"
