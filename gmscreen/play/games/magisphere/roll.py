@@ -52,10 +52,10 @@ class MagisphereRoll(RollRules):
                 flow.request[key] = flow.request.get(key, 0) + bonus
             flow.declined.add(flow.asking)
             if not self._ask_help(flow):
-                if flow.draft.forced or flow.draft.choice is None or not flow.draft.choice.data.get("sides"):
+                if flow.draft.forced:           # `plain`: the typed dice
                     flow.resolve_random()
                     self._offer_reward(flow)
-                else:
+                else:                           # `start`: dice rolled one by one, rerolls asked
                     self._first_dice(flow)
         elif action in ("reward_impulsion", "reward_other"):
             if action == "reward_impulsion":

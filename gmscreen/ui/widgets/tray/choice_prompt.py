@@ -29,7 +29,8 @@ class ChoicePrompt(Static, can_focus=True):
         Binding("n", "pick('n')", N_("no"), id="dice-tray.choice-no"),
         Binding("i", "pick('i')", N_("+1 Impulsion"), id="dice-tray.choice-impulsion"),
         Binding("a", "pick('a')", N_("another reward"), id="dice-tray.choice-other"),
-        *(Binding(str(n), f"pick('{n}')", f"+{n}", show=False, id=f"dice-tray.choice-bonus-{n}") for n in range(4)),
+        *(Binding(str(n), f"pick('{n}')", N_("GM's bonus"), show=False, id=f"dice-tray.choice-bonus-{n}")
+          for n in range(4)),
         Binding("enter", "pick('enter')", N_("default"), id="dice-tray.choice-default"),
         Binding("escape", "cancel", N_("abandon"), id="dice-tray.choice-cancel"),
     ]
