@@ -115,3 +115,24 @@ def test_turn_in_a_campaign_with_nobody_in_the_fight_is_one_error(capsys, copy_s
     path = tmp_path / "new.toml"
     assert run(capsys, "new", str(path), "--system", "eclats")[0] == 0
     assert_one_line_error(*run(capsys, "turn", str(path), "next"), "gmscreen turn")
+
+
+def test_choose_and_policy_reach_the_second_sides_choice(capsys, copy_sample) -> None:
+    path = copy_sample("tedeum")
+    text = path.read_text(encoding="utf-8").replace('side = "npc"', 'side = "party"', 1)   # Saint-Gelais a PC
+    path.write_text(text, encoding="utf-8")
+    line = "saint-gelais étiquette vs louvensac étiquette"
+    # Two keys: the second answers the defender, whose die steps down on her own sheet.
+    status, out, err = run(capsys, "line", str(path), line, "--json", "--seed", "2", "--choose", "np",
+                           "--policy", "enter")
+    assert status == 0, err
+    roll = json.loads(out)
+    assert [a["key"] for a in roll["answers"]] == ["n", "p"] and roll["request"]["opponent_use_providence"] is True
+    assert "Louvensac" in roll["answers"][1]["question"]
+    # One key given: the attacker's; the defender's question takes the odds' choice (without).
+    _, out, _ = run(capsys, "line", str(path), line, "--json", "--seed", "2", "--choose", "p")
+    roll = json.loads(out)
+    assert [a["key"] for a in roll["answers"]] == ["p", "n"] and "opponent_use_providence" not in roll["request"]
+    campaign = load_campaign(path)
+    assert campaign.character("louvensac").sheet["resources"]["providence"] == 4
+    assert campaign.character("saint-gelais").sheet["resources"]["providence"] == 0      # D4 used once: gone

@@ -41,3 +41,24 @@ def chance(request: Mapping[str, Any]) -> float:
     if isinstance(value, RequestError):
         raise value.with_traceback(None)
     return value
+
+
+def opponent_chance(request: Mapping[str, Any]) -> float:
+    """The other side's chance, as its own prompt shows it: the opponent winning a contest, or
+    a defender not hit (1 − the actor's success). Remembered in the same memo."""
+    global computed
+    key = "opponent " + _key(request)
+    if key not in _memo:
+        computed += 1
+        try:
+            probs = odds(request)
+            _memo[key] = probs["winner"]["opponent"] if "winner" in probs else 1.0 - success_chance(probs)
+        except RequestError as exc:
+            _memo[key] = exc
+        if len(_memo) > _SIZE:
+            _memo.popitem(last=False)
+    _memo.move_to_end(key)
+    value = _memo[key]
+    if isinstance(value, RequestError):
+        raise value.with_traceback(None)
+    return value

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
 
+    from .choice_odds import Assumed
     from .quickroll.choices import RollFlow
     from .quickroll.grammar import Draft, Spend
 
@@ -25,6 +26,11 @@ class RollRules:
         """Enter on a draft carrying a `Choice` (`draft.choice`, built by the game's grammar):
         roll what comes before the choice and set `flow.prompt`, or resolve. Default: the
         game asks nothing, the roll is resolved at once."""
+        flow.resolve_random()
+
+    def plain(self, flow: RollFlow) -> None:
+        """Enter on a draft with typed dice or no `Choice`: resolved at once. A game may still
+        ask what the line leaves to the GM first, or what the result offers (a reward)."""
         flow.resolve_random()
 
     def choose(self, flow: RollFlow, action: str) -> None:
@@ -46,3 +52,8 @@ class RollRules:
         """Resources the resolved roll uses up on the sheets, each an absolute new value.
         Default: nothing is spent."""
         return []
+
+    def assumed(self, draft: Draft) -> Assumed | None:
+        """The choice the odds of `draft` assume (the rules' policy) in words, and the same
+        test played the other way (`gmscreen.play.choice_odds`). Default: none."""
+        return None

@@ -147,7 +147,7 @@ class TableRoll:
                                         gm_only=self.gm_only, seed=flow.seed,
                                         pending=pending.id if pending else None)
         self.record = record
-        self.spends = spending(draft, result, self.session.campaign)
+        self.spends = spending(draft, result, self.session.campaign) + flow.gains
         self._spend(" · ".join(s.text for s in self.spends), [(s.path, s.after) for s in self.spends])
         if pending is not None and record is not None:
             self.session.clear_pending()
@@ -226,7 +226,7 @@ class TableRoll:
         assert flow.result is not None
         draft = flow.draft
         spends = tuple(PendingSpend(tuple(s.path), s.after, s.text)
-                       for s in spending(draft, flow.result, self.session.campaign))
+                       for s in spending(draft, flow.result, self.session.campaign) + flow.gains)
         return PendingRoll(old.id if old else new_pending_id(), old.time if old else now_iso(),
                            self.session.campaign.session, draft.who, draft.line, copy.deepcopy(flow.request),
                            copy.deepcopy(flow.result), self.gm_only, flow.seed, spends)

@@ -29,6 +29,18 @@ class Option:
     key: str          # the one key that picks it
     label: str        # words shown beside the key, in the language spoken when it was asked
     action: str
+    chance: float | None = None   # the exact chance this option leaves, when the game prices it
+    brief: str = ""   # the label said before that chance ("reroll": the question says the cost)
+
+    @property
+    def text(self) -> str:
+        """What the prompt shows beside the key: the label, or its brief form and its chance
+        ("relancer 44 %")."""
+        if self.chance is None:
+            return self.label
+        from ..choice_odds import priced
+
+        return priced(self.brief or self.label, self.chance)
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,7 @@ class RollFlow:
     prompt: Prompt | None = None
     declined: set[str] = field(default_factory=set)
     asking: str = ""
+    gains: list[Spend] = field(default_factory=list)   # what a choice adds to a sheet beyond the result (a reward)
 
     def __post_init__(self) -> None:
         self.request = dict(self.draft.request)
@@ -76,7 +89,7 @@ class RollFlow:
         if self.draft.timer is not None and not self.draft.forced:
             self.rules.first_interval(self)
         elif self.draft.forced or self.draft.choice is None:
-            self.resolve_random()
+            self.rules.plain(self)
         else:
             self.rules.start(self)
         return self
@@ -108,6 +121,7 @@ class RollFlow:
         twin.request = copy.deepcopy(self.request)
         twin.result = copy.deepcopy(self.result)
         twin.declined = set(self.declined)
+        twin.gains = list(self.gains)
         return twin.settle()
 
     # ---------------------------------------------------------------- steps (for the games' hooks)

@@ -12,7 +12,9 @@ from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
 if TYPE_CHECKING:
+    from ...choice_odds import Assumed
     from ...quickroll.choices import RollFlow
+    from ...quickroll.grammar import Draft
 
 
 class EclatsRoll(RollRules):
@@ -41,7 +43,45 @@ class EclatsRoll(RollRules):
                     name=flow.draft.who, die=dice[-1], result=flow.result["result"]) + " "
                 + ngettext("({n} more roll, the new die replaces the old one)",
                            "({n} more rolls, the new die replaces the old one)", left).format(n=left),
-                (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep")), "g")
+                _options(flow), "g")
+
+
+    def assumed(self, draft: Draft) -> Assumed | None:
+        """With two or three rolls allowed, the odds roll again while stopping would fail
+        (policy "best", R4) or roll once ("single"): said, with the other way."""
+        from ...choice_odds import Assumed
+
+        request = draft.odds_request
+        if draft.kind != "simple" or int(request.get("characteristic", 0) or 0) < 2:
+            return None
+        if request.get("policy", "best") == "best":
+            return Assumed(_("rerolling while it fails"), _("rerolls"), _("without rerolling"),
+                           dict(request, policy="single"))
+        return Assumed(_("without rerolling"), _("no reroll"), _("rerolling"), dict(request, policy="best"))
+
+
+def _options(flow: RollFlow) -> tuple[Option, ...]:
+    """Reroll or keep, each with the exact chance it leaves, unless the threshold is hidden
+    from the table (a chance would tell it: R10)."""
+    if flow.request.get("hidden"):
+        return (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep"))
+    return (Option("r", _("reroll"), "reroll", _chance_from(flow.request, flow.request["dice"] + [None])),
+            Option("g", _("keep"), "keep", 1.0 if (flow.result or {}).get("outcome") == "success" else 0.0))
+
+
+def _chance_from(request: dict, dice: list) -> float:
+    """The exact chance of success once the last die (None) is rolled, the player then rolling
+    again while stopping would fail and rolls remain (the odds' "best" policy, R4): every face
+    resolved by the rules, at most 10 × 10 of them."""
+    total = 0.0
+    for face in range(10):
+        rolled = dice[:-1] + [face]
+        result = resolve(dict(request, dice=rolled))
+        if result["outcome"] == "success":
+            total += 1
+        elif len(rolled) < request["characteristic"]:
+            total += _chance_from(request, rolled + [None])
+    return total / 10
 
 
 ROLL = EclatsRoll()

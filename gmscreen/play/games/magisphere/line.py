@@ -118,13 +118,15 @@ class MagisphereGrammar(SystemGrammar):
         for _i, helper, tok in ctx.helpers:
             if skill_name is None:
                 raise QuickRollError("help_needs_skill", tok.start, tok.end)
-            value = 0
+            value = None
             for table in (helper.sheet.get("skills") or {}).values():
                 if isinstance(table, dict):
                     for name, v in table.items():
                         if fold(name) == fold(skill_name):
                             value = int(v)
-            out.append(value)
+            if value is None:       # R24: the GM sets this helper's bonus, asked in the tray
+                ctx.values.setdefault("gm_helpers", []).append(helper.name)
+            out.append(value or 0)
         if ctx.helpers:
             ctx.modifiers.append(_("help {names}").format(names=", ".join(h.name for _i, h, _t in ctx.helpers)))
         return out
@@ -158,9 +160,10 @@ class MagisphereGrammar(SystemGrammar):
                 seuil += f" + malus {v['malus']}"
             label = f"{actor.name} · {a_text} · {seuil}" + (f" · bonus {v['bonus']}" if v.get("bonus") else "")
             choice = Choice("magisphere_reroll", {"sides": {"": (side_id(actor), points, actor.index)},
-                                                  "limit": request.get("reroll_limit", "unlimited")})
-            return finish(self, ctx, "simple", request, who=actor.name, who_id=side_id(actor), label=label,
-                          missing=missing, baseline=baseline, choice=choice if points else None)
+                                                  "limit": request.get("reroll_limit", "unlimited"),
+                                                  "gm_help": v.get("gm_helpers", [])})
+            return _asking(finish(self, ctx, "simple", request, who=actor.name, who_id=side_id(actor), label=label,
+                                  missing=missing, baseline=baseline, choice=choice if points else None), choice)
         if "difficulty" in v:
             raise QuickRollError("opposition_no_threshold", *ctx.spans["difficulty"])
         if v.get("malus"):
@@ -198,9 +201,11 @@ class MagisphereGrammar(SystemGrammar):
                      "who": side_id(actor), "opponent": side_id(opp) or opp.name}
             return finish(self, ctx, "extended_opposed", request, who=actor.name, who_id=side_id(actor), label=label,
                           baseline=baseline, timer=timer)
-        choice = Choice("magisphere_reroll", {"sides": sides, "limit": request.get("reroll_limit", "unlimited")})
-        return finish(self, ctx, "opposed", request, who=actor.name, who_id=side_id(actor), label=label,
-                      baseline=baseline, choice=choice if any(p for _id, p, _index in sides.values()) else None)
+        choice = Choice("magisphere_reroll", {"sides": sides, "limit": request.get("reroll_limit", "unlimited"),
+                                              "gm_help": v.get("gm_helpers", [])})
+        return _asking(finish(self, ctx, "opposed", request, who=actor.name, who_id=side_id(actor), label=label,
+                              baseline=baseline, choice=choice if any(p for _id, p, _index in sides.values()) else None),
+                       choice)
 
     @staticmethod
     def _extras(v: dict[str, Any], prefix: str, helpers: list[int]) -> dict[str, Any]:
@@ -225,6 +230,14 @@ class MagisphereGrammar(SystemGrammar):
         if kind == "opposed" and len(faces) == 2:
             return {"actor_dice": faces[:1], "opponent_dice": faces[1:]}
         raise QuickRollError("split_sides", ctx.faces_pos, len(ctx.line))
+
+
+def _asking(draft: Draft, choice: Choice) -> Draft:
+    """A helper without the skill (R24) is asked about in the tray even with typed dice or no
+    Impulsion to spend: the draft keeps the choice that says so."""
+    if choice.data.get("gm_help"):
+        draft.choice = choice
+    return draft
 
 
 class MagisphereLine(LineRules):

@@ -114,10 +114,6 @@ class TeDeumGrammar(SystemGrammar):
         refuse_helpers(ctx, "no_help_in_tests", game="Te Deum")
         a, a_text, a_key = self._roller(actor, "" if opp is None and not v.get("attack") else "actor_", ctx)
         mods_keys = {k for k in a if k.endswith("die_shift") or k.endswith("use_providence")}
-        # Asked only for player characters; an NPC calls on Providence with the word in the line.
-        providence_prompt = (v.get("actor_providence") is None and actor.character is not None
-                             and actor.character.side == "party"
-                             and int(actor.sheet("resources").get("providence", 0) or 0) > 0)
         if v.get("attack"):
             request: dict[str, Any] = dict(a)
             label = _("{name} attacks").format(name=actor.name) + f" · {a_text}"
@@ -154,10 +150,9 @@ class TeDeumGrammar(SystemGrammar):
             kind = "simple"
         baseline = {k: x for k, x in request.items() if k not in mods_keys} if mods_keys else None
         prefix = "" if kind == "simple" else "actor_"
-        choice = None
-        if providence_prompt and actor.character is not None:
-            choice = Choice("tedeum_providence", {"prefix": prefix,
-                                                  "providence": int(actor.sheet("resources").get("providence"))})
+        asked = _providence_asked(ctx, [(actor, prefix)] + ([(opp, "opponent_")] if "opponent_die" in request else []))
+        choice = Choice("tedeum_providence", {"prefix": asked[0][0], "providence": asked[0][1], "sides": asked}) \
+            if asked else None
         draft = finish(self, ctx, kind, request, who=actor.name, who_id=side_id(actor), label=label, missing=missing,
                        baseline=baseline, choice=choice)
         draft.choice = choice if not draft.forced else None
@@ -202,6 +197,21 @@ class TeDeumGrammar(SystemGrammar):
         if queue:
             out[prefixes[-1] + "dice"] = out[prefixes[-1] + "dice"] + queue
         return out
+
+
+def _providence_asked(ctx: Context, sides: list[tuple[Side | None, str]]) -> list[tuple[str, int, int]]:
+    """The sides asked in turn whether they call on Providence (R11), actor first, then the
+    defender: (request prefix, Providence die, index in `draft.sides`). Asked only for player
+    characters with a die, when the line said nothing for them; an NPC calls on Providence with
+    the word in the line."""
+    out = []
+    for n, (side, prefix) in enumerate(sides):
+        if side is None or side.character is None or side.character.side != "party":
+            continue
+        die = int(side.sheet("resources").get("providence", 0) or 0)
+        if die > 0 and ctx.values.get(f"{side.role}_providence") is None:
+            out.append((prefix, die, n))
+    return out
 
 
 def _tedeum_label(value: int | None) -> str:

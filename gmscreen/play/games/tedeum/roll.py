@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Any
 from gmscreen.i18n import _
 from gmscreen.i18n.typography import Name, percent
 
-from ...chances import chance
+from ...chances import chance, opponent_chance
 from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
+
+    from ...choice_odds import Assumed
 
     from ...quickroll.choices import RollFlow
     from ...quickroll.grammar import Draft, Side, Spend
@@ -39,26 +41,71 @@ def level_name(die: int, gender: str | None = None) -> str:
 
 class TedeumRoll(RollRules):
     def start(self, flow: RollFlow) -> None:
-        """Asked before any die: the chance without and with Providence, and what it costs."""
-        data = flow.draft.choice.data if flow.draft.choice else {}
-        prefix, die = data.get("prefix", ""), data.get("providence", 0)
-        without = chance(flow.draft.odds_request)       # the memo: the tray priced it already
-        with_prov = chance(dict(flow.draft.odds_request, **{prefix + "use_providence": True}))
-        actor = flow.draft.sides[0].character if flow.draft.sides else None
-        gender = getattr(actor, "gender", None)
-        flow.prompt = Prompt(
-            _("{name} calls on Providence? D{die} ({without} → {with_providence}), then it drops to {after}")
-            .format(name=Name(flow.draft.who), die=die, without=percent(without), with_providence=percent(with_prov),
-                    after=_after_use(die, gender)),
-            (Option("p", "Providence", "providence"), Option("n", _("without"), "no_providence")), "n")
+        """Asked before any die, each side in turn (the actor, then the defender): the chance
+        without and with Providence, and what it costs."""
+        self._ask(flow, 0)
 
     def choose(self, flow: RollFlow, action: str) -> None:
+        if action not in ("providence", "no_providence"):
+            return
         if action == "providence":
-            prefix = flow.draft.choice.data["prefix"] if flow.draft.choice else ""
-            flow.request[prefix + "use_providence"] = True
+            flow.request[flow.asking + "use_providence"] = True
+        sides = _asked(flow)
+        done = next((n for n, (prefix, _die, _i) in enumerate(sides) if prefix == flow.asking), len(sides))
+        self._ask(flow, done + 1)
+
+    def _ask(self, flow: RollFlow, n: int) -> None:
+        """Ask side `n` of those the line leaves to decide, or roll when none is left."""
+        sides = _asked(flow)
+        if n >= len(sides):
             flow.resolve_random()
-        elif action == "no_providence":
-            flow.resolve_random()
+            return
+        prefix, die, index = sides[n]
+        flow.asking = prefix
+        side = flow.draft.sides[index] if index < len(flow.draft.sides) else None
+        gender = getattr(side.character, "gender", None) if side is not None else None
+        name = side.name if side is not None else flow.draft.who
+        request = {k: v for k, v in flow.request.items() if not k.endswith("dice")}   # no die rolled yet
+        called = dict(request, **{prefix + "use_providence": True})
+        if prefix == "opponent_":
+            without, with_prov = opponent_chance(request), opponent_chance(called)     # the defender's own chance
+            question = _("{name} defends with Providence? D{die} ({without} → {with_providence}), then {after}") \
+                if flow.draft.kind == "attack" else \
+                _("{name} calls on Providence? D{die} ({without} → {with_providence}), then it drops to {after}")
+        else:
+            without, with_prov = chance(request), chance(called)    # the memo: the tray priced it already
+            question = _("{name} calls on Providence? D{die} ({without} → {with_providence}), then it drops to {after}")
+        flow.prompt = Prompt(
+            question.format(name=Name(name), die=die, without=percent(without), with_providence=percent(with_prov),
+                            after=_after_use(die, gender)),
+            (Option("p", "Providence", "providence"), Option("n", _("without"), "no_providence")), "n")
+
+    def assumed(self, draft: Draft) -> Assumed | None:
+        """The odds take Providence as the line says (not called unless typed): said for the
+        first side that has a die (the actor, else the defender), with the other choice."""
+        from ...choice_odds import Assumed
+
+        request = draft.odds_request
+        prefixes = ("",) if draft.kind == "simple" else ("actor_", "opponent_")
+        for n, prefix in enumerate(prefixes):
+            if not request.get(prefix + "providence_die") or prefix + "die" not in request:
+                continue
+            used = bool(request.get(prefix + "use_providence"))
+            if used and draft.baseline is not None:
+                return None                 # typed: the modifier says it already ("42 % → 71 %")
+            other = dict(request)
+            if used:
+                other.pop(prefix + "use_providence")
+            else:
+                other[prefix + "use_providence"] = True
+            if n == 0:
+                words = _("with Providence") if used else _("without Providence")
+            else:
+                name = draft.sides[n].name if n < len(draft.sides) else "?"
+                words = (_("{name} with Providence") if used else _("{name} without Providence")).format(name=name)
+            short = "Providence" if used else _("no Providence")
+            return Assumed(words, short, _("without") if used else _("with"), other)
+        return None
 
     def spending(self, draft: Draft, result: dict[str, Any], campaign: Campaign) -> list[Spend]:
         """The Providence die after the roll, and the XP earned in the characteristic tested."""
@@ -86,6 +133,14 @@ class TedeumRoll(RollRules):
                 else:
                     out.append(Spend(("characters", side.index, "sheet", "xp"), None, {key: xp}, text))
         return out
+
+
+def _asked(flow: RollFlow) -> list[tuple[str, int, int]]:
+    """(prefix, Providence die, side index) of each side the prompt asks, in turn."""
+    data = flow.draft.choice.data if flow.draft.choice else {}
+    if "sides" in data:
+        return [tuple(side) for side in data["sides"]]  # type: ignore[misc]
+    return [(data.get("prefix", ""), data.get("providence", 0), 0)]
 
 
 def _characteristic_of(side: Side) -> str | None:

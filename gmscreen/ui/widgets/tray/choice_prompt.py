@@ -27,6 +27,10 @@ class ChoicePrompt(Static, can_focus=True):
         Binding("g,k", "pick('g')", N_("keep"), id="dice-tray.choice-keep"),
         Binding("p", "pick('p')", N_("yes (Providence / parry)"), id="dice-tray.choice-yes"),
         Binding("n", "pick('n')", N_("no"), id="dice-tray.choice-no"),
+        Binding("i", "pick('i')", N_("+1 Impulsion"), id="dice-tray.choice-impulsion"),
+        Binding("a", "pick('a')", N_("another reward"), id="dice-tray.choice-other"),
+        *(Binding(str(n), f"pick('{n}')", N_("GM's bonus"), show=False, id=f"dice-tray.choice-bonus-{n}")
+          for n in range(4)),
         Binding("enter", "pick('enter')", N_("default"), id="dice-tray.choice-default"),
         Binding("escape", "cancel", N_("abandon"), id="dice-tray.choice-cancel"),
     ]
@@ -84,7 +88,7 @@ class ChoicePrompt(Static, can_focus=True):
 
 def prompt_content(prompt: Prompt) -> Content:
     """"Relancer ?  r relancer  g garder (Entrée : garder)": the question and its keys."""
-    options = [Content.assemble((f" {o.key} ", "bold reverse"), " ", literal(o.label))
+    options = [Content.assemble((f" {o.key} ", "bold reverse"), " ", literal(o.text))
                for o in prompt.options]
     default = prompt.option("enter")
     tail = " " + _("(Enter: {option})").format(option=default.label) if default else ""

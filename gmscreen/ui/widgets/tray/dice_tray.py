@@ -343,7 +343,8 @@ class DiceTray(CampaignView, Widget):
         if draft is None:
             self._set_info(Content(""))
             return
-        self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self.ascii))
+        self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self.ascii,
+                                    width=self.info.size.width or max(20, self.app.size.width - 4)))
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
         """The line under the quick-roll line: given up while empty to a result that needs its
@@ -578,6 +579,8 @@ class DiceTray(CampaignView, Widget):
     def on_resize(self, event: events.Resize) -> None:
         if self._shown is not None:
             self._render_shown()
+        if self.draft is not None and self.error is None:
+            self.call_after_refresh(self._show_draft_info)     # what the odds assume, in the new room
 
     def _render_shown(self) -> None:
         shown = self._shown

@@ -24,7 +24,7 @@ def error_content(error: QuickRollError, *, ascii: bool) -> Content:
     return literal(error.message)
 
 
-def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:
+def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None = None) -> Content:
     """"MJ +2 : 40 % → 55 % · réussite · label" ("GM +2: 40% → 55% · success · label" in English):
     the chance of the roll typed, before and after
     its modifier, or what the line still lacks."""
@@ -56,7 +56,18 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:
     if draft.forced:
         parts.append((" · " + _("table dice"), "italic"))
     parts += [" · ", literal(draft.label, "$text-muted")]
-    return Content.assemble(*parts)
+    return with_assumption(parts, parts.index((pct(chance), "bold")) + 1, draft, width)
+
+
+def with_assumption(parts: list, at: int, draft: Draft, width: int | None) -> Content:
+    """What the odds assume put at `at` (right after the chance), in the room the line leaves at
+    `width` (`gmscreen.play.choice_odds`: its "without" part goes first, never the difficulty)."""
+    from gmscreen.play.choice_odds import assumes_words
+
+    line = Content.assemble(*parts)
+    tail = " ·" if parts[at] == " " else ""                 # "73 % (…) · 35 % sans · réussite"
+    words = assumes_words(draft, None if width is None else width - line.cell_length - len(tail))
+    return Content.assemble(*parts[:at], literal(words + tail), *parts[at:]) if words else line
 
 
 def pct(value: float) -> str:

@@ -1,0 +1,129 @@
+"""Choices in the tray through real key presses at 80×24: the defender's Providence asked after
+the attacker's roll is typed, Magisphère's natural-20 reward and the GM's bonus for a helper
+without the skill, reroll options showing their chances, the odds line saying what it assumes
+only where it leaves the difficulty whole; and a burst of keys with no pause between them."""
+
+from __future__ import annotations
+
+import random
+from contextlib import asynccontextmanager
+
+from gmscreen.play.choice_odds import assumes_forms
+from gmscreen.play.quickroll import RollFlow, parse
+from gmscreen.ui.widgets.tray.choice_prompt import prompt_content
+from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+
+from _pilot import press
+
+
+@asynccontextmanager
+async def _tray(pane_host, session, seed: int = 1, size: tuple[int, int] = (80, 24)):
+    app = pane_host(session, lambda: DiceTray(id="dice-tray", rng=random.Random(seed)))
+    async with app.run_test(size=size) as pilot:
+        tray = app.query_one(DiceTray)
+        tray.focus_line()
+        await pilot.pause()
+        yield app, pilot, tray
+
+
+async def _type(pilot, tray, text: str) -> None:
+    tray.line.insert_text_at_cursor(text[:-2])
+    await press(pilot, *text[-2:])
+
+
+def _text(widget) -> str:
+    return str(widget.render())
+
+
+async def test_the_defender_is_asked_for_providence_with_one_key(pane_host, open_sample):
+    session = open_sample("tedeum")
+    louvensac = session.campaign.character("louvensac")
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _type(pilot, tray, "saint-gelais escrime attaque vs louvensac escrime")
+        await press(pilot, "enter")
+        shown = _text(tray.choice_view)
+        assert "Mlle de Louvensac se défend avec la Providence" in shown and " p " in shown
+        view = tray.choice_view
+        assert len(prompt_content(tray.flow.prompt).wrap(view.size.width)) <= view.size.height   # nothing cut
+        await press(pilot, "p")
+        record = session.rolls[-1]
+        assert record.request["opponent_use_providence"] is True and len(record.result["opponent_providence_dice"]) == 1
+        assert louvensac.sheet["resources"]["providence"] == 4
+        app.undo()
+        await pilot.pause()
+        assert session.campaign.character("louvensac").sheet["resources"]["providence"] == 6
+
+
+async def test_a_burst_of_keys_answers_both_sides_in_order(pane_host, open_sample):
+    session = open_sample("tedeum")
+    session.campaign.character("saint-gelais").side = "party"
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        tray.line.insert_text_at_cursor("saint-gelais étiquette vs louvensac étiquett")
+        await pilot.press("e", "enter", "n", "p")                          # no pause between them
+        await pilot.pause()
+        record = session.rolls[-1]
+        assert "actor_use_providence" not in record.request and record.request["opponent_use_providence"] is True
+        assert session.campaign.character("louvensac").sheet["resources"]["providence"] == 4
+        assert session.campaign.character("saint-gelais").sheet["resources"]["providence"] == 4
+
+
+async def test_a_natural_20_offers_its_reward_in_the_tray(pane_host, open_sample):
+    session = open_sample("magisphere")
+    session.campaign.character("shady").sheet["resources"]["impulsion"] = 1
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _type(pilot, tray, "shady négo 25 = 20")
+        await press(pilot, "enter")
+        shown = _text(tray.choice_view)
+        assert "20 naturel" in shown and " i " in shown and " a " in shown
+        view = tray.choice_view
+        assert len(prompt_content(tray.flow.prompt).wrap(view.size.width)) <= view.size.height   # nothing cut
+        await press(pilot, "i")
+        assert tray.flow is None and session.campaign.character("shady").sheet["resources"]["impulsion"] == 2
+
+
+async def test_a_helper_without_the_skill_asks_the_bonus_by_a_digit(pane_host, open_sample):
+    session = open_sample("magisphere")
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _type(pilot, tray, "shady négo 25 aide granok = 12")
+        await press(pilot, "enter")
+        assert "R24" in _text(tray.choice_view)
+        view = tray.choice_view
+        assert len(prompt_content(tray.flow.prompt).wrap(view.size.width)) <= view.size.height
+        await press(pilot, "3")
+        record = session.rolls[-1]
+        assert record.request["bonus"] == 3 and record.result["score"] == 12 + 11 + 3 + 3
+
+
+async def test_reroll_options_show_their_chances(pane_host, open_sample):
+    session = open_sample("magisphere")
+    line = "shady négo 25"
+    draft = parse(line, session.campaign)
+    seed = next(s for s in range(200) if RollFlow(draft, random.Random(s)).start().prompt is not None)
+    async with _tray(pane_host, session, seed) as (app, pilot, tray):
+        await _type(pilot, tray, line)
+        await press(pilot, "enter")
+        prompt = tray.flow.prompt
+        assert prompt is not None and all("%" in o.text for o in prompt.options)
+        shown = _text(tray.choice_view).replace("\n", " ")
+        assert all(o.text in shown for o in prompt.options) and "(Entrée : garder)" in shown
+        view = tray.choice_view
+        assert len(prompt_content(prompt).wrap(view.size.width)) <= view.size.height == 2      # nothing cut
+        await press(pilot, "g")
+        assert tray.flow is None
+
+
+async def test_the_odds_line_says_what_it_assumes_and_keeps_the_difficulty(pane_host, open_sample):
+    session = open_sample("magisphere")
+    draft = parse("shady négo 25", session.campaign)
+    async with _tray(pane_host, session, size=(140, 24)) as (app, pilot, tray):
+        await _type(pilot, tray, "shady négo 25")
+        assert assumes_forms(draft)[0].strip() in _text(tray.info)          # room: the full words
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _type(pilot, tray, "shady négo 25")
+        text, width = _text(tray.info), tray.info.size.width
+        assert "(2 relances)" in text and text.endswith("seuil 25") and len(text) <= width   # short form, whole
+        for line in ("shady négociation 25 +2 malus 5", "granok puissance vs shady puissance"):
+            tray.line.value = ""
+            await _type(pilot, tray, line)
+            text = _text(tray.info)
+            assert "relance" not in text                                    # no room left: nothing added
