@@ -31,6 +31,7 @@ from gmscreen.campaign.rolllog import masked
 from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
+from gmscreen.ui.config import notable_luck
 from gmscreen.ui.host import CampaignView
 from gmscreen.play.logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
 from gmscreen.ui.sanitize import clean
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 # Row codes: a record index (>= 0), or a session separator -(session + 1).
 _TONE_CLASS = {GOOD: "roll-log--good", BAD: "roll-log--bad", CRIT: "roll-log--crit", FUMBLE: "roll-log--fumble"}
-_ROLES = ("time", "muted", "hidden", "good", "bad", "crit", "fumble", "cursor", "prompt")
+_ROLES = ("time", "muted", "hidden", "good", "bad", "crit", "fumble", "cursor", "prompt", "luck")
 
 
 def _fit(text: str, width: int, ellipsis: str) -> str:
@@ -82,6 +83,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         height: 1fr;
         & > .roll-log--time { color: $text-muted; }
         & > .roll-log--muted { color: $text-muted; }
+        & > .roll-log--luck { color: $accent; text-style: italic; }
         & > .roll-log--hidden { color: $gm-hidden; text-style: bold; }
         & > .roll-log--good { color: $gm-good; }
         & > .roll-log--bad { color: $gm-bad; }
@@ -306,7 +308,8 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             session = self._session
             system = session.system if session is not None else None
             campaign = session.campaign if session is not None else None
-            line = log_line(self._records[index], system, ascii=self.ascii, campaign=campaign)
+            line = log_line(self._records[index], system, ascii=self.ascii, campaign=campaign,
+                            notable=notable_luck(self.app))
             self._lines[index] = line
         return line
 
@@ -346,6 +349,9 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
                     parts[0] = (head + "  ", "time")
                 parts += [(who + middle, "base"), (outcome, line.tone if line.tone in _TONE_CLASS else "base")]
                 used = sum(cell_len(t) for t, _ in parts)
+                if line.luck and width - used > 6:
+                    parts.append((_fit(" · " + line.luck, width - used, ellipsis), "luck"))
+                    used = sum(cell_len(t) for t, _ in parts)
                 if line.detail and width - used > 6:
                     parts.append((_fit(" · " + line.detail, width - used, ellipsis), "muted"))
         text_len = sum(cell_len(t) for t, _ in parts)
