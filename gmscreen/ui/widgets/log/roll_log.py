@@ -337,6 +337,10 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
                 rest = width - cell_len(head) - 2 - who_w - 1
                 outcome = _fit(line.outcome, max(rest, 0), ellipsis)
                 room = rest - cell_len(outcome)
+                luck = " · " + line.luck if line.luck else ""       # a notable roll's luck: before the line
+                if luck and room - cell_len(luck) < 16:
+                    luck = ""
+                room -= cell_len(luck)
                 test = _fit(line.test, max(0, min(cell_len(line.test), room - 2)), ellipsis)
                 room -= cell_len(test) + 2
                 dice = _fit(line.dice, room - 2, ellipsis) if room - 2 >= 3 and line.dice else ""
@@ -348,10 +352,9 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
                 else:
                     parts[0] = (head + "  ", "time")
                 parts += [(who + middle, "base"), (outcome, line.tone if line.tone in _TONE_CLASS else "base")]
+                if luck:
+                    parts.append((luck, "luck"))
                 used = sum(cell_len(t) for t, _ in parts)
-                if line.luck and width - used > 6:
-                    parts.append((_fit(" · " + line.luck, width - used, ellipsis), "luck"))
-                    used = sum(cell_len(t) for t, _ in parts)
                 if line.detail and width - used > 6:
                     parts.append((_fit(" · " + line.detail, width - used, ellipsis), "muted"))
         text_len = sum(cell_len(t) for t, _ in parts)
