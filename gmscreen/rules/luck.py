@@ -50,7 +50,7 @@ def luck_function(system_id: str, kind: Kind, request: Mapping[str, Any]) -> Luc
         return None
     plain = {k: v for k, v in request.items() if k not in kind.dice_fields and k != "hidden"}
     try:
-        key: Hashable = (system_id, kind.name, _frozen(plain))
+        key: Hashable = (system_id, kind.name, id(kind), _frozen(plain))    # a system registered again: anew
     except TypeError:
         key = None
     if key is not None:

@@ -677,7 +677,7 @@ def _odds_attack(reader: Reader) -> dict:
 
 def _luck_simple(reader: Reader) -> LuckOf:
     """Skill test: a higher total is luckier; an initial 1 is worse than any total, a critical
-    failure worst."""
+    failure worst. Providence as the request uses it (the choice made)."""
     roller, _difficulty, open_negative = _read_simple(reader)
     critical, _automatic = _fumble_split(roller, open_negative)
     side = _Side(roller)
@@ -694,7 +694,8 @@ def _luck_simple(reader: Reader) -> LuckOf:
 
 def _luck_opposed(reader: Reader) -> LuckOf:
     """Opposition: the actor winning by at least this margin; an initial 1 on one side only
-    decides before any total (R6), two initial 1s stand as a margin of 0 (R7)."""
+    decides before any total (R6), two initial 1s stand as a margin of 0 (R7). Each side's
+    Providence as the request uses it (the choice made)."""
     _, _, actor, opponent, _open_negative = _read_opposed(reader)
     a, o = _Side(actor), _Side(opponent)
     fa, fo = Fraction(1, a.d), Fraction(1, o.d)
@@ -721,7 +722,7 @@ _ATTACK_RANK = {"critical_failure": 0, "automatic_failure": 1, "failure": 2, "su
 
 def _luck_attack(reader: Reader) -> LuckOf:
     """Attack: the outcome first (critical hit, hit, miss, automatic then critical failure), then
-    the attacker's total."""
+    the attacker's total. Providence as the request uses it (the choice made)."""
     actor, opponent, open_negative = _read_attack(reader)
     critical, _automatic = _fumble_split(actor, open_negative)
     a = _Side(actor)

@@ -554,6 +554,15 @@ def test_magisphere_natural_20_and_1(stat: int, threshold: int, rerolls: int, se
     assert resolve({**request, "dice": [*first, 1]})["luck"] == 1.0
 
 
+def test_golden_vectors_carry_no_luck_and_compare_only_what_they_list() -> None:
+    """tests/rules/test_vectors.py checks the keys a vector lists: `luck` is checked here."""
+    for request in VECTOR_REQUESTS:
+        assert 0 < resolve(request)["luck"] <= 1
+    for sid in SYSTEM_IDS:
+        with open(VECTOR_DIR / f"{sid}.toml", "rb") as handle:
+            assert all("luck" not in case["expect"] for case in tomllib.load(handle)["case"])
+
+
 def test_pathological_open_chain_keeps_a_positive_luck() -> None:
     """A thousand-face open chain is astronomically lucky, never 0."""
     request = {"system": "arpeges", "kind": "simple", "difficulty": 0, "skill_level": 0, "open_roll": True,
