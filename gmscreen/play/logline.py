@@ -20,6 +20,7 @@ from gmscreen.rules import System
 from gmscreen.rules._base import Description, DiceGroup
 from gmscreen.campaign.textsafe import clean
 
+from .luck_words import DEFAULT_NOTABLE, luck_words
 from .quickroll.text import fold
 from .render import CompactRenderer, describe_result
 
@@ -46,6 +47,7 @@ class LogLine:
     gm_only: bool        # GM-only or secret difficulty
     revealed: bool
     masked: bool         # not to be shown to players yet
+    luck: str = ""       # "un jet à 4 %" when the roll's luck is notable, else ""
 
 
 def hhmm(iso_time: str) -> str:
@@ -195,8 +197,9 @@ def _opponent(line: str, campaign: Campaign | None) -> str | None:
 
 
 def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
-             campaign: Campaign | None = None) -> LogLine:
-    """Turn one record into the words of its log row (`campaign` names the opponent in full)."""
+             campaign: Campaign | None = None, notable: int = DEFAULT_NOTABLE) -> LogLine:
+    """Turn one record into the words of its log row (`campaign` names the opponent in full;
+    the luck is said when under `notable` percent or over 100 minus it)."""
     who = clean(record.who)
     test = clean(record.line)
     d = name_description(describe_result(system, record.result), record.result, who, test, campaign)
@@ -213,6 +216,7 @@ def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
         gm_only=record.gm_only or bool(record.result.get("hidden")),
         revealed=record.revealed,
         masked=masked(record),
+        luck=clean(luck_words(record.result, notable)),
     )
 
 

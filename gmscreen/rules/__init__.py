@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 from . import registry
+from .luck import luck_function
 from .registry import Plugin, register
 
 
@@ -91,7 +92,12 @@ def resolve(request: Mapping[str, Any], *, seed: int | None = None) -> dict:
     system, kind, reader, hidden = _open(request)
     result = kind.resolve(reader, make_rng(seed))
     reader.finish()
-    return {"system": system.id, "kind": kind.name, "hidden": hidden, **result}
+    out = {"system": system.id, "kind": kind.name, "hidden": hidden, **result}
+    luck_of = luck_function(system.id, kind, request)
+    if luck_of is not None:
+        # The chance, before the roll, of a result at least as good for the roller (its kind's order).
+        out["luck"] = luck_of(out)
+    return out
 
 
 def _open_unforced(request: Mapping[str, Any]) -> tuple[System, Kind, Reader, bool]:

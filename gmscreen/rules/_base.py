@@ -304,6 +304,9 @@ class Kind:
     # `gmscreen.rules.check` validates a line on each keystroke with it. None (a kind that
     # does not split its reading out): `check` computes the odds instead.
     check: Callable[[Reader], object] | None = None
+    # Reads the request (no dice) as `odds` does and returns the function that gives a resolved
+    # outcome its `luck` (gmscreen.rules.luck); None: the kind's outcomes carry no luck.
+    luck: Callable[[Reader], Callable[[Mapping[str, Any]], float]] | None = None
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Mapping
 
 from gmscreen.i18n import N_, _, pgettext
 
 from ._base import (
     DiceGroup, Description, DiceSource, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader,
     RequestError, Stat, StatGroup, System, forced_mode)
+from .luck import LuckOf, probability
 from .render import margin
 
 CARACTERISTIQUES = (
@@ -400,6 +401,69 @@ def _odds_confrontation(reader: Reader) -> dict:
     }
 
 
+# ---------------------------------------------------------------- luck (the chance of doing at least as well)
+
+
+def _luck_roll(law: _Law, roll_key: str) -> LuckOf:
+    """The margin is a fixed offset plus the roll: a higher roll is luckier, P(Z >= roll)."""
+    known: dict[int, float] = {}
+
+    def luck(result: Mapping) -> float:
+        roll = result[roll_key]
+        if roll not in known:
+            known[roll] = probability(law.ge(roll))
+        return known[roll]
+
+    return luck
+
+
+def _luck_simple(reader: Reader) -> LuckOf:
+    """Simple action: a higher margin is luckier."""
+    _final, _, open_roll = _simple_inputs(reader)
+    return _luck_roll(LAWS[(open_roll, False)], "roll")
+
+
+def _luck_one_roll(reader: Reader) -> LuckOf:
+    """Opposition in one roll: the actor winning by at least this margin."""
+    _actor, _opponent, open_roll = _levels(reader)
+    return _luck_roll(LAWS[(open_roll, False)], "roll")
+
+
+def _luck_two_rolls(reader: Reader) -> LuckOf:
+    """Opposition in two rolls: the actor's margin over the opponent's, at least this gap."""
+    _actor, _opponent, open_roll = _levels(reader)
+    law = LAWS[(open_roll, True)]
+    known: dict[int, float] = {}
+
+    def luck(result: Mapping) -> float:
+        gap = result["actor_roll"] - result["opponent_roll"]
+        if gap not in known:
+            known[gap] = probability(law.ge(gap))
+        return known[gap]
+
+    return luck
+
+
+def _luck_confrontation(reader: Reader) -> LuckOf:
+    """Confrontation: a success beats a failure, then the actor's margin orders (a parried action
+    with a high margin is luckier than a missed one). The parry is the defender's choice as the
+    request states it (R9: only a successful action is parried)."""
+    actor_final, defender_final, open_roll, parry = _confrontation_inputs(reader)
+    law = LAWS[(open_roll, False)]
+    unparried = 1 - law.ge(-defender_final) if parry else Fraction(1)
+
+    def reach(m: int) -> Fraction:
+        return law.ge(m - actor_final)                   # P(actor margin >= m)
+
+    def luck(result: Mapping) -> float:
+        m = result["actor_margin"]
+        if result["outcome"] == "success":
+            return probability(reach(m) * unparried)
+        return probability(reach(0) * unparried + reach(m) - reach(max(m, 0)) * unparried)
+
+    return luck
+
+
 # ---------------------------------------------------------------- describe
 
 # Outcome -> its words (English msgids: shown through `_`, in the language spoken).
@@ -529,13 +593,15 @@ _CONFRONTATION_FIELDS = (
 
 KINDS = {
     "simple": Kind("simple", "action simple", _resolve_simple, _odds_simple, _SIMPLE_FIELDS, _SIMPLE_DICE,
-                   check=_simple_inputs),
+                   check=_simple_inputs, luck=_luck_simple),
     "opposed_one_roll": Kind("opposed_one_roll", "opposition en un jet", _resolve_one_roll, _odds_one_roll,
-                             _ONE_ROLL_FIELDS, _SIMPLE_DICE, contest=True, check=_levels),
+                             _ONE_ROLL_FIELDS, _SIMPLE_DICE, contest=True, check=_levels, luck=_luck_one_roll),
     "opposed_two_rolls": Kind("opposed_two_rolls", "opposition en deux jets", _resolve_two_rolls,
-                              _odds_two_rolls, _TWO_ROLL_FIELDS, _TWO_ROLL_DICE, contest=True, check=_levels),
+                              _odds_two_rolls, _TWO_ROLL_FIELDS, _TWO_ROLL_DICE, contest=True, check=_levels,
+                              luck=_luck_two_rolls),
     "confrontation": Kind("confrontation", "confrontation", _resolve_confrontation, _odds_confrontation,
-                          _CONFRONTATION_FIELDS, _TWO_ROLL_DICE, policy="parry", check=_confrontation_inputs),
+                          _CONFRONTATION_FIELDS, _TWO_ROLL_DICE, policy="parry", check=_confrontation_inputs,
+                          luck=_luck_confrontation),
 }
 
 SYSTEM = System.of_module(globals(), game="Les Arpèges", gm="Meneur du Jeu",

@@ -15,6 +15,7 @@ from gmscreen.i18n import N_, _, ngettext, pgettext
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System)
+from .luck import LuckOf, probability
 from .render import margin
 
 CHARACTERISTICS = (
@@ -177,6 +178,34 @@ def _odds(reader: Reader) -> dict:
     return {"outcome": {name: w / total for name, w in ways}, "policy": test.policy}
 
 
+# ---------------------------------------------------------------- luck (the chance of doing at least as well)
+
+_RANK = {"critical_failure": 0, "automatic_failure": 1, "failure": 2, "success": 3}
+
+
+def _luck(reader: Reader) -> LuckOf:
+    """The choice made is the number of rolls (R3, R4), taken as fixed: only the kept die is luck,
+    ordered by the outcome (success, failure, automatic, critical failure), then the result.
+    No die rolled: luck 1."""
+    test = _read(reader)
+    known: dict[int, tuple[tuple[int, int], ...]] = {}
+
+    def keys(rolls: int) -> tuple[tuple[int, int], ...]:
+        if rolls not in known:
+            known[rolls] = tuple((_RANK[test.judge([1] * (rolls - 1) + [face])], face + test.skill)
+                                 for face in range(SIDES))
+        return known[rolls]
+
+    def luck(result: Mapping) -> float:
+        rolls = result["rolls"]
+        if rolls == 0:
+            return 1.0
+        mine = (_RANK[result["outcome"]], result["result"])
+        return probability(sum(1 for key in keys(rolls) if key >= mine), SIDES)
+
+    return luck
+
+
 # ---------------------------------------------------------------- describe
 
 # Outcome -> its words (English msgids: shown through `_`, in the language spoken).
@@ -236,6 +265,7 @@ KINDS = {
         ("dice",),
         policy="policy",
         check=_read,
+        luck=_luck,
     ),
 }
 

@@ -6,9 +6,12 @@ Rules: shared spec `magisphere.md`, R1–R25. Kinds: simple, opposed, extended_o
 from __future__ import annotations
 
 import random
+import threading
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Mapping
 
 from gmscreen.i18n import N_, _, ngettext, pgettext
 from gmscreen.i18n.typography import signed
@@ -16,6 +19,7 @@ from gmscreen.i18n.typography import signed
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System, forced_mode)
+from .luck import LuckOf, probability
 from .render import margin
 
 # Statistics and skills are not listed by the seed: free names. Skills are stored under
@@ -568,6 +572,127 @@ def _odds_extended(reader: Reader) -> dict:
     }
 
 
+# ---------------------------------------------------------------- luck (the chance of doing at least as well)
+
+_RANK = {"critical_failure": 0, "failure": 1, "success": 2, "critical_success": 3}
+
+
+def _luck_simple(reader: Reader) -> LuckOf:
+    """The choice made is the number of rerolls (Impulsion spent, R6), taken as fixed: only the
+    kept d20 is luck, ordered by the outcome (natural 20 first, natural 1 last), then the score."""
+    roller, target, _limit = _simple_inputs(reader)
+    known: dict[bool, list[tuple[int, int]]] = {}
+
+    def luck(result: Mapping) -> float:
+        rerolled = result["rerolls"] > 0
+        if rerolled not in known:
+            keys = []
+            for face in range(1, D20 + 1):
+                score = roller.score(face, rerolled)
+                keys.append((_RANK[_judge(face, score, target)], score))
+            known[rerolled] = sorted(keys)
+        keys = known[rerolled]
+        mine = (_RANK[result["outcome"]], result["score"])
+        return probability(len(keys) - bisect_left(keys, mine), D20)
+
+    return luck
+
+
+def _contest_key(a_nat: int, a_score: int, o_nat: int, o_score: int) -> tuple[int, int]:
+    """How well the actor did in one exchange: the naturals first (R16, R17: a 20 over a plain
+    face over a 1), then, between like naturals, the score margin (R14)."""
+    a_key, o_key = _key(a_nat, a_score), _key(o_nat, o_score)
+    if a_key[0] != o_key[0]:
+        return a_key[0] - o_key[0], 0
+    return 0, a_key[1] - o_key[1]
+
+
+def _luck_opposed(reader: Reader) -> LuckOf:
+    """The choice made is each side's number of rerolls, taken as fixed: only the kept d20s are
+    luck, the actor winning by at least as much (`_contest_key`)."""
+    _, _, actor, opponent, _limit = _opposed_inputs(reader)
+    known: dict[tuple[bool, bool], list[tuple[int, int]]] = {}
+
+    def luck(result: Mapping) -> float:
+        rerolled = (len(result["actor_dice"]) > 1, len(result["opponent_dice"]) > 1)
+        if rerolled not in known:
+            known[rerolled] = sorted(
+                _contest_key(a, actor.score(a, rerolled[0]), o, opponent.score(o, rerolled[1]))
+                for a in range(1, D20 + 1) for o in range(1, D20 + 1))
+        keys = known[rerolled]
+        mine = _contest_key(result["actor_natural"], result["actor_score"],
+                            result["opponent_natural"], result["opponent_score"])
+        return probability(len(keys) - bisect_left(keys, mine), D20 * D20)
+
+    return luck
+
+
+def _standing(a_points: int, o_points: int, target: int) -> tuple[int, int]:
+    """How well the actor stands in an extended opposition: won (2), running or tied (1), lost (0),
+    then by the réussites' margin."""
+    decided = _decided(a_points, o_points, target)
+    return {"actor": 2, "opponent": 0}.get(decided or "", 1), a_points - o_points
+
+
+class _Rounds:
+    """How an extended opposition stands after each round (R18–R22), as integer ways over 400**j
+    by `_standing`; grown on demand."""
+
+    def __init__(self, actor: _Roller, opponent: _Roller, target: int) -> None:
+        self.moves = sorted(_round_points(actor, opponent).items())
+        self.target = target
+        self.running: list[dict[tuple[int, int], int]] = [{(0, 0): 1}]
+        self.ended: list[dict[tuple[int, int], int]] = [{}]
+        self.lock = threading.Lock()
+
+    def after(self, j: int) -> dict[tuple[int, int], int]:
+        """Ways by standing after j rounds (a decided opposition keeps its standing)."""
+        with self.lock:
+            while len(self.running) <= j:
+                self._grow()
+        out = {key: w for key, w in self.ended[j].items()}
+        for (pa, pb), w in self.running[j].items():
+            key = _standing(pa, pb, self.target)
+            out[key] = out.get(key, 0) + w
+        return out
+
+    def _grow(self) -> None:
+        scale = D20 * D20
+        ended = {key: w * scale for key, w in self.ended[-1].items()}
+        running: dict[tuple[int, int], int] = {}
+        for (pa, pb), w in self.running[-1].items():
+            for (x, y), c in self.moves:
+                state = (pa + x, pb + y)
+                if _decided(*state, self.target) is None:
+                    running[state] = running.get(state, 0) + w * c
+                else:
+                    key = _standing(*state, self.target)
+                    ended[key] = ended.get(key, 0) + w * c
+        self.running.append(running)
+        self.ended.append(ended)
+
+
+@lru_cache(maxsize=64)
+def _rounds(actor: _Roller, opponent: _Roller, target: int) -> _Rounds:
+    return _Rounds(actor, opponent, target)
+
+
+def _luck_extended(reader: Reader) -> LuckOf:
+    """Extended opposition, after the rounds played (j): won, then running or tied, then lost,
+    each by the réussites' margin (`_standing`); compared with every way of standing after j
+    rounds (an opposition decided earlier stays as it ended)."""
+    _, _, actor, opponent, target = _extended_inputs(reader)
+    rounds = _rounds(replace(actor, impulsions_key=""), replace(opponent, impulsions_key=""), target)
+
+    def luck(result: Mapping) -> float:
+        j = result["rounds"]
+        ways = rounds.after(j)
+        mine = _standing(result["actor_points"], result["opponent_points"], target)
+        return probability(sum(w for key, w in ways.items() if key >= mine), (D20 * D20) ** j)
+
+    return luck
+
+
 # ---------------------------------------------------------------- describe
 
 # Outcome -> its words (English msgids: shown through `_`, in the language spoken).
@@ -707,13 +832,13 @@ _EXTENDED_FIELDS = (
 
 KINDS = {
     "simple": Kind("simple", "test de compétence", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
-                   ("dice",), policy="impulsions", check=_simple_inputs),
+                   ("dice",), policy="impulsions", check=_simple_inputs, luck=_luck_simple),
     "opposed": Kind("opposed", "opposition", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
                     ("actor_dice", "opponent_dice"), contest=True, policy="actor_impulsions",
-                    check=_opposed_inputs),
+                    check=_opposed_inputs, luck=_luck_opposed),
     "extended_opposed": Kind("extended_opposed", "opposition étendue", _resolve_extended, _odds_extended,
                              _EXTENDED_FIELDS, ("actor_dice", "opponent_dice"), contest=True,
-                             check=_extended_inputs),
+                             check=_extended_inputs, luck=_luck_extended),
 }
 
 SYSTEM = System.of_module(globals(), game="Magisphère", gm="MJ",

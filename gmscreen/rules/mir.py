@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import random
 import threading
+from bisect import bisect_left
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from gmscreen.i18n import N_, _, ngettext, pgettext
@@ -15,6 +17,7 @@ from gmscreen.i18n import N_, _, ngettext, pgettext
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System, forced_mode)
+from .luck import LuckOf, probability
 from .render import margin
 
 VOIES = (
@@ -548,6 +551,149 @@ def _odds_extended(reader: Reader) -> dict:
     return {"outcome": {"success": num / den, "failure": (den - num) / den}}
 
 
+# ---------------------------------------------------------------- luck (the chance of doing at least as well)
+
+
+def _luck_simple(reader: Reader) -> LuckOf:
+    """Simple test: more successes is luckier (a Triviale action rolls nothing: luck 1)."""
+    roller, difficulty = _read_simple(reader)
+    if difficulty == 0:
+        return lambda result: 1.0
+    n = roller.dice()
+    return lambda result: probability(_ways_at_least(n, result["successes"]), SIDES ** n)
+
+
+def _luck_group(reader: Reader) -> LuckOf:
+    """Group test: more successes on the roller's own dice is luckier, over the helpers' dice
+    and the help they give (R9–R11) as well as the roller's."""
+    roller, difficulty, helper_pools = _read_group(reader)
+    help_ways = [1]
+    helper_count = 0
+    for hpool in helper_pools:
+        helper_count += max(1, hpool)
+        help_ways = _convolve(help_ways, _successes_distribution(max(1, hpool)))
+    cap = max(roller.skill, 1)
+    capped = [0] * (cap + 1)
+    for h, ways in enumerate(help_ways):
+        capped[min(h, cap)] += ways
+    top = max(roller.dice(h) for h in range(cap + 1))
+    den = SIDES ** (helper_count + top)
+    known: dict[int, float] = {}
+
+    def luck(result: Mapping) -> float:
+        s = result["successes"]
+        if s not in known:
+            known[s] = probability(sum(ways * _ways_at_least(roller.dice(h), s) * SIDES ** (top - roller.dice(h))
+                                       for h, ways in enumerate(capped)), den)
+        return known[s]
+
+    return luck
+
+
+def _contest_class(actor_critical: bool, opponent_critical: bool) -> int:
+    """R13 first: a réussite critique on the actor's side only (2), on neither or both (1), on the
+    opponent's only (0)."""
+    return 1 + int(actor_critical) - int(opponent_critical)
+
+
+def _luck_opposed(reader: Reader) -> LuckOf:
+    """Opposed test: the actor winning by at least as much; by R13 a réussite critique on one
+    side only outranks any count, then the successes' margin orders (the initiator, fixed by the
+    request, changes no order)."""
+    _initiator, actor, opponent = _read_opposed(reader)
+    n_actor, n_opponent = actor.dice(), opponent.dice()
+    a_plain, a_crit = _crit_split(n_actor)
+    o_plain, o_crit = _crit_split(n_opponent)
+    ways: dict[tuple[int, int], int] = {}
+    for a_side, a_is_crit in ((a_plain, False), (a_crit, True)):
+        for o_side, o_is_crit in ((o_plain, False), (o_crit, True)):
+            cls = _contest_class(a_is_crit, o_is_crit)
+            for s, wa in enumerate(a_side):
+                if wa:
+                    for t, wo in enumerate(o_side):
+                        if wo:
+                            ways[(cls, s - t)] = ways.get((cls, s - t), 0) + wa * wo
+    keys = sorted(ways)
+    above = [0] * (len(keys) + 1)
+    for i in range(len(keys) - 1, -1, -1):
+        above[i] = above[i + 1] + ways[keys[i]]
+    den = SIDES ** (n_actor + n_opponent)
+
+    def luck(result: Mapping) -> float:
+        key = (_contest_class(result["actor_critical"], result["opponent_critical"]), result["margin"])
+        return probability(above[bisect_left(keys, key)], den)
+
+    return luck
+
+
+class _ExtendedSteps:
+    """Where an extended test stands after each test (R15–R18), as integer ways over P**j for j
+    tests: successes reached by then, running totals, failures by their total. Grown on demand."""
+
+    def __init__(self, n: int, threshold: int, max_tests: int) -> None:
+        self.ways = _successes_distribution(n)
+        self.tails = _tails(n)
+        self.per_test = SIDES ** n
+        self.threshold = threshold
+        self.max_tests = max_tests
+        # One entry per number of tests: (success ways, running ways by total, failure ways by total).
+        self.steps: list[tuple[int, list[int], list[int]]] = [(0, [1] + [0] * (threshold - 1), [0] * threshold)]
+        self.lock = threading.Lock()
+
+    def step(self, j: int) -> tuple[int, list[int], list[int]]:
+        with self.lock:
+            while len(self.steps) <= j:
+                self._grow()
+        return self.steps[j]
+
+    def _grow(self) -> None:
+        success, running, failed = self.steps[-1]
+        j = len(self.steps)                 # the test being made
+        P, threshold, ways, tails = self.per_test, self.threshold, self.ways, self.tails
+        countdown = bool(self.max_tests) and j >= self.max_tests
+        new_success = success * P
+        new_running = [0] * threshold
+        new_failed = [w * P for w in failed]
+        for t, w in enumerate(running):
+            if not w:
+                continue
+            need = threshold - t
+            new_success += w * (tails[need] if need < len(tails) else 0)
+            new_failed[t] += w * ways[0]                                    # R17: no success
+            for k in range(1, min(len(ways) - 1, need - 1) + 1):
+                (new_failed if countdown else new_running)[t + k] += w * ways[k]   # R18 or on
+        self.steps.append((new_success, new_running, new_failed))
+
+
+@lru_cache(maxsize=64)
+def _extended_steps(n: int, threshold: int, max_tests: int) -> _ExtendedSteps:
+    return _ExtendedSteps(n, threshold, max_tests)
+
+
+def _luck_extended(reader: Reader) -> LuckOf:
+    """Extended test, after the tests made (j): success sooner is luckiest, then a running test by
+    its total, then a failure by the total it reached. Luck compares with every way of standing
+    after j tests (a series decided earlier stays as it ended)."""
+    roller, threshold, max_tests, _interval = _read_extended(reader)
+    steps = _extended_steps(roller.dice(), threshold, max_tests)
+
+    def luck(result: Mapping) -> float:
+        j = result["tests"]
+        if j == 0:
+            return 1.0
+        success, running, failed = steps.step(j)
+        total = min(result["total_successes"], threshold)
+        if result["outcome"] == "success":
+            num = success
+        elif result["outcome"] == "pending":
+            num = success + sum(running[total:])
+        else:
+            num = success + sum(running) + sum(failed[total:])
+        return probability(num, steps.per_test ** j)
+
+    return luck
+
+
 # ---------------------------------------------------------------- describe
 
 
@@ -655,6 +801,7 @@ KINDS = {
         ),
         ("dice",),
         check=_read_simple,
+        luck=_luck_simple,
     ),
     "group": Kind(
         "group", "test de groupe", _resolve_group, _odds_group,
@@ -667,6 +814,7 @@ KINDS = {
         ),
         ("helper_dice", "dice"),
         check=_read_group,
+        luck=_luck_group,
     ),
     "opposed": Kind(
         "opposed", "test opposé", _resolve_opposed, _odds_opposed,
@@ -679,6 +827,7 @@ KINDS = {
         ("actor_dice", "opponent_dice"),
         contest=True,
         check=_read_opposed,
+        luck=_luck_opposed,
     ),
     "extended": Kind(
         "extended", "test étendu", _resolve_extended, _odds_extended,
@@ -690,6 +839,7 @@ KINDS = {
         ),
         ("rolls",),
         check=_read_extended,
+        luck=_luck_extended,
     ),
 }
 

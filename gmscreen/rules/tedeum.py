@@ -21,6 +21,7 @@ from gmscreen.i18n import N_, _, pgettext
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, Kind, RandomDice, Reader, RequestError, Stat,
     StatGroup, System, forced_mode)
+from .luck import LuckOf, probability
 from .render import margin
 
 DICE = (4, 6, 8, 10, 12, 20)
@@ -668,6 +669,89 @@ def _odds_attack(reader: Reader) -> dict:
     return {"outcome": _floats(attack_odds_exact(actor, opponent, open_negative)), "policy": policy}
 
 
+# ---------------------------------------------------------------- luck (the chance of doing at least as well)
+#
+# Providence is used or not as the request says (the choice made). An initial 1 is worse than
+# any total: a critical failure (R16) below an automatic one (R15).
+
+
+def _luck_simple(reader: Reader) -> LuckOf:
+    """Skill test: a higher total is luckier; an initial 1 is worse than any total, a critical
+    failure worst. Providence as the request uses it (the choice made)."""
+    roller, _difficulty, open_negative = _read_simple(reader)
+    critical, _automatic = _fumble_split(roller, open_negative)
+    side = _Side(roller)
+
+    def luck(result: Mapping) -> float:
+        if result["outcome"] == "critical_failure":
+            return 1.0
+        if result["outcome"] == "automatic_failure":
+            return probability(1 - critical)
+        return probability(side.surv_exact(result["total"]))
+
+    return luck
+
+
+def _luck_opposed(reader: Reader) -> LuckOf:
+    """Opposition: the actor winning by at least this margin; an initial 1 on one side only
+    decides before any total (R6), two initial 1s stand as a margin of 0 (R7). Each side's
+    Providence as the request uses it (the choice made)."""
+    _, _, actor, opponent, _open_negative = _read_opposed(reader)
+    a, o = _Side(actor), _Side(opponent)
+    fa, fo = Fraction(1, a.d), Fraction(1, o.d)
+    opponent_fumbles = fo * (1 - fa)
+    known: dict[int, float] = {}
+
+    def luck(result: Mapping) -> float:
+        a_fumble, o_fumble = result["actor_dice"][0] == 1, result["opponent_dice"][0] == 1
+        if a_fumble and not o_fumble:
+            return 1.0
+        if o_fumble and not a_fumble:
+            return probability(opponent_fumbles)
+        m = 0 if a_fumble else result["margin"]
+        if m not in known:
+            clean = _pair_sum(o, a, o.lo, m, "surv")            # neither fumbles, A - O >= m
+            known[m] = probability(opponent_fumbles + clean + (fa * fo if m <= 0 else 0))
+        return known[m]
+
+    return luck
+
+
+_ATTACK_RANK = {"critical_failure": 0, "automatic_failure": 1, "failure": 2, "success": 3, "critical_success": 4}
+
+
+def _luck_attack(reader: Reader) -> LuckOf:
+    """Attack: the outcome first (critical hit, hit, miss, automatic then critical failure), then
+    the attacker's total. Providence as the request uses it (the choice made)."""
+    actor, opponent, open_negative = _read_attack(reader)
+    critical, _automatic = _fumble_split(actor, open_negative)
+    a = _Side(actor)
+    o = _Side(opponent) if opponent is not None else None
+    known: dict[int, Fraction] = {}
+
+    def hits(m: int) -> Fraction:
+        """P(no initial 1, total >= m and the attack beats the defence), as attack_odds_exact."""
+        if m not in known:
+            if o is None:
+                known[m] = a.surv_exact(m)
+            else:
+                beaten = _below(o, m - 2) * a.surv_exact(m) + _pair_sum(o, a, m - 1, 1, "surv")
+                known[m] = Fraction(1, o.d) * a.surv_exact(m) + beaten
+        return known[m]
+
+    def luck(result: Mapping) -> float:
+        outcome, total = result["outcome"], result["actor_total"]
+        if outcome == "critical_failure":
+            return 1.0
+        if outcome == "automatic_failure":
+            return probability(1 - critical)
+        if outcome in ("success", "critical_success"):
+            return probability(hits(total))
+        return probability(hits(PAR_DEFAUT) + a.surv_exact(total) - hits(max(total, PAR_DEFAUT)))
+
+    return luck
+
+
 # ---------------------------------------------------------------- describe
 
 
@@ -863,11 +947,14 @@ _ATTACK_FIELDS = (
 
 KINDS = {
     "simple": Kind("simple", "test de compétence", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
-                   SIMPLE_DICE, policy="use_providence", check=_read_simple),
+                   SIMPLE_DICE, policy="use_providence", check=_read_simple,
+                   luck=_luck_simple),
     "opposed": Kind("opposed", "test d'opposition", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
-                    OPPOSED_DICE, contest=True, policy="use_providence", check=_read_opposed),
+                    OPPOSED_DICE, contest=True, policy="use_providence", check=_read_opposed,
+                    luck=_luck_opposed),
     "attack": Kind("attack", "attaque", _resolve_attack, _odds_attack, _ATTACK_FIELDS,
-                   OPPOSED_DICE, policy="use_providence", check=_read_attack),
+                   OPPOSED_DICE, policy="use_providence", check=_read_attack,
+                   luck=_luck_attack),
 }
 
 SYSTEM = System.of_module(globals(), game="Te Deum pour un massacre", gm="MJ",

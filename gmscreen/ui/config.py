@@ -17,13 +17,14 @@ from typing import Any
 
 from gmscreen import i18n
 from gmscreen.i18n import _
+from gmscreen.play.luck_words import DEFAULT_NOTABLE, NOTABLE_RANGE
 
 CONFIG_ENV = "GMSCREEN_CONFIG_DIR"
 DATA_ENV = "GMSCREEN_DATA_DIR"
 CONFIG_NAME = "config.toml"
 RECENT_MAX = 8
 _SAVING = threading.Lock()          # one config save at a time (the screen saves in threads)
-KNOWN_KEYS = ("theme", "last_campaign", "recent", "keymap", "language")
+KNOWN_KEYS = ("theme", "last_campaign", "recent", "keymap", "language", "luck_notable")
 
 
 def config_dir() -> Path:
@@ -61,6 +62,12 @@ def first_run_campaign() -> Path:
     return target
 
 
+def notable_luck(app: object) -> int:
+    """The notable-luck bound of an app's settings (an app without them: the default)."""
+    config = getattr(app, "config", None)
+    return config.notable_luck if isinstance(config, Config) else DEFAULT_NOTABLE
+
+
 @dataclass
 class Config:
     """Settings read from config.toml; `problems` says what was wrong with the file."""
@@ -71,6 +78,8 @@ class Config:
     recent: list[Path] = field(default_factory=list)
     keymap: dict[str, str] = field(default_factory=dict)
     language: str | None = None    # "fr" or "en": the screen's language (--lang wins over it)
+    # A roll's luck is said when under this percent or over 100 minus it (None: the default, 10).
+    luck_notable: int | None = None
     problems: list[str] = field(default_factory=list)
     broken: bool = False           # unreadable: never written over
     extra: dict[str, Any] = field(default_factory=dict)   # unknown keys, kept on save
@@ -133,6 +142,14 @@ class Config:
                 self.language = language
             else:
                 self._bad("language", _("\"fr\" or \"en\""), language)
+        notable = data.get("luck_notable")
+        if notable is not None:
+            lo, hi = NOTABLE_RANGE
+            if isinstance(notable, int) and not isinstance(notable, bool) and lo <= notable <= hi:
+                self.luck_notable = notable
+            else:
+                self._bad("luck_notable", _("a whole percent from {lo} (never say it) to {hi}").format(lo=lo, hi=hi),
+                          notable)
         keymap = data.get("keymap", {})
         if not isinstance(keymap, dict):
             self._bad("keymap", _("a table of binding-id = \"keys\""), keymap)
@@ -180,7 +197,14 @@ class Config:
             data["language"] = self.language
         if self.keymap:
             data["keymap"] = dict(self.keymap)
+        if self.luck_notable is not None:
+            data["luck_notable"] = self.luck_notable
         return data
+
+    @property
+    def notable_luck(self) -> int:
+        """The percent under which (or over 100 minus which) a roll's luck is said."""
+        return DEFAULT_NOTABLE if self.luck_notable is None else self.luck_notable
 
     def save(self) -> bool:
         """Atomic write of what changed, the rest of the file as the GM wrote it (a change they

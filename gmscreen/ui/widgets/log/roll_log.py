@@ -31,6 +31,7 @@ from gmscreen.campaign.rolllog import masked
 from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
+from gmscreen.ui.config import notable_luck
 from gmscreen.ui.host import CampaignView
 from gmscreen.play.logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
 from gmscreen.ui.sanitize import clean
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 # Row codes: a record index (>= 0), or a session separator -(session + 1).
 _TONE_CLASS = {GOOD: "roll-log--good", BAD: "roll-log--bad", CRIT: "roll-log--crit", FUMBLE: "roll-log--fumble"}
-_ROLES = ("time", "muted", "hidden", "good", "bad", "crit", "fumble", "cursor", "prompt")
+_ROLES = ("time", "muted", "hidden", "good", "bad", "crit", "fumble", "cursor", "prompt", "luck")
 
 
 def _fit(text: str, width: int, ellipsis: str) -> str:
@@ -82,6 +83,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         height: 1fr;
         & > .roll-log--time { color: $text-muted; }
         & > .roll-log--muted { color: $text-muted; }
+        & > .roll-log--luck { color: $accent; text-style: italic; }
         & > .roll-log--hidden { color: $gm-hidden; text-style: bold; }
         & > .roll-log--good { color: $gm-good; }
         & > .roll-log--bad { color: $gm-bad; }
@@ -306,7 +308,8 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             session = self._session
             system = session.system if session is not None else None
             campaign = session.campaign if session is not None else None
-            line = log_line(self._records[index], system, ascii=self.ascii, campaign=campaign)
+            line = log_line(self._records[index], system, ascii=self.ascii, campaign=campaign,
+                            notable=notable_luck(self.app))
             self._lines[index] = line
         return line
 
@@ -334,6 +337,10 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
                 rest = width - cell_len(head) - 2 - who_w - 1
                 outcome = _fit(line.outcome, max(rest, 0), ellipsis)
                 room = rest - cell_len(outcome)
+                luck = " · " + line.luck if line.luck else ""       # a notable roll's luck: before the line
+                if luck and room - cell_len(luck) < 16:
+                    luck = ""
+                room -= cell_len(luck)
                 test = _fit(line.test, max(0, min(cell_len(line.test), room - 2)), ellipsis)
                 room -= cell_len(test) + 2
                 dice = _fit(line.dice, room - 2, ellipsis) if room - 2 >= 3 and line.dice else ""
@@ -345,6 +352,8 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
                 else:
                     parts[0] = (head + "  ", "time")
                 parts += [(who + middle, "base"), (outcome, line.tone if line.tone in _TONE_CLASS else "base")]
+                if luck:
+                    parts.append((luck, "luck"))
                 used = sum(cell_len(t) for t, _ in parts)
                 if line.detail and width - used > 6:
                     parts.append((_fit(" · " + line.detail, width - used, ellipsis), "muted"))

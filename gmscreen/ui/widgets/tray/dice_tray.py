@@ -26,8 +26,10 @@ from textual.worker import Worker, WorkerState
 
 from gmscreen import i18n
 from gmscreen.i18n import N_, _
+from gmscreen.play.luck_words import luck_words
 from gmscreen.rules import RequestError, get_system
 
+from gmscreen.ui.config import notable_luck
 from gmscreen.ui.host import CampaignView
 from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
@@ -249,7 +251,8 @@ class DiceTray(CampaignView, Widget):
                                        record.line, campaign)
         self._shown = ShownRoll(who=record.who, headline=description.headline, detail=description.detail,
                              good=description.good, groups=description.groups, gm_only=record.gm_only,
-                             secret=bool(record.gm_only or record.result.get("hidden")), record=record)
+                             secret=bool(record.gm_only or record.result.get("hidden")), record=record,
+                             luck=clean(luck_words(record.result, notable_luck(self.app))))
         self._render_shown()
 
     def show_selection(self, char_id: str | None) -> None:
@@ -568,7 +571,8 @@ class DiceTray(CampaignView, Widget):
                 headline = winner_words(result.get("winner"), draft, headline)
             self._shown = ShownRoll(who=draft.who, headline=headline, detail=description.detail,
                                  good=description.good, groups=description.groups, gm_only=gm_only,
-                                 secret=secret, record=record, pending=pending)
+                                 secret=secret, record=record, pending=pending,
+                                 luck=clean(luck_words(result, notable_luck(self.app))))
         self._render_shown()
 
     @property

@@ -50,6 +50,7 @@ class TrayRenderer(DescriptionRenderer[Content]):
         "good": "bold $success",
         "bad": "bold $error",
         "headline": "bold",
+        "luck": "italic $accent",
     }
 
     def text(self, text: str, role: str = "") -> Content:
@@ -77,6 +78,7 @@ class ShownRoll:
     record: RollRecord | None = None    # None when not logged (read-only campaign)
     pending: bool = False               # a choice is still to be made
     plain: str | None = None            # a result the rules cannot describe, shown as it is
+    luck: str = ""                      # the roll's luck in words when notable ("un jet à 4 %")
 
     @property
     def masked(self) -> bool:
@@ -109,6 +111,8 @@ def headline_content(shown: ShownRoll) -> Content:
     if not (shown.who and desc.headline.startswith(shown.who)):    # "Callia l'emporte" says who already
         parts += [TRAY.text(shown.who, "who"), TRAY.text(_(": "))]
     parts.append(TRAY.headline(desc))
+    if shown.luck and not shown.pending:
+        parts += [TRAY.text("  "), TRAY.text(shown.luck, "luck")]
     if shown.detail:
         parts += [TRAY.text("  "), TRAY.detail(desc)]
     return TRAY.join(parts)
