@@ -53,6 +53,8 @@ class StatusLine(Static):
         parts: list[Content | tuple[str, str] | str] = []
         if session.read_only:
             parts += [Content.styled(" {} ".format(_("READ-ONLY")), "bold reverse $error"), " "]
+        if getattr(self.app, "players_watching", False):
+            parts += [watching_mark(ascii), " "]
         parts.append(literal(campaign.name or session.path.name, "bold"))
         parts += [sep, literal(session.system.game)]
         parts += [sep, _("session {n}").format(n=campaign.session)]
@@ -66,3 +68,8 @@ class StatusLine(Static):
             style = "$error bold" if self.save_state == "save failed" else "dim"
             parts += [sep, (_(self.save_state), style)]
         return Content.assemble(*parts)
+
+
+def watching_mark(ascii: bool = False) -> Content:
+    """First on the status line while players watch the screen: secrets are masked."""
+    return Content.styled(" {} ".format(_("PLAYERS WATCHING")), "bold reverse $warning")

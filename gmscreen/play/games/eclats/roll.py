@@ -36,12 +36,13 @@ class EclatsRoll(RollRules):
         dice = flow.request["dice"]
         if len(dice) < level:
             left = level - len(dice)
-            flow.prompt = Prompt(
-                _("{name}: die {die}, result {result} — reroll?").format(
-                    name=flow.draft.who, die=dice[-1], result=flow.result["result"]) + " "
+            question = (_("{name}: die {die}, result {result} — reroll?").format(
+                name=flow.draft.who, die=dice[-1], result=flow.result["result"]) + " "
                 + ngettext("({n} more roll, the new die replaces the old one)",
-                           "({n} more rolls, the new die replaces the old one)", left).format(n=left),
-                (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep")), "g")
+                           "({n} more rolls, the new die replaces the old one)", left).format(n=left))
+            # R10: with the threshold hidden the player still sees the die and decides on it.
+            flow.prompt = Prompt(question, (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep")), "g",
+                                 public=question)
 
 
 ROLL = EclatsRoll()
