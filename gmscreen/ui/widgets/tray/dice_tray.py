@@ -35,6 +35,7 @@ from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
 from gmscreen.ui.widgets.tray.roll_odds import error_content, odds_content
 from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
+from gmscreen.ui.widgets.tray.odds_fit import fit_odds
 from gmscreen.ui.widgets.tray.watched import draft_visibility, watched_odds_content, watched_prompt_content
 from gmscreen.play.public import Visibility
 
@@ -374,7 +375,9 @@ class DiceTray(CampaignView, Widget):
         if visible is not Visibility.PUBLIC:
             self._set_info(watched_odds_content(draft, visible, ascii=self.ascii))
             return
-        self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self.ascii))
+        self._set_info(fit_odds(draft, self.info.size.width,
+                                lambda d: odds_content(d, gm_only=self.gm_only or d.gm_only, ascii=self.ascii),
+                                ascii=self.ascii))
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
         """The line under the quick-roll line: given up while empty to a result that needs its
