@@ -1,8 +1,8 @@
 """The odds row at 80 columns: shortened from the parts that matter least, never through the
 difficulty. The row ends with the test's label ("Loriane · Éloquence (Espoir) 3+2 · SD 3
 (Moyenne)"); a plain ellipsis at the right edge would cut the difficulty first. Here the
-label's other parts shrink first (the skill, then the name), then the modifier's comparison
-goes, and the difficulty stays whole."""
+label's other parts shrink first (the skill, the helpers, then the name: the line just above
+says them), then the modifier's comparison goes, and the difficulty stays whole."""
 
 from __future__ import annotations
 
@@ -25,15 +25,16 @@ DIFFICULTY_WORDS = frozenset({"sd", "seuil", "difficulté", "difficulty", "thres
 
 def fit_odds(draft: Draft, width: int, render: Callable[[Draft], Content], *, ascii: bool = False) -> Content:
     """`render(draft)` (the odds row) fitted to `width` cells, the difficulty kept whole: the
-    label's other parts shrink (down to a few letters, who rolls last), then the modifier's
-    comparison goes, then they shrink further."""
+    label's other parts shrink (to a few letters, then left out, who rolls last: the line just
+    above says them all), and only then does the modifier's comparison ("18 % → 40 %") go."""
     content = render(draft)
     if width <= 0 or content.cell_length <= width or not draft.label:
         return content
     words = _difficulty_words(draft.system)
     ellipsis = "~" if ascii else "…"
     plain = replace(draft, baseline=None, modifier_text="")
-    for shorter, floor, who in ((draft, 6, False), (plain, 6, False), (plain, 6, True), (plain, 0, True)):
+    for shorter, floor, who in ((draft, 6, False), (draft, 0, False), (draft, 0, True), (plain, 6, False),
+                                (plain, 0, True)):
         head = render(replace(shorter, label="")).cell_length
         label = fit_label(draft.label, width - head, words, ellipsis=ellipsis, floor=floor, shrink_first=who)
         content = render(replace(shorter, label=label))
