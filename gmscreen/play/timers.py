@@ -68,6 +68,25 @@ class TimedTest(ABC):
         """Where it stands, from what the rules say of its dice (`result`), plain and cleaned."""
         raise NotImplementedError
 
+    def round_fields(self, campaign: Campaign, timer: Timer) -> list:
+        """Fields (`forms.Field`) the GM may change for the next interval alone (Magisphère R18:
+        the round's statistics and skills). Default: none."""
+        return []
+
+    def round_fields_changed(self, timer: Timer, values: dict[str, str]) -> bool:
+        """The `round_fields` filled in ask for something else than the timer's own request."""
+        return False
+
+    def roll_round(self, timer: Timer, values: dict[str, str], faces: str) -> IntervalRoll:
+        """The next interval as `round_fields` set it, with the faces typed (else rolled).
+        Only a game with `round_fields` is asked."""
+        raise NotImplementedError
+
+    def result_of(self, timer: Timer) -> dict | None:
+        """What the timer's dice say so far when the game works it out itself (rounds played with
+        their own settings); None: the rules' result of its request and dice."""
+        return None
+
 
 def timed_test_of(timer: Timer) -> TimedTest | None:
     """The kind of test a timer runs, asked of the game its request names (None: a countdown,
@@ -86,6 +105,10 @@ def timer_result(timer: Timer) -> dict | None:
     """What the rules say of a test timer's dice so far (None for countdowns or a broken timer)."""
     if timer.kind == "countdown":
         return None
+    test = timed_test_of(timer)
+    own = test.result_of(timer) if test is not None else None
+    if own is not None:
+        return own
     try:
         kind = rules.get_system(timer.request.get("system", "")).kinds[timer.request.get("kind", "")]
         forced = {name: [] for name in kind.dice_fields}
