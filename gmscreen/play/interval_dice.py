@@ -93,7 +93,7 @@ def faces_check(timer: Timer):
         if not text.strip().lstrip("="):
             return None
         try:
-            roll_table_interval(timer, text)
+            roll_interval_as(timer, {DICE_FIELD: text})
         except TableDiceError as exc:
             return exc.message
         except rules.RequestError as exc:
@@ -133,7 +133,7 @@ def roll_interval_as(timer: Timer, values: dict[str, str]) -> IntervalRoll:
     from .timers import roll_interval
 
     kind = timed_test_of(timer)
-    if kind is not None and kind.round_fields_changed(timer, values):
+    if kind is not None and (timer.round_stats or kind.round_fields_changed(timer, values)):
         return kind.roll_round(timer, values, (values.get(DICE_FIELD) or "").strip().lstrip("=").strip())
     text = (values.get(DICE_FIELD) or "").strip()
     if text.lstrip("=").strip():

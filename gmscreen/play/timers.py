@@ -172,6 +172,7 @@ class IntervalRoll:
     dice: dict
     status: str
     step: str
+    round_stats: list | None = None     # the rounds' own settings after it (None: unchanged)
 
 
 def roll_interval(timer: Timer) -> IntervalRoll | None:
@@ -180,8 +181,11 @@ def roll_interval(timer: Timer) -> IntervalRoll | None:
     Raises `rules.RequestError` when the rules refuse the request with the new dice.
     """
     before = timer_result(timer)
-    if before is None or timed_test_of(timer) is None:
+    kind = timed_test_of(timer)
+    if before is None or kind is None:
         return None
+    if timer.round_stats:                  # rounds with their own settings: the game adds them up
+        return kind.roll_round(timer, {}, "")
     dice, step = next_interval_dice(timer, before)
     request = {**timer.request, **dice}
     result = rules.resolve(request)
@@ -191,6 +195,8 @@ def roll_interval(timer: Timer) -> IntervalRoll | None:
 def record_interval(b: EditBuilder, index: int, timer: Timer, rolled: IntervalRoll) -> None:
     """The ops keeping a rolled interval in the timer at `index`: its dice, and its status if decided."""
     b.set(("timers", index, "dice"), rolled.dice)
+    if rolled.round_stats is not None and rolled.round_stats != timer.round_stats:
+        b.set(("timers", index, "round_stats"), rolled.round_stats)
     if rolled.status != timer.status:
         b.set(("timers", index, "status"), rolled.status)
 

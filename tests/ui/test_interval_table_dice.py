@@ -47,3 +47,26 @@ async def test_a_magisphere_round_rolled_at_the_table(pane_app) -> None:
         timer = c.timers[0]
         assert timer.dice == {"actor_dice": [20, 7, 14], "opponent_dice": [18, 15, 9]}
         assert session.rolls[-1].who == "Granok"
+
+
+async def test_a_magisphere_round_with_the_skills_the_gm_names(pane_app) -> None:
+    """R18: a chase alternates skills; `R` names this round's (the form holds the last round's)."""
+    async with pane_app("magisphere", initiative_pane, size=(80, 24)) as (session, app, pilot, notes):
+        c = session.campaign
+        app.query_one(InitiativePane)._cursor_to("t:revanche")
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press(*"16 / 10", "tab", *"Natation", "tab", "6", "tab", "tab", *"12", "enter")
+        await pilot.pause()
+        timer = c.timers[0]
+        assert timer.dice == {"actor_dice": [20, 7, 16], "opponent_dice": [18, 15, 10]}
+        assert timer.round_stats[2] == {"actor_stat": 6, "actor_skill": 0, "opponent_stat": 12,
+                                        "opponent_skill": 4, "label": "Natation"}
+        record = session.rolls[-1]
+        assert record.line.endswith("· round 3 (Natation) = 16 / 10")
+        assert record.request["kind"] == "opposed" and record.result["winner"] == "opponent"
+        assert timer.status == "running"                          # 2 – 2 (with Force, Granok had won)
+        await pilot.press("R")                                    # the next round's form holds Natation's
+        await pilot.pause()
+        assert app.screen.values()["label"] == "Natation" and app.screen.values()["actor_stat"] == "6"
