@@ -13,6 +13,7 @@ import enum
 from typing import Any, Mapping
 
 from gmscreen.campaign.model import RollRecord
+from gmscreen.i18n import _
 
 # Words naming what a hidden difficulty hides, as the systems' contracts call it: the difficulty
 # itself (SD, seuil, threshold, target), and what gives it away (a margin against it, a final
@@ -69,6 +70,11 @@ def public_result(rec: RollRecord) -> dict:
     difficulty is hidden, nothing ({}) for a GM-only roll not revealed."""
     visible = visibility(rec)
     return public_fields({**rec.request, **rec.result}, visible)
+
+
+def secret_difficulty_words() -> str:
+    """What a view shows where a hidden difficulty would be, while players watch."""
+    return "(" + _("secret difficulty") + ")"
 
 
 def _system_field(system_id: Any) -> str:

@@ -160,3 +160,28 @@ async def test_a_gm_only_choice_shows_its_keys_only(campaign_file) -> None:
         assert "jet secret du MJ : choisir" in screen and " r " in screen
         await press(pilot, "g")
         assert not _leaks(_screen(app), ("Ysaure", "calmer", "seuil")), _screen(app)
+
+
+async def test_a_hidden_extended_test_shows_no_threshold_in_the_queue(campaign_file) -> None:
+    """MIR R8: "in an extended test the players cannot estimate the time needed"."""
+    app = GMScreenApp(campaign_file("mir"))
+    secrets = ("9 succès", "/9", "sd", "marge")        # (the sample's open Guérison says 6/8: public)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _watched(app, pilot)
+        await _type(pilot, "caché loriane guérison 9 tour max3")
+        await press(pilot, "enter")
+        timer = app.session.campaign.timers[-1]
+        assert timer.request["hidden"] and timer.request["threshold"] == 9
+        screen = _screen(app)
+        assert not _leaks(screen, secrets), screen                     # the tray, the log, the status line
+        await press(pilot, "escape", "2")
+        pane = app.pane("initiative")
+        pane._cursor_to(f"t:{timer.id}")
+        await press(pilot, "r")                                        # the next interval, from the queue
+        assert len(app.session.campaign.timers[-1].dice["rolls"]) == 2
+        screen = _screen(app)
+        assert not _leaks(screen, secrets), screen                     # the row, its detail, the notice
+        assert "difficulté secrète" in screen
+        await press(pilot, "escape", "4", "w")                         # the GM alone: the test in full
+        await press(pilot, "escape", "2")
+        assert "9 succès" in _screen(app)

@@ -35,6 +35,7 @@ from gmscreen.play.games import table_for
 from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, candidates, join,
                                  needs_choice, roll_joiners, slot_passed)
 from gmscreen.ui.sanitize import clean, literal, literal_text
+from gmscreen.play.public import is_hidden, secret_difficulty_words
 from gmscreen.play.interval_dice import TableDiceError, interval_form, roll_interval_as, table_dice_words
 from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_refusal, name_of, record_interval, roll_interval,
                                   timer_progress, timer_result)
@@ -388,12 +389,23 @@ class InitiativePane(TablePane[Entry]):
         mark = Text("~" if self.ascii else "⧗", style="" if running else "dim")
         word = "" if running and self._compact else status_word(timer.status)
         state = Text(word, style="italic" if running else "bold")   # compact: the ⧗ says it is running
-        label = literal_text(timer.label, "" if running else "dim")
+        secret = self._secret_timer(timer)
+        label = literal_text(name_of(campaign, timer.who) if secret else timer.label, "" if running else "dim")
         label.truncate(NAME_WIDTH, overflow="ellipsis")
         label.overflow = "ellipsis"
-        progress = literal_text(timer_progress(campaign, timer))
+        progress = literal_text(secret_difficulty_words() if secret else timer_progress(campaign, timer))
         progress.overflow = "ellipsis"
         return [mark, Text(""), label, state, progress]
+
+    def _secret_timer(self, timer: Timer) -> bool:
+        """A test whose difficulty is hidden (`caché`), while players watch: its label and
+        progress (a threshold, "6/8") are not shown, only who rolls it."""
+        return timer.kind != "countdown" and self.host.players_watching and is_hidden(timer.request)
+
+    def show_watching(self, watching: bool) -> None:
+        if self.session is not None and self.is_mounted:
+            self._draw(self.session)
+            self._show_detail()
 
     def current_key(self) -> str | None:
         if not self.is_mounted or not self._keys:
@@ -431,6 +443,10 @@ class InitiativePane(TablePane[Entry]):
             timer = next((t for t in campaign.timers if t.id == ident), None)
             if timer is None:
                 detail.update("")
+                return
+            if self._secret_timer(timer):
+                detail.update(literal("\n".join([clean(name_of(campaign, timer.who)), secret_difficulty_words()]),
+                                      single_line=False))
                 return
             lines.append(clean(timer.label))
             result = timer_result(timer)
@@ -907,8 +923,11 @@ class InitiativePane(TablePane[Entry]):
             self.host.show_record(record)       # the GM sees the dice, not only a notice
         progress = timer_progress(campaign, campaign.timers[index])
         label = clean(timer.label)
+        if self._secret_timer(timer):           # players watching: the notice names no threshold either
+            label, progress, step = clean(name_of(campaign, timer.who)), secret_difficulty_words(), ""
         if status == "running":
-            self._warn(_("{label}: {progress}").format(label=f"{label} · {step}", progress=progress), "information")
+            self._warn(_("{label}: {progress}").format(label=f"{label} · {step}" if step else label, progress=progress),
+                       "information")
         elif status in ("success", "actor"):
             self._warn(_("{label}: succeeded ({progress})").format(label=label, progress=progress), "information")
         elif status == "tie":
