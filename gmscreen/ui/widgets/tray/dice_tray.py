@@ -156,7 +156,7 @@ class DiceTray(CampaignView, Widget):
             self.roll.gm_only = self.gm_only or self.roll.draft.gm_only
         self.set_class(self.gm_only, "-gm-only")
         self._update_title()
-        self._show_draft_info()
+        self._show_watched()            # players watching: the odds, the line and the table hide it now
 
     def repeat_last(self) -> None:
         """Roll the last line again (`.`)."""
