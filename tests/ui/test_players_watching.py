@@ -185,3 +185,19 @@ async def test_a_hidden_extended_test_shows_no_threshold_in_the_queue(campaign_f
         await press(pilot, "escape", "4", "w")                         # the GM alone: the test in full
         await press(pilot, "escape", "2")
         assert "9 succès" in _screen(app)
+
+
+async def test_a_secret_line_that_does_not_read_is_not_quoted(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _watched(app, pilot)
+        await _type(pilot, "caché loriane éloquence sd9")             # SD 9: out of the table
+        tray = app.pane("dice-tray")
+        assert tray.error is not None
+        screen = _screen(app)
+        assert not _leaks(screen, ("sd9", "SD 9", "hors limites")), screen
+        assert "difficulté secrète" in screen and "ne se lit pas encore" in screen
+        await press(pilot, *["backspace"] * 3, "s", "d", "3")        # fixed: odds masked as for any hidden roll
+        assert tray.error is None and "ne se lit pas" not in _screen(app)
+        await press(pilot, "escape", "4", "w")                        # the GM alone: the line shows again
+        assert "sd3" in _screen(app)

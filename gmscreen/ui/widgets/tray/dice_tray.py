@@ -36,7 +36,8 @@ from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefi
 from gmscreen.ui.widgets.tray.roll_odds import error_content, odds_content
 from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
 from gmscreen.ui.widgets.tray.odds_fit import fit_odds
-from gmscreen.ui.widgets.tray.watched import draft_visibility, watched_odds_content, watched_prompt_content
+from gmscreen.ui.widgets.tray.watched import (draft_visibility, line_visibility, watched_error_content,
+                                              watched_odds_content, watched_prompt_content)
 from gmscreen.play.public import Visibility
 
 if TYPE_CHECKING:
@@ -344,6 +345,8 @@ class DiceTray(CampaignView, Widget):
     def _draft_visibility(self) -> Visibility:
         """What the players may see of the roll typed (or waiting for a choice) right now."""
         draft = self.flow.draft if self.flow is not None else self.draft
+        if draft is None and self.error is not None:        # a line that does not parse: its words say
+            return line_visibility(self.line.value, gm_only=self.gm_only, watching=self.players_watching)
         return draft_visibility(draft, gm_only=self.gm_only, watching=self.players_watching)
 
     def _show_watched(self) -> None:
@@ -366,6 +369,9 @@ class DiceTray(CampaignView, Widget):
         visible = self._draft_visibility()
         self.line.password = visible is not Visibility.PUBLIC     # what was typed says the difficulty
         if self.error is not None:
+            if visible is not Visibility.PUBLIC:            # the error quotes what was typed
+                self._set_info(watched_error_content(visible, ascii=self.ascii), error=True)
+                return
             self._set_info(error_content(self.error, ascii=self.ascii), error=True)
             return
         draft = self.draft

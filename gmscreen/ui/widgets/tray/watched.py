@@ -28,6 +28,18 @@ def draft_visibility(draft: Draft | None, *, gm_only: bool, watching: bool) -> V
     return roll_visibility(gm_only=gm_only or draft.gm_only, hidden=is_hidden(draft.request))
 
 
+def line_visibility(text: str, *, gm_only: bool, watching: bool) -> Visibility:
+    """What the players may see of a line that does not parse (yet): its words say whether it
+    is secret (`mj`, `caché`), so that an error quoting it gives nothing away."""
+    if not watching:
+        return Visibility.PUBLIC
+    from gmscreen.play.quickroll.grammar import GM_WORDS, HIDDEN_WORDS
+    from gmscreen.play.quickroll.text import fold
+
+    words = set(fold(text).split())
+    return roll_visibility(gm_only=gm_only or bool(words & GM_WORDS), hidden=bool(words & HIDDEN_WORDS))
+
+
 def secret_mark(ascii: bool) -> str:
     return "*" if ascii else "◆"
 
@@ -39,6 +51,12 @@ def watched_odds_content(draft: Draft, visible: Visibility, *, ascii: bool) -> C
         return Content.styled(f"{secret_mark(ascii)} " + _("GM's secret roll"), "bold $warning")
     return Content.assemble(literal(draft.who, "bold"), " · ",
                             ("(" + _("secret difficulty") + ")", "italic $text-muted"))
+
+
+def watched_error_content(visible: Visibility, *, ascii: bool) -> Content:
+    """A secret line that does not read yet, while players watch: said without quoting it."""
+    head = f"{secret_mark(ascii)} " + _("GM's secret roll") if visible is Visibility.SECRET else _("secret difficulty")
+    return Content.assemble((head, "bold $warning"), " · ", (_("the line does not read yet"), "$text-muted"))
 
 
 def watched_prompt_content(prompt: Prompt, visible: Visibility, *, who: str, ascii: bool) -> Content:
