@@ -129,6 +129,9 @@ class Timer:
     dice: dict[str, Any] = field(default_factory=dict)
     rounds: int | None = None      # countdown: rounds left
     status: str = "running"        # "running", "success", "failure", "actor", "opponent", "tie", "done"
+    # Rounds played with their own statistics and skills (Magisphère R18: a chase alternates
+    # Agilité, Athlétisme, Natation), one table a round played, {} for a round as `request`.
+    round_stats: list[dict[str, Any]] = field(default_factory=list, metadata=_OMIT_EMPTY)
 
 
 @dataclass

@@ -56,7 +56,9 @@ TICKS_KEYS = ("round", "actor", "round_after", "following", "conditions", "count
               "order_before", "order_after")
 TICKED_CONDITION_KEYS = ("character", "index", "before", "after")
 TICKED_COUNTDOWN_KEYS = ("timer", "rounds", "status", "rounds_after", "status_after")
-TIMER_KEYS = ("id", "label", "kind", "who", "opponent", "request", "dice", "rounds", "status")
+TIMER_KEYS = ("id", "label", "kind", "who", "opponent", "request", "dice", "rounds", "status", "round_stats")
+# What a round played with its own settings may change (Magisphère R18), and the range of each.
+ROUND_STATS_KEYS = {"actor_stat": 30, "actor_skill": 20, "opponent_stat": 30, "opponent_skill": 20}
 
 # ---------------------------------------------------------------- public API
 
@@ -992,8 +994,26 @@ class _Checker:
                                            _("a request table ([timers.request])")))
         dice = timer.get("dice", {})
         dice_ok = self.check_table(path + ("dice",), dice, _("a table of the dice rolled so far ([timers.dice])"))
-        if request_ok and dice_ok:
+        if "round_stats" in timer:
+            self._round_stats(path + ("round_stats",), timer["round_stats"])
+        elif request_ok and dice_ok:    # rounds with their own settings: the game adds them up, not `resolve`
             self._test_timer(path, kind, timer["request"], dice, timer.get("status", "running"))
+
+    def _round_stats(self, path: tuple, value: Any) -> None:
+        """One table a round played: the statistics and skills that round used ({}: the request's)."""
+        if not self.check_array(path, value, _("an array of tables, one a round played")):
+            return
+        for n, stats in enumerate(value):
+            if not self.check_table(path + (n,), stats, _("a table of the round's statistics and skills")):
+                continue
+            for key, val in stats.items():
+                if key == "label":
+                    self.check_str(path + (n, key), val, what=_("the round's skill"))
+                elif key in ROUND_STATS_KEYS:
+                    self.check_int(path + (n, key), val, 0, ROUND_STATS_KEYS[key], what=key)
+                else:
+                    self.error(path + (n, key), _("expected one of {keys}").format(
+                        keys=", ".join((*ROUND_STATS_KEYS, "label"))))
 
     def _opponent(self, path: tuple, value: Any, characters: dict[str, int]) -> None:
         """A character id, or a free name (someone not in the roster, or a removed character's

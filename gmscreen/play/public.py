@@ -1,18 +1,25 @@
-"""What the players may see of a roll: the one rule the player view and the GM's masks share.
+"""What the players may see of a roll: all of it, all but its difficulty, or nothing.
 
-A GM-only roll shows nothing until revealed; a roll with a hidden difficulty shows its dice
-and outcome but nothing that names the difficulty (or lets it be worked out, the margin).
+Two different secrets (MIR R8, Éclats R10): a hidden difficulty (`caché`, `hidden` in the
+request and the result) keeps only the difficulty from the players — their dice and the
+outcome stay theirs, and an Éclats player sees the die they must decide on; a GM-only roll
+(`mj`, `gm_only` on the record) keeps everything. A revealed roll is public. Every view that
+shows rolls to players (the GM's screen while they watch, a player view) asks here.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Mapping
 
 from gmscreen.campaign.model import RollRecord
+from gmscreen.i18n import _
 
-# Result keys that name the difficulty, or give it away with the total.
-_DIFFICULTY_WORDS = ("difficulty", "threshold", "margin")
+# Words naming what a hidden difficulty hides, as the systems' contracts call it: the difficulty
+# itself (SD, seuil, threshold, target), and what gives it away (a margin against it, a final
+# difficulty, "no roll needed"). A field is one of them when a word of its name is.
+_DIFFICULTY_WORDS = frozenset({"difficulty", "threshold", "target", "margin", "malus"})
+_DIFFICULTY_FIELDS = frozenset({"no_roll_needed"})
 
 
 class Visibility(enum.Enum):
@@ -22,22 +29,61 @@ class Visibility(enum.Enum):
 
 
 def visibility(rec: RollRecord) -> Visibility:
-    """Revealed: public; GM-only: secret; a hidden difficulty: all but the difficulty."""
-    if rec.revealed:
+    """How much of `rec` the players may see now (a revealed roll is public)."""
+    return roll_visibility(gm_only=rec.gm_only, hidden=is_hidden(rec.request, rec.result),
+                           revealed=rec.revealed)
+
+
+def roll_visibility(*, gm_only: bool, hidden: bool, revealed: bool = False) -> Visibility:
+    """The same, for a roll not logged yet (typed in the tray, waiting for a choice)."""
+    if revealed:
         return Visibility.PUBLIC
-    if rec.gm_only:
+    if gm_only:
         return Visibility.SECRET
-    if rec.result.get("hidden"):
-        return Visibility.DIFFICULTY_HIDDEN
-    return Visibility.PUBLIC
+    return Visibility.DIFFICULTY_HIDDEN if hidden else Visibility.PUBLIC
 
 
-def public_result(rec: RollRecord) -> dict[str, Any]:
-    """The result fields a player may see: {} when secret, no difficulty fields when hidden."""
-    seen = visibility(rec)
-    if seen is Visibility.SECRET:
+def is_hidden(*mappings: Mapping[str, Any] | None) -> bool:
+    """A request or result that says its difficulty is secret."""
+    return any(bool(m.get("hidden")) for m in mappings if m)
+
+
+def is_difficulty_field(name: str, system_field: str = "") -> bool:
+    """`name` tells the difficulty (`difficulty`, `threshold`, `actor_margin`, `final_difficulty`…),
+    or is the field the system's difficulty table sets (`system_field`)."""
+    return name == system_field or name in _DIFFICULTY_FIELDS or bool(_DIFFICULTY_WORDS & set(name.split("_")))
+
+
+def public_fields(fields: Mapping[str, Any], visible: Visibility) -> dict[str, Any]:
+    """`fields` (a request, a result) as the players may see them."""
+    if visible is Visibility.SECRET:
         return {}
-    result = dict(rec.result)
-    if seen is Visibility.DIFFICULTY_HIDDEN:
-        result = {k: v for k, v in result.items() if not any(w in k for w in _DIFFICULTY_WORDS)}
-    return result
+    if visible is Visibility.PUBLIC:
+        return dict(fields)
+    system_field = _system_field(fields.get("system"))
+    return {k: v for k, v in fields.items() if not is_difficulty_field(k, system_field)}
+
+
+def public_result(rec: RollRecord) -> dict:
+    """The request and result fields a player may see, in one mapping (the result's value when
+    both have a field): everything when public, all but the difficulty fields when the
+    difficulty is hidden, nothing ({}) for a GM-only roll not revealed."""
+    visible = visibility(rec)
+    return public_fields({**rec.request, **rec.result}, visible)
+
+
+def secret_difficulty_words() -> str:
+    """What a view shows where a hidden difficulty would be, while players watch."""
+    return "(" + _("secret difficulty") + ")"
+
+
+def _system_field(system_id: Any) -> str:
+    """The request field the system's difficulty table sets ("" for an unknown system)."""
+    from gmscreen.rules import RequestError, get_system
+
+    if not isinstance(system_id, str):
+        return ""
+    try:
+        return get_system(system_id).difficulty_field
+    except (RequestError, KeyError):
+        return ""

@@ -68,6 +68,25 @@ class TimedTest(ABC):
         """Where it stands, from what the rules say of its dice (`result`), plain and cleaned."""
         raise NotImplementedError
 
+    def round_fields(self, campaign: Campaign, timer: Timer) -> list:
+        """Fields (`forms.Field`) the GM may change for the next interval alone (Magisphère R18:
+        the round's statistics and skills). Default: none."""
+        return []
+
+    def round_fields_changed(self, timer: Timer, values: dict[str, str]) -> bool:
+        """The `round_fields` filled in ask for something else than the timer's own request."""
+        return False
+
+    def roll_round(self, timer: Timer, values: dict[str, str], faces: str) -> IntervalRoll:
+        """The next interval as `round_fields` set it, with the faces typed (else rolled).
+        Only a game with `round_fields` is asked."""
+        raise NotImplementedError
+
+    def result_of(self, timer: Timer) -> dict | None:
+        """What the timer's dice say so far when the game works it out itself (rounds played with
+        their own settings); None: the rules' result of its request and dice."""
+        return None
+
 
 def timed_test_of(timer: Timer) -> TimedTest | None:
     """The kind of test a timer runs, asked of the game its request names (None: a countdown,
@@ -86,6 +105,10 @@ def timer_result(timer: Timer) -> dict | None:
     """What the rules say of a test timer's dice so far (None for countdowns or a broken timer)."""
     if timer.kind == "countdown":
         return None
+    test = timed_test_of(timer)
+    own = test.result_of(timer) if test is not None else None
+    if own is not None:
+        return own
     try:
         kind = rules.get_system(timer.request.get("system", "")).kinds[timer.request.get("kind", "")]
         forced = {name: [] for name in kind.dice_fields}
@@ -149,6 +172,7 @@ class IntervalRoll:
     dice: dict
     status: str
     step: str
+    round_stats: list | None = None     # the rounds' own settings after it (None: unchanged)
 
 
 def roll_interval(timer: Timer) -> IntervalRoll | None:
@@ -157,8 +181,11 @@ def roll_interval(timer: Timer) -> IntervalRoll | None:
     Raises `rules.RequestError` when the rules refuse the request with the new dice.
     """
     before = timer_result(timer)
-    if before is None or timed_test_of(timer) is None:
+    kind = timed_test_of(timer)
+    if before is None or kind is None:
         return None
+    if timer.round_stats:                  # rounds with their own settings: the game adds them up
+        return kind.roll_round(timer, {}, "")
     dice, step = next_interval_dice(timer, before)
     request = {**timer.request, **dice}
     result = rules.resolve(request)
@@ -168,6 +195,8 @@ def roll_interval(timer: Timer) -> IntervalRoll | None:
 def record_interval(b: EditBuilder, index: int, timer: Timer, rolled: IntervalRoll) -> None:
     """The ops keeping a rolled interval in the timer at `index`: its dice, and its status if decided."""
     b.set(("timers", index, "dice"), rolled.dice)
+    if rolled.round_stats is not None and rolled.round_stats != timer.round_stats:
+        b.set(("timers", index, "round_stats"), rolled.round_stats)
     if rolled.status != timer.status:
         b.set(("timers", index, "status"), rolled.status)
 

@@ -130,8 +130,12 @@ class CampaignHost(App[int]):
     def watch_players_watching(self, watching: bool) -> None:
         for view in self.views():
             view.show_watching(watching)
+        self.show_status()                      # the status line says that players are watching
         self.warn(_("players watching: GM rolls hidden") if watching else _("GM view: every roll shown"),
                   "information")
+
+    def show_status(self) -> None:
+        """Draw the status line again (the app has one; a bare test host has none)."""
 
     def pane(self, pane_id: str) -> Widget | None:
         """The pane with that id on the main screen, if it is built."""

@@ -53,12 +53,15 @@ class StatusLine(Static):
         parts: list[Content | tuple[str, str] | str] = []
         if session.read_only:
             parts += [Content.styled(" {} ".format(_("READ-ONLY")), "bold reverse $error"), " "]
+        watching = bool(getattr(self.app, "players_watching", False))
+        if watching:
+            parts += [watching_mark(ascii), " "]
         parts.append(literal(campaign.name or session.path.name, "bold"))
         parts += [sep, literal(session.system.game)]
         parts += [sep, _("session {n}").format(n=campaign.session)]
         if campaign.encounter.round:
             parts += [sep, _("round {n}").format(n=campaign.encounter.round)]
-        label = session.last_label
+        label = session.last_label if not watching else ""     # it may name a secret (a hidden test's timer)
         if label:
             arrow = _("undo:") + " " if ascii else "↶ "
             parts += [sep, Content.assemble((arrow, "dim"), literal(label))]
@@ -66,3 +69,8 @@ class StatusLine(Static):
             style = "$error bold" if self.save_state == "save failed" else "dim"
             parts += [sep, (_(self.save_state), style)]
         return Content.assemble(*parts)
+
+
+def watching_mark(ascii: bool = False) -> Content:
+    """First on the status line while players watch the screen: secrets are masked."""
+    return Content.styled(" {} ".format(_("PLAYERS WATCHING")), "bold reverse $warning")

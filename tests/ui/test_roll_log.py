@@ -271,15 +271,18 @@ async def test_jump_scroll_leaves_the_other_rows_alone(pane_host, open_sample):
 
 
 async def test_a_roll_with_a_secret_difficulty_is_masked_and_revealed_like_a_gm_only_one(pane_host, open_sample):
-    """Not GM-only, but its difficulty is secret (`hidden`): masked while players watch, and
-    `r` reveals it (the key was refused: it looked at `gm_only` alone)."""
+    """Not GM-only, but its difficulty is secret (`hidden`): while players watch, its row shows
+    the dice and the outcome but not the line that names the difficulty (issue 12: only the
+    difficulty is hidden), and `r` reveals it (the key was refused: it looked at `gm_only` alone)."""
     session = open_sample("mir")
     request = {**MIR, "hidden": True}
     session.record_roll(who="Garde", line="garde vigilance sd4", request=request, result=resolve(request, seed=2))
     app = _host(pane_host, session)
     async with app.run_test(size=(80, 24)) as pilot:
         log = await _log_watched(app, pilot)
-        assert "jet secret" in _screen(log)[1] and "vigilance" not in _screen(log)[1]
+        row = _screen(log)[1]
+        assert "difficulté secrète" in row and "sd4" not in row and "SD 4" not in row
+        assert "12! 12! 1 2 11" in row and "réussite" in row
         await pilot.press("r")
         await pilot.pause()
         assert session.rolls[-1].revealed

@@ -48,6 +48,7 @@ class Prompt:
     question: str
     options: tuple[Option, ...]
     default: str      # key taken by Enter
+    public: str | None = None   # the question as players may read it when the difficulty is hidden
 
     def option(self, key: str) -> Option | None:
         if key == "enter":

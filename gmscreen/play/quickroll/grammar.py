@@ -508,6 +508,13 @@ def _faces(tokens: Sequence[Token], eq: Token) -> tuple[list[list[int]], int]:
     return groups, eq.start
 
 
+def typed_faces(text: str) -> list[list[int]]:
+    """Faces typed as the line takes them after `=` ("3 7 12", "= 14 / 9"), for dice rolled at
+    the table and entered elsewhere (the next interval of an extended test). QuickRollError."""
+    tokens = [t for t in tokenize(text) if t.text != "="]
+    return _faces(tokens, tokens[0] if tokens else Token("=", "=", 0, 0))[0]
+
+
 def flat(ctx: Context) -> list[int]:
     return [f for g in (ctx.faces or []) for f in g]
 

@@ -26,6 +26,18 @@ from gmscreen.i18n import language
 from ..binding_words import tr
 
 
+# The keys a GM needs whatever has the focus (a quick roll, the next turn, undo): first on the
+# bar, so that at 80 columns the keys of a busy pane never push them off its right end.
+ESSENTIAL_ACTIONS = ("focus_quick_roll", "next_turn", "undo")
+
+
+def essentials_first(by_action: dict[str, list]) -> list[list]:
+    """The footer's keys grouped by action, the essential ones first (in their order), then the
+    others as they came (the focused pane's own, then the app's)."""
+    first = [by_action[a] for a in ESSENTIAL_ACTIONS if a in by_action]
+    return first + [keys for action, keys in by_action.items() if action not in ESSENTIAL_ACTIONS]
+
+
 class QuietFooter(Footer):
     """A Footer that recomposes only when its keys, labels or their state change."""
 
@@ -60,7 +72,7 @@ class QuietFooter(Footer):
                 by_action[binding.action].append((binding, enabled, tooltip))
         self.styles.grid_size_columns = len(by_action)
         app = self.app
-        for group, members in groupby(by_action.values(), lambda each: each[0][0].group):
+        for group, members in groupby(essentials_first(by_action), lambda each: each[0][0].group):
             multi = list(members)
             if group is not None and len(multi) > 1:
                 with KeyGroup(classes="-compact" if group.compact else ""):

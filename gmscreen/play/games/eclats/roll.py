@@ -38,13 +38,12 @@ class EclatsRoll(RollRules):
         dice = flow.request["dice"]
         if len(dice) < level:
             left = level - len(dice)
-            flow.prompt = Prompt(
-                _("{name}: die {die}, result {result} — reroll?").format(
-                    name=flow.draft.who, die=dice[-1], result=flow.result["result"]) + " "
+            question = (_("{name}: die {die}, result {result} — reroll?").format(
+                name=flow.draft.who, die=dice[-1], result=flow.result["result"]) + " "
                 + ngettext("({n} more roll, the new die replaces the old one)",
-                           "({n} more rolls, the new die replaces the old one)", left).format(n=left),
-                _options(flow), "g")
-
+                           "({n} more rolls, the new die replaces the old one)", left).format(n=left))
+            # R10: with the threshold hidden the player still sees the die and decides on it.
+            flow.prompt = Prompt(question, _options(flow), "g", public=question)
 
     def assumed(self, draft: Draft) -> Assumed | None:
         """With two or three rolls allowed, the odds roll again while stopping would fail

@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from gmscreen import rules
 from gmscreen.campaign.model import Timer
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import N_, _
 from gmscreen.i18n.typography import Name
 from gmscreen.play.forms import Field, Form, int_check, nonempty
-from gmscreen.play.timers import TimedTest, name_of
+from gmscreen.play.timers import IntervalRoll, TimedTest, name_of, status_of
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character
@@ -63,6 +64,119 @@ class ExtendedOpposition(TimedTest):
         return (f"{actor} {result['actor_points']} – {result['opponent_points']} {opponent}"
                 " · " + _("to {target}").format(target=result['target'])
                 + " · " + _("round {n}").format(n=result['rounds']))
+
+
+    # -- R18: each round with the statistics and skills the GM names for it
+
+    def round_fields(self, campaign: Campaign, timer: Timer) -> list[Field]:
+        """This round's skill (its name, for the log) and both sides' statistic and skill,
+        filled in as the last round was played."""
+        last = {**_roller(timer.request), **(timer.round_stats[-1] if timer.round_stats else {})}
+        actor, opponent = Name(clean(name_of(campaign, timer.who))), Name(clean(name_of(campaign, timer.opponent)))
+        return [
+            Field(ROUND_LABEL, _("This round's skill (Agilité, Natation…; empty: as the opposition)"),
+                  str(last.get(ROUND_LABEL, ""))),
+            Field("actor_stat", _("Statistic of {name}").format(name=actor), str(last["actor_stat"]),
+                  check=int_check(0, 30, what=_("Statistic"))),
+            Field("actor_skill", _("Skill of {name}").format(name=actor), str(last["actor_skill"]),
+                  check=int_check(0, 20, empty_ok=True, what=_("Skill"))),
+            Field("opponent_stat", _("Statistic of {name}").format(name=opponent), str(last["opponent_stat"]),
+                  check=int_check(0, 30, what=_("Statistic"))),
+            Field("opponent_skill", _("Skill of {name}").format(name=opponent), str(last["opponent_skill"]),
+                  check=int_check(0, 20, empty_ok=True, what=_("Skill"))),
+        ]
+
+    def round_fields_changed(self, timer: Timer, values: dict[str, str]) -> bool:
+        return bool(_settings(values)) and _settings(values) != _roller(timer.request)
+
+    def roll_round(self, timer: Timer, values: dict[str, str], faces: str) -> IntervalRoll:
+        """The next round with its own settings (`values`; none: the opposition's), its faces
+        typed or rolled; logged as the opposed roll it is (R19: its round points)."""
+        from gmscreen.play.interval_dice import table_interval_dice
+        from gmscreen.play.timers import next_interval_dice
+
+        own = _settings(values)
+        if own == _roller(timer.request):
+            own = {}
+        if faces:
+            dice, step = table_interval_dice(timer, faces)
+        else:
+            dice, step = next_interval_dice(timer, {})
+        played = len(timer.dice.get("actor_dice", []))
+        stats = [dict(s) for s in timer.round_stats] + [{}] * max(0, played - len(timer.round_stats))
+        stats = stats[:played] + [own]
+        label = own.get(ROUND_LABEL, "")
+        request = _round_request(timer.request, own, dice["actor_dice"][-1], dice["opponent_dice"][-1])
+        result = rules.resolve(request)
+        total = rounds_result(timer.request, dice, stats)
+        status = status_of(total)
+        return IntervalRoll(request, result, dice, status, f"{step} ({clean(label)})" if label else step,
+                            round_stats=stats if any(stats) else [])
+
+    def result_of(self, timer: Timer) -> dict | None:
+        return rounds_result(timer.request, timer.dice, timer.round_stats) if timer.round_stats else None
+
+
+ROUND_LABEL = "label"
+_ROLLER = ("stat", "skill", "bonus", "helper_skills")
+
+
+def _roller(request: dict[str, Any]) -> dict[str, Any]:
+    """Both sides' statistic and skill as the opposition's request gives them."""
+    return {f"{side}_{f}": request.get(f"{side}_{f}", 0) for side in ("actor", "opponent") for f in ("stat", "skill")}
+
+
+def _settings(values: dict[str, str]) -> dict[str, Any]:
+    """What the round's form says: the four numbers (an empty skill is 0) and the skill's name."""
+    from gmscreen.play.forms import parse_int
+
+    out: dict[str, Any] = {}
+    for key in ("actor_stat", "actor_skill", "opponent_stat", "opponent_skill"):
+        if key in values:
+            out[key] = parse_int(values[key] or "0") or 0
+    if out and (values.get(ROUND_LABEL) or "").strip():
+        out[ROUND_LABEL] = values[ROUND_LABEL].strip()
+    return out
+
+
+def _round_request(request: dict[str, Any], own: dict[str, Any], actor: int, opponent: int) -> dict[str, Any]:
+    """One round as the opposed roll it is (R19): the opposition's sides, changed by the round's own."""
+    sides = {k: v for k, v in request.items() if k.startswith(("actor_", "opponent_"))}
+    sides.update({k: v for k, v in own.items() if k != ROUND_LABEL})
+    extra = {k: request[k] for k in ("hidden",) if k in request}
+    return {"system": request.get("system"), "kind": "opposed", **extra, **sides,
+            "actor_dice": [actor], "opponent_dice": [opponent]}
+
+
+def _decided(a_points: int, o_points: int, target: int) -> str | None:
+    """R18, R22: the first to the target wins; both at once: the more réussites, equal a tie."""
+    if a_points >= target and o_points >= target:
+        return "actor" if a_points > o_points else "opponent" if o_points > a_points else "tie"
+    return "actor" if a_points >= target else "opponent" if o_points >= target else None
+
+
+def rounds_result(request: dict[str, Any], dice: dict[str, Any], stats: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the extended opposition's rounds say when each is played with its own settings
+    (`stats`, one a round; {} or none: the request's): each round's points as the opposed roll
+    reports them (R19–R21), added up to the target (R18, R22). The rules' `extended_opposed`
+    outcome, fields and words alike. RequestError for dice after the deciding round."""
+    a_list, o_list = list(dice.get("actor_dice", [])), list(dice.get("opponent_dice", []))
+    if len(a_list) != len(o_list):
+        raise rules.RequestError("opponent_dice", "rounds_mismatch", actor=len(a_list), got=len(o_list))
+    target = request["target"]
+    a_points = o_points = 0
+    winner = None
+    for n, (a, o) in enumerate(zip(a_list, o_list)):
+        if winner is not None:
+            raise rules.RequestError("actor_dice", "opposition_decided", rounds=n, given=len(a_list))
+        own = stats[n] if n < len(stats) else {}
+        out = rules.resolve(_round_request(request, own, a, o))
+        a_points += out["actor_points"]
+        o_points += out["opponent_points"]
+        winner = _decided(a_points, o_points, target)
+    return {"system": request.get("system"), "kind": request.get("kind"), "hidden": bool(request.get("hidden", False)),
+            "winner": winner or "pending", "actor_points": a_points, "opponent_points": o_points,
+            "rounds": len(a_list), "target": target, "actor_dice": a_list, "opponent_dice": o_list}
 
 
 OPPOSITION = ExtendedOpposition()

@@ -35,6 +35,8 @@ from gmscreen.play.games import table_for
 from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, candidates, join,
                                  needs_choice, roll_joiners, slot_passed)
 from gmscreen.ui.sanitize import clean, literal, literal_text
+from gmscreen.play.public import is_hidden, secret_difficulty_words
+from gmscreen.play.interval_dice import TableDiceError, interval_form, roll_interval_as, table_dice_words
 from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_refusal, name_of, record_interval, roll_interval,
                                   timer_progress, timer_result)
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, sort_fairly,
@@ -201,6 +203,8 @@ class InitiativePane(TablePane[Entry]):
         Binding("w", "delay", N_("Wait/come back"), id="initiative.delay"),
         Binding("x,delete", "remove", N_("Remove"), id="initiative.remove", show=False),
         Binding("r", "roll_timer", N_("Interval"), id="initiative.roll-timer"),
+        Binding("R", "roll_timer_at_table", N_("Interval, table dice"), id="initiative.roll-timer-table",
+                show=False),
         Binding("t", "new_timer", N_("Timer"), id="initiative.new-timer", show=False),
         Binding("d", "declare", N_("Declare"), id="initiative.declare"),
         Binding("+", "adjust(1)", N_("+1"), id="initiative.increase", show=False),
@@ -385,12 +389,23 @@ class InitiativePane(TablePane[Entry]):
         mark = Text("~" if self.ascii else "⧗", style="" if running else "dim")
         word = "" if running and self._compact else status_word(timer.status)
         state = Text(word, style="italic" if running else "bold")   # compact: the ⧗ says it is running
-        label = literal_text(timer.label, "" if running else "dim")
+        secret = self._secret_timer(timer)
+        label = literal_text(name_of(campaign, timer.who) if secret else timer.label, "" if running else "dim")
         label.truncate(NAME_WIDTH, overflow="ellipsis")
         label.overflow = "ellipsis"
-        progress = literal_text(timer_progress(campaign, timer))
+        progress = literal_text(secret_difficulty_words() if secret else timer_progress(campaign, timer))
         progress.overflow = "ellipsis"
         return [mark, Text(""), label, state, progress]
+
+    def _secret_timer(self, timer: Timer) -> bool:
+        """A test whose difficulty is hidden (`caché`), while players watch: its label and
+        progress (a threshold, "6/8") are not shown, only who rolls it."""
+        return timer.kind != "countdown" and self.host.players_watching and is_hidden(timer.request)
+
+    def show_watching(self, watching: bool) -> None:
+        if self.session is not None and self.is_mounted:
+            self._draw(self.session)
+            self._show_detail()
 
     def current_key(self) -> str | None:
         if not self.is_mounted or not self._keys:
@@ -428,6 +443,10 @@ class InitiativePane(TablePane[Entry]):
             timer = next((t for t in campaign.timers if t.id == ident), None)
             if timer is None:
                 detail.update("")
+                return
+            if self._secret_timer(timer):
+                detail.update(literal("\n".join([clean(name_of(campaign, timer.who)), secret_difficulty_words()]),
+                                      single_line=False))
                 return
             lines.append(clean(timer.label))
             result = timer_result(timer)
@@ -823,39 +842,66 @@ class InitiativePane(TablePane[Entry]):
     # ------------------------------------------------------------ timers
 
     def action_roll_timer(self) -> None:
+        found = self._timer_to_roll()
+        if found is not None and self.session is not None:
+            self._roll_interval(self.session, *found)
+
+    def action_roll_timer_at_table(self) -> None:
+        """The next interval with the dice rolled at the table, typed as after `=` in the line
+        (empty: rolled here), and what the game lets the GM change for it."""
+        found = self._timer_to_roll()
+        session = self.session
+        if found is None or session is None:
+            return
+        index, timer = found
+        form = interval_form(session.campaign, timer)
+
+        def done(values: dict[str, str] | None) -> None:
+            if values is not None and self.session is session:
+                self._roll_interval(session, index, timer, values)
+
+        self.app.push_screen(_dialogs().PromptScreen(form.title, form.fields, note=form.note), done)
+
+    def _timer_to_roll(self) -> tuple[int, Timer] | None:
+        """The test timer whose next interval `r` rolls (the one chosen, or the only one running),
+        or None with a word saying why none."""
         session = self.session
         if session is None:
-            return
+            return None
         found = self._selected_timer()
         if found is None:
             running = [(i, t) for i, t in enumerate(session.campaign.timers)
                        if t.kind != "countdown" and t.status == "running"]
             if len(running) != 1:
                 self._warn(_("choose an extended test in the list (arrows), then r"))
-                return
+                return None
             found = running[0]
         if not self._writable():
-            return
+            return None
         index, timer = found
         if timer.kind == "countdown":
             self._warn(_("a countdown moves on each round (+/− to set it)"))
-            return
+            return None
         if timer.status != "running":
             word = status_word(timer.status)
             self._warn(_("{label} is already {word}").format(label=clean(timer.label), word=word)
                        if timer.status == "done"
                        else _("{label} is already over ({word})").format(label=clean(timer.label), word=word))
-            return
+            return None
         refusal = interval_refusal(session.campaign, timer)     # the game's (MIR R20: not in a fight)
         if refusal is not None:
             self._warn(refusal)
-            return
-        self._roll_interval(session, index, timer)
+            return None
+        return index, timer
 
-    def _roll_interval(self, session: CampaignSession, index: int, timer: Timer) -> None:
+    def _roll_interval(self, session: CampaignSession, index: int, timer: Timer,
+                       values: dict[str, str] | None = None) -> None:
         campaign = session.campaign
         try:
-            rolled = roll_interval(timer)
+            rolled = roll_interval(timer) if values is None else roll_interval_as(timer, values)
+        except TableDiceError as exc:
+            self._warn(_("{label}: {problem}").format(label=clean(timer.label), problem=exc.message), "error")
+            return
         except rules.RequestError as exc:
             self._warn(_("{label}: {problem}").format(label=clean(timer.label), problem=exc), "error")
             return
@@ -864,7 +910,8 @@ class InitiativePane(TablePane[Entry]):
             return
         status, step = rolled.status, rolled.step
         who = name_of(campaign, timer.who)
-        record = self.host.record_roll(who=who, line=f"{timer.label} · {step}",
+        line = f"{timer.label} · {step}" + table_dice_words(values)
+        record = self.host.record_roll(who=who, line=line,
                                       request=rolled.request, result=rolled.result)
 
         def build(b: EditBuilder) -> None:
@@ -876,8 +923,11 @@ class InitiativePane(TablePane[Entry]):
             self.host.show_record(record)       # the GM sees the dice, not only a notice
         progress = timer_progress(campaign, campaign.timers[index])
         label = clean(timer.label)
+        if self._secret_timer(timer):           # players watching: the notice names no threshold either
+            label, progress, step = clean(name_of(campaign, timer.who)), secret_difficulty_words(), ""
         if status == "running":
-            self._warn(_("{label}: {progress}").format(label=f"{label} · {step}", progress=progress), "information")
+            self._warn(_("{label}: {progress}").format(label=f"{label} · {step}" if step else label, progress=progress),
+                       "information")
         elif status in ("success", "actor"):
             self._warn(_("{label}: succeeded ({progress})").format(label=label, progress=progress), "information")
         elif status == "tie":

@@ -15,6 +15,7 @@ and appending a roll repaints one row. Bytes matter over SSH, so:
 from __future__ import annotations
 
 from array import array
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len, set_cell_size
@@ -28,6 +29,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from gmscreen.campaign.rolllog import masked
+from gmscreen.play.public import Visibility, visibility
 from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
@@ -330,9 +332,12 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             mark = ("*" if ascii else "◆") if line.gm_only and not line.revealed else (
                 ("+" if ascii else "◇") if line.gm_only else " ")
             head = line.time + " "
-            if self.players_watching and line.masked:
+            visible = visibility(self._records[code]) if self.players_watching else Visibility.PUBLIC
+            if visible is Visibility.SECRET:
                 parts = [(head, "time"), (mark + " " + _("GM's secret roll"), "hidden")]
             else:
+                if visible is Visibility.DIFFICULTY_HIDDEN:    # the dice and the outcome, not what was needed
+                    line = replace(line, test="(" + _("secret difficulty") + ")", detail="")
                 who_w = max(6, min(14, width // 6))
                 rest = width - cell_len(head) - 2 - who_w - 1
                 outcome = _fit(line.outcome, max(rest, 0), ellipsis)
@@ -497,8 +502,12 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
 
     def _fold(self, index: int) -> str:
         record = self._records[index]
-        if self.players_watching and masked(record):
+        visible = visibility(record) if self.players_watching else Visibility.PUBLIC
+        if visible is Visibility.SECRET:
             return fold(" · ".join((_("GM's secret roll"), "jet secret du MJ", "GM's secret roll")))  # either language
+        if visible is Visibility.DIFFICULTY_HIDDEN:       # found by what the row shows, not by the difficulty
+            line = self._line(index)
+            return fold(" ".join((line.time, line.who, line.dice, line.outcome, _("secret difficulty"))))
         session = self._session
         return search_text(record, session.system if session is not None else None,
                            session.campaign if session is not None else None, ascii=self.ascii)

@@ -37,6 +37,10 @@ from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
 from gmscreen.ui.widgets.tray.roll_odds import error_content, odds_content
 from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
+from gmscreen.ui.widgets.tray.odds_fit import fit_odds
+from gmscreen.ui.widgets.tray.watched import (draft_visibility, line_visibility, watched_error_content,
+                                              watched_odds_content, watched_prompt_content)
+from gmscreen.play.public import Visibility
 
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Draft, QuickRollError, RollFlow
@@ -133,7 +137,7 @@ class DiceTray(CampaignView, Widget):
         if self.line.value.strip() and self.session is not None:
             self._reparse(self.line.value)
         if self.flow is not None and self.flow.prompt is not None:
-            self.choice_view.update(prompt_content(self.flow.prompt))
+            self.choice_view.update(self._prompt_content())
         self._render_shown()
 
     # ------------------------------------------------------------ public, for the app
@@ -155,7 +159,7 @@ class DiceTray(CampaignView, Widget):
             self.roll.gm_only = self.gm_only or self.roll.draft.gm_only
         self.set_class(self.gm_only, "-gm-only")
         self._update_title()
-        self._show_draft_info()
+        self._show_watched()            # players watching: the odds, the line and the table hide it now
 
     def repeat_last(self) -> None:
         """Roll the last line again (`.`)."""
@@ -231,6 +235,7 @@ class DiceTray(CampaignView, Widget):
 
     def show_watching(self, watching: bool) -> None:
         self._render_shown()
+        self._show_watched()
 
     def show_record(self, record: RollRecord) -> None:
         """Show a logged roll as if it had just been rolled here (an interval of a timer rolled
@@ -336,18 +341,54 @@ class DiceTray(CampaignView, Widget):
         self._show_draft_info()
 
     def _publish(self, request: Mapping[str, Any] | None, label: str) -> None:
+        if request is not None and self._draft_visibility() is not Visibility.PUBLIC:
+            request, label = None, ""          # players watching: the difficulty table shows no choice
         self.host.set_draft(request, label)
 
+    def _draft_visibility(self) -> Visibility:
+        """What the players may see of the roll typed (or waiting for a choice) right now."""
+        draft = self.flow.draft if self.flow is not None else self.draft
+        if draft is None and self.error is not None:        # a line that does not parse: its words say
+            return line_visibility(self.line.value, gm_only=self.gm_only, watching=self.players_watching)
+        return draft_visibility(draft, gm_only=self.gm_only, watching=self.players_watching)
+
+    def _show_watched(self) -> None:
+        """Players came or went: the line, its odds, the difficulty table and a pending choice
+        show the roll typed as they may see it."""
+        if not self.is_mounted:
+            return
+        if self.draft is not None:
+            self._publish(self.draft.odds_request, self.draft.label)
+        self._show_draft_info()
+        if self.flow is not None and self.flow.prompt is not None:
+            self.choice_view.update(self._prompt_content())
+
+    def _prompt_content(self) -> Content:
+        flow = self.flow
+        assert flow is not None and flow.prompt is not None
+        return watched_prompt_content(flow.prompt, self._draft_visibility(), who=flow.draft.who, ascii=self.ascii)
+
     def _show_draft_info(self) -> None:
+        visible = self._draft_visibility()
+        self.line.password = visible is not Visibility.PUBLIC     # what was typed says the difficulty
         if self.error is not None:
+            if visible is not Visibility.PUBLIC:            # the error quotes what was typed
+                self._set_info(watched_error_content(visible, ascii=self.ascii), error=True)
+                return
             self._set_info(error_content(self.error, ascii=self.ascii), error=True)
             return
         draft = self.draft
         if draft is None:
             self._set_info(Content(""))
             return
-        self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self.ascii,
-                                    width=self.info.size.width or max(20, self.app.size.width - 4)))
+        if visible is not Visibility.PUBLIC:
+            self._set_info(watched_odds_content(draft, visible, ascii=self.ascii))
+            return
+        width = self.info.size.width or max(20, self.app.size.width - 4)
+        self._set_info(fit_odds(draft, width,
+                                lambda d: odds_content(d, gm_only=self.gm_only or d.gm_only, ascii=self.ascii,
+                                                       width=width),
+                                ascii=self.ascii))
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
         """The line under the quick-roll line: given up while empty to a result that needs its
@@ -474,7 +515,7 @@ class DiceTray(CampaignView, Widget):
         if flow.result is not None:            # kept on disk (`TableRoll`) before the table sees it
             self._show_result(flow.draft, flow.result, pending=True)
         view = self.choice_view
-        view.update(prompt_content(flow.prompt))
+        view.update(self._prompt_content())
         view.add_class("-active")
         self.add_class("-choosing")
         view.focus()

@@ -8,12 +8,13 @@ headlines, details, labels) goes through `literal`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Sequence
 
 from textual.content import Content
 
 from gmscreen.i18n import _
+from gmscreen.play.public import Visibility, roll_visibility
 from gmscreen.rules._base import Description
 from gmscreen.rules.render import DescriptionRenderer
 
@@ -84,14 +85,30 @@ class ShownRoll:
     def masked(self) -> bool:
         return self.secret and not (self.record is not None and self.record.revealed)
 
+    @property
+    def visibility(self) -> Visibility:
+        """What the players may see of it: a GM-only roll nothing, a hidden difficulty all but it."""
+        return roll_visibility(gm_only=self.gm_only, hidden=self.secret, revealed=not self.masked)
+
 
 def shown_content(shown: ShownRoll, *, watching: bool, ascii: bool, width: int) -> Content:
-    """The whole result: masked while players watch a secret roll, else headline and dice rows."""
-    if watching and shown.masked:
+    """The whole result: masked while players watch a GM-only roll, without its difficulty (the
+    detail) while they watch a roll whose difficulty is hidden, else headline and dice rows."""
+    visible = shown.visibility if watching else Visibility.PUBLIC
+    if visible is Visibility.SECRET:
         return masked_content(ascii)
     if shown.plain is not None:
-        return literal(shown.plain)
+        return literal(shown.plain) if visible is Visibility.PUBLIC else hidden_difficulty_content()
+    if visible is Visibility.DIFFICULTY_HIDDEN:
+        shown = replace(shown, detail="")
+        head = Content.assemble(headline_content(shown), "  ", hidden_difficulty_content())
+        return Content("\n").join([head, *dice_lines(shown.groups, width)])
     return Content("\n").join([headline_content(shown), *dice_lines(shown.groups, width)])
+
+
+def hidden_difficulty_content() -> Content:
+    """Said where the difficulty would be while players watch a roll whose difficulty is hidden."""
+    return Content.styled("(" + _("secret difficulty") + ")", "italic $text-muted")
 
 
 def masked_content(ascii: bool) -> Content:

@@ -1,0 +1,84 @@
+"""The odds row at 80 columns: shortened from the parts that matter least, never through the
+difficulty. The row ends with the test's label ("Loriane · Éloquence (Espoir) 3+2 · SD 3
+(Moyenne)"); a plain ellipsis at the right edge would cut the difficulty first. Here the
+label's other parts shrink first (the skill, the helpers, then the name: the line just above
+says them), then the modifier's comparison goes, and the difficulty stays whole."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Callable
+
+from rich.cells import cell_len, set_cell_size
+from textual.content import Content
+
+from gmscreen.rules import RequestError, get_system
+
+if TYPE_CHECKING:
+    from gmscreen.play.quickroll import Draft
+
+SEP = " · "
+# Words that open the difficulty part of a label, in the games' own words (beside the system's
+# own `difficulty_word`): "SD 3 (Moyenne)", "seuil 9", "difficulté 13 (Périlleux)".
+DIFFICULTY_WORDS = frozenset({"sd", "seuil", "difficulté", "difficulty", "threshold"})
+
+
+def fit_odds(draft: Draft, width: int, render: Callable[[Draft], Content], *, ascii: bool = False) -> Content:
+    """`render(draft)` (the odds row) fitted to `width` cells, the difficulty kept whole: the
+    label's other parts shrink (to a few letters, then left out, who rolls last: the line just
+    above says them all), and only then does the modifier's comparison ("18 % → 40 %") go."""
+    content = render(draft)
+    if width <= 0 or content.cell_length <= width or not draft.label:
+        return content
+    words = _difficulty_words(draft.system)
+    ellipsis = "~" if ascii else "…"
+    plain = replace(draft, baseline=None, modifier_text="")
+    for shorter, floor, who in ((draft, 6, False), (draft, 0, False), (draft, 0, True), (plain, 6, False),
+                                (plain, 0, True)):
+        head = render(replace(shorter, label="")).cell_length
+        label = fit_label(draft.label, width - head, words, ellipsis=ellipsis, floor=floor, shrink_first=who)
+        content = render(replace(shorter, label=label))
+        if content.cell_length <= width:
+            return content
+    return content
+
+
+def is_difficulty_part(part: str, words: frozenset[str]) -> bool:
+    """A part of a label that states the difficulty ("SD 3 (Moyenne)", "seuil 25 + malus 5")."""
+    return any(w.casefold() in words for w in part.split())
+
+
+def fit_label(label: str, room: int, words: frozenset[str] = DIFFICULTY_WORDS, *, ellipsis: str = "…",
+              floor: int = 0, shrink_first: bool = True) -> str:
+    """`label` in `room` cells if it can be: the parts that do not state the difficulty shrink,
+    the longest first, to `floor` cells at least (0: left out at last); the first part (who
+    rolls) only when `shrink_first`. The difficulty never shrinks."""
+    parts = label.split(SEP)
+    fixed = [is_difficulty_part(p, words) or (n == 0 and not shrink_first) for n, p in enumerate(parts)]
+    if not any(is_difficulty_part(p, words) for p in parts):
+        return label
+    least = max(floor, 1 + cell_len(ellipsis)) if floor else 0
+
+    def length() -> int:
+        return cell_len(SEP.join(p for p in parts if p))
+
+    while length() > room:
+        candidates = [i for i, p in enumerate(parts) if p and not fixed[i] and cell_len(p) > least]
+        if not candidates:
+            break
+        i = max(candidates, key=lambda n: cell_len(parts[n]))
+        size = cell_len(parts[i])
+        target = max(size - (length() - room), least)
+        if target >= 1 + cell_len(ellipsis):
+            parts[i] = set_cell_size(parts[i], target - cell_len(ellipsis)).rstrip() + ellipsis
+        else:
+            parts[i] = ""
+    return SEP.join(p for p in parts if p)
+
+
+def _difficulty_words(system_id: str) -> frozenset[str]:
+    try:
+        own = get_system(system_id).difficulty_word
+    except (RequestError, KeyError):
+        return DIFFICULTY_WORDS
+    return DIFFICULTY_WORDS | {own.casefold()}

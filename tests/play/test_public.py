@@ -1,0 +1,87 @@
+"""What the players may see of a roll (gmscreen.play.public): a hidden difficulty (MIR R8,
+Éclats R10) hides only the difficulty; a GM-only roll hides everything; a revealed roll is public.
+Real lines of each sample, parsed as the tray does and resolved by the rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmscreen.campaign.model import RollRecord
+from gmscreen.play.public import Visibility, is_difficulty_field, public_result, visibility
+from gmscreen.play.quickroll import parse
+from gmscreen.rules import get_system, resolve
+
+# A test of each sample with its difficulty hidden, and the difficulty's value as typed.
+LINES = {
+    "mir": ("loriane eloquence sd3 caché", 3),
+    "eclats": ("ysaure emp calmer 9 caché", 9),
+    "tedeum": ("louvensac charme 13 caché", 13),
+    "arpeges": ("marchand baratin -3 caché", -3),
+    "magisphere": ("shady négociation 25 caché", 25),
+}
+
+
+def _record(sessions, system: str, line: str, *, gm_only: bool = False, revealed: bool = False) -> RollRecord:
+    session = sessions.open(system)
+    draft = parse(line, session.campaign)
+    result = resolve(draft.request, seed=7)
+    return RollRecord(1, "2025-03-01T21:04:11+01:00", 1, draft.who, line, dict(draft.request), result,
+                      gm_only=gm_only, revealed=revealed)
+
+
+@pytest.mark.parametrize("system", sorted(LINES))
+def test_a_hidden_difficulty_hides_the_difficulty_and_only_it(sessions, system) -> None:
+    line, value = LINES[system]
+    rec = _record(sessions, system, line)
+    assert visibility(rec) is Visibility.DIFFICULTY_HIDDEN
+    seen = public_result(rec)
+    field = get_system(system).difficulty_field
+    assert rec.request[field] == value and field not in seen
+    assert not [k for k in seen if "margin" in k or "difficulty" in k or "threshold" in k or k == "target"]
+    # the dice and the outcome stay the players'
+    assert seen["outcome"] == rec.result["outcome"]
+    dice_fields = get_system(system).kinds[rec.result["kind"]].dice_fields
+    assert any(seen.get(f) == rec.result.get(f) and rec.result.get(f) for f in dice_fields)
+    # nothing else is taken away: every field left out is a difficulty field
+    gone = set(rec.request) | set(rec.result)
+    assert {k for k in gone - set(seen)} == {k for k in gone if is_difficulty_field(k, field)}
+
+
+def test_an_eclats_player_sees_the_die_they_decide_on(sessions) -> None:
+    rec = _record(sessions, "eclats", "ysaure emp calmer 9 caché")
+    seen = public_result(rec)
+    assert seen["dice"] == rec.result["dice"] and seen["kept_die"] == rec.result["kept_die"]
+    assert seen["result"] == rec.result["result"] and "threshold" not in seen and "margin" not in seen
+
+
+@pytest.mark.parametrize("system", sorted(LINES))
+def test_a_gm_only_roll_hides_everything(sessions, system) -> None:
+    line, _value = LINES[system]
+    rec = _record(sessions, system, "mj " + line.replace(" caché", ""), gm_only=True)
+    assert visibility(rec) is Visibility.SECRET
+    assert public_result(rec) == {}
+    hidden_too = _record(sessions, system, "mj " + line, gm_only=True)      # both: still everything hidden
+    assert visibility(hidden_too) is Visibility.SECRET and public_result(hidden_too) == {}
+
+
+@pytest.mark.parametrize("gm_only,hidden", [(True, False), (False, True), (True, True)])
+def test_a_revealed_roll_is_public(sessions, gm_only, hidden) -> None:
+    line = "loriane eloquence sd3" + (" caché" if hidden else "")
+    rec = _record(sessions, "mir", line, gm_only=gm_only, revealed=True)
+    assert visibility(rec) is Visibility.PUBLIC
+    assert public_result(rec) == {**rec.request, **rec.result}
+
+
+def test_an_open_roll_is_public_whole(sessions) -> None:
+    rec = _record(sessions, "mir", "loriane eloquence sd3")
+    assert visibility(rec) is Visibility.PUBLIC
+    seen = public_result(rec)
+    assert seen["difficulty"] == 3 and seen["margin"] == rec.result["margin"]
+
+
+def test_difficulty_fields_by_name() -> None:
+    for name in ("difficulty", "threshold", "target", "margin", "actor_margin", "final_difficulty",
+                 "defender_final_difficulty", "no_roll_needed", "malus"):
+        assert is_difficulty_field(name), name
+    for name in ("dice", "outcome", "successes", "kept_die", "result", "actor_dice", "score", "total", "pool"):
+        assert not is_difficulty_field(name), name

@@ -1,0 +1,203 @@
+"""Players watching the GM's screen (the log's `w`): a roll whose difficulty is hidden (`caché`,
+MIR R8, Éclats R10) shows its dice and outcome but never its difficulty; a GM-only roll (`mj`)
+shows nothing of itself. Every step reads the whole screen, as a player would."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gmscreen.play.quickroll import RollFlow, parse
+from gmscreen.ui import GMScreenApp
+
+from _pilot import press, ready, screen_text
+
+
+def _screen(app: Any) -> str:
+    return "\n".join(screen_text(app))
+
+
+def _seed(campaign: Any, line: str, want: Any) -> int:
+    """A seed whose roll of `line` shows what `want` asks of its flow once started."""
+    draft = parse(line, campaign)
+    for seed in range(500):
+        flow = RollFlow(draft, random.Random(seed)).start()
+        if want(flow):
+            return seed
+    raise AssertionError(f"no seed for {line!r}")
+
+
+async def _watched(app: Any, pilot: Any) -> None:
+    """The log pane on screen (the difficulty table is not: it shows every difficulty by
+    design), players watching."""
+    await ready(app, pilot)
+    await press(pilot, "escape", "4", "w")
+    assert app.players_watching
+
+
+async def _type(pilot: Any, line: str) -> None:
+    """`/`, then the line typed (its start inserted, its last keys pressed)."""
+    await press(pilot, "slash")
+    pilot.app.pane("dice-tray").line.insert_text_at_cursor(line[:-2])
+    await press(pilot, *line[-2:])
+
+
+def _leaks(screen: str, secrets: tuple[str, ...]) -> list[str]:
+    return [s for s in secrets if s.casefold() in screen.casefold()]
+
+
+async def test_the_screen_says_players_are_watching(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        assert "JOUEURS PRÉSENTS" not in _screen(app)
+        await press(pilot, "escape", "4", "w")
+        assert screen_text(app)[0].startswith(" JOUEURS PRÉSENTS ")        # first on the status line
+        for pane in ("1", "2", "3", "4"):                                  # whatever pane is shown
+            await press(pilot, "escape", pane)
+            assert "JOUEURS PRÉSENTS" in screen_text(app)[0]
+        await press(pilot, "escape", "4", "w")
+        assert "JOUEURS PRÉSENTS" not in _screen(app)
+
+
+async def test_a_hidden_difficulty_shows_dice_and_outcome_never_the_difficulty(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    secrets = ("sd3", "SD 3", "marge", "%")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _watched(app, pilot)
+        await _type(pilot, "caché loriane éloquence sd3")
+        screen = _screen(app)
+        assert not _leaks(screen, secrets), screen                     # the line, its odds
+        assert "Loriane" in screen and "difficulté secrète" in screen
+        assert app.draft is None                                       # the difficulty table is told nothing
+        await press(pilot, "enter")
+        rec = app.session.rolls[-1]
+        assert rec.result["hidden"] and not rec.gm_only
+        screen = _screen(app)
+        assert not _leaks(screen, secrets), screen                     # the result, the log row
+        dice = " ".join(str(f) for f in rec.result["dice"])
+        outcome = "réussite" if rec.result["outcome"] == "success" else "échec"
+        assert dice in screen and outcome in screen                   # theirs to see
+        log_row = next(row for row in screen_text(app) if "Loriane" in row and "difficulté secrète" in row)
+        assert outcome in log_row
+        # the GM alone again: everything shows
+        await press(pilot, "escape", "4", "w")
+        screen = _screen(app)
+        assert "sd3" in screen and "SD 3" in screen
+
+
+async def test_an_eclats_player_sees_the_die_to_decide_on_not_the_threshold(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("eclats"))
+    line = "caché ysaure emp calmer 9"
+    secrets = ("calmer 9", "seuil", "marge", "%")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        seed = _seed(app.session.campaign, line, lambda f: f.prompt is not None)
+        app.pane("dice-tray").rng = random.Random(seed)
+        await press(pilot, "escape", "4", "w")
+        await _type(pilot, line)
+        await press(pilot, "enter")
+        tray = app.pane("dice-tray")
+        assert tray.flow is not None and tray.flow.prompt is not None
+        screen = _screen(app)
+        assert not _leaks(screen, secrets), screen                     # the prompt, the pending result
+        die = tray.flow.request["dice"][-1]
+        assert f"dé {die}" in screen and "relancer" in screen          # the die they decide on
+        await press(pilot, "g")
+        screen = _screen(app)
+        assert tray.flow is None and not _leaks(screen, secrets), screen
+
+
+async def test_a_magisphere_reroll_prompt_does_not_give_the_threshold_away(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("magisphere"))
+    line = "caché shady négociation 25"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        seed = _seed(app.session.campaign, line,
+                     lambda f: f.prompt is not None and f.result is not None and f.result["score"] != 25
+                     and 25 not in f.request.get("dice", []))
+        app.pane("dice-tray").rng = random.Random(seed)
+        await press(pilot, "escape", "4", "w")
+        await _type(pilot, line)
+        await press(pilot, "enter")
+        assert app.pane("dice-tray").flow.prompt is not None
+        screen = _screen(app)
+        assert not _leaks(screen, ("25", "seuil", "marge", "%")), screen
+        assert "difficulté secrète" in screen
+        await press(pilot, "enter")
+        assert not _leaks(_screen(app), ("25", "seuil", "marge")), _screen(app)
+
+
+async def test_a_gm_only_roll_shows_nothing_of_itself(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _watched(app, pilot)
+        await _type(pilot, "mj loriane éloquence sd3")
+        secrets = ("Loriane", "éloquence", "sd3", "SD 3", "%")
+        screen = _screen(app)
+        assert not _leaks(screen, secrets), screen
+        assert "jet secret du MJ" in screen and app.draft is None
+        await press(pilot, "enter")
+        rec = app.session.rolls[-1]
+        assert rec.gm_only
+        dice = " ".join(str(f) for f in rec.result["dice"])
+        screen = _screen(app)
+        assert not _leaks(screen, (*secrets, dice, "réussite", "échec")), screen
+
+
+async def test_a_gm_only_choice_shows_its_keys_only(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("eclats"))
+    line = "mj ysaure emp calmer 9"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        seed = _seed(app.session.campaign, line, lambda f: f.prompt is not None)
+        app.pane("dice-tray").rng = random.Random(seed)
+        await press(pilot, "escape", "4", "w")
+        await _type(pilot, line)
+        await press(pilot, "enter")
+        screen = _screen(app)
+        assert not _leaks(screen, ("Ysaure", "calmer", "seuil", "dé ", "%")), screen
+        assert "jet secret du MJ : choisir" in screen and " r " in screen
+        await press(pilot, "g")
+        assert not _leaks(_screen(app), ("Ysaure", "calmer", "seuil")), _screen(app)
+
+
+async def test_a_hidden_extended_test_shows_no_threshold_in_the_queue(campaign_file) -> None:
+    """MIR R8: "in an extended test the players cannot estimate the time needed"."""
+    app = GMScreenApp(campaign_file("mir"))
+    secrets = ("9 succès", "/9", "sd", "marge")        # (the sample's open Guérison says 6/8: public)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _watched(app, pilot)
+        await _type(pilot, "caché loriane guérison 9 tour max3")
+        await press(pilot, "enter")
+        timer = app.session.campaign.timers[-1]
+        assert timer.request["hidden"] and timer.request["threshold"] == 9
+        screen = _screen(app)
+        assert not _leaks(screen, secrets), screen                     # the tray, the log, the status line
+        await press(pilot, "escape", "2")
+        pane = app.pane("initiative")
+        pane._cursor_to(f"t:{timer.id}")
+        await press(pilot, "r")                                        # the next interval, from the queue
+        assert len(app.session.campaign.timers[-1].dice["rolls"]) == 2
+        screen = _screen(app)
+        assert not _leaks(screen, secrets), screen                     # the row, its detail, the notice
+        assert "difficulté secrète" in screen
+        await press(pilot, "escape", "4", "w")                         # the GM alone: the test in full
+        await press(pilot, "escape", "2")
+        assert "9 succès" in _screen(app)
+
+
+async def test_a_secret_line_that_does_not_read_is_not_quoted(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _watched(app, pilot)
+        await _type(pilot, "caché loriane éloquence sd9")             # SD 9: out of the table
+        tray = app.pane("dice-tray")
+        assert tray.error is not None
+        screen = _screen(app)
+        assert not _leaks(screen, ("sd9", "SD 9", "hors limites")), screen
+        assert "difficulté secrète" in screen and "ne se lit pas encore" in screen
+        await press(pilot, *["backspace"] * 3, "s", "d", "3")        # fixed: odds masked as for any hidden roll
+        assert tray.error is None and "ne se lit pas" not in _screen(app)
+        await press(pilot, "escape", "4", "w")                        # the GM alone: the line shows again
+        assert "sd3" in _screen(app)
