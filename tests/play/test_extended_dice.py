@@ -99,7 +99,10 @@ def test_rounds_added_up_as_the_rules_do_when_no_round_has_its_own() -> None:
     for _ in range(200):
         whole = rules.resolve(request, seed=rng.randrange(10 ** 6))
         dice = {"actor_dice": whole["actor_dice"], "opponent_dice": whole["opponent_dice"]}
-        assert rounds_result(request, dice, [{}] * len(dice["actor_dice"])) == rules.resolve({**request, **dice})
+        whole = rules.resolve({**request, **dice})
+        assert rounds_result(request, dice, []) == whole                   # no round of its own
+        same = [{"actor_stat": request["actor_stat"]}] * len(dice["actor_dice"])  # each round its own
+        assert rounds_result(request, dice, same) == {k: v for k, v in whole.items() if k != "luck"}
 
 
 def test_a_chase_alternates_skills_round_by_round(sessions) -> None:

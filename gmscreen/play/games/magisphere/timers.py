@@ -161,6 +161,8 @@ def rounds_result(request: dict[str, Any], dice: dict[str, Any], stats: list[dic
     reports them (R19–R21), added up to the target (R18, R22). The rules' `extended_opposed`
     outcome, fields and words alike. RequestError for dice after the deciding round."""
     a_list, o_list = list(dice.get("actor_dice", [])), list(dice.get("opponent_dice", []))
+    if not any(stats):
+        return rules.resolve({**request, "actor_dice": a_list, "opponent_dice": o_list})  # with its luck
     if len(a_list) != len(o_list):
         raise rules.RequestError("opponent_dice", "rounds_mismatch", actor=len(a_list), got=len(o_list))
     target = request["target"]

@@ -70,4 +70,6 @@ def watched_prompt_content(prompt: Prompt, visible: Visibility, *, who: str, asc
         question = f"{secret_mark(ascii)} " + _("GM's secret roll: choose")
     else:
         question = getattr(prompt, "public", None) or _("{name}: choose (secret difficulty)").format(name=who)
-    return prompt_content(replace(prompt, question=question))
+    # An option's chance would tell the difficulty (or the roll) too: only its words stay.
+    options = tuple(replace(o, chance=None) for o in prompt.options)
+    return prompt_content(replace(prompt, question=question, options=options))
