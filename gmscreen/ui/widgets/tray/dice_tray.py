@@ -343,7 +343,8 @@ class DiceTray(CampaignView, Widget):
         if draft is None:
             self._set_info(Content(""))
             return
-        self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self.ascii))
+        self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self.ascii,
+                                    width=self.info.size.width or None))
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
         """The line under the quick-roll line: given up while empty to a result that needs its

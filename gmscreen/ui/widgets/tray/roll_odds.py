@@ -12,6 +12,7 @@ from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError, get_system
 
 from gmscreen.play import chances
+from gmscreen.play.effects import conditions_said
 from gmscreen.ui.sanitize import literal
 
 if TYPE_CHECKING:
@@ -24,10 +25,19 @@ def error_content(error: QuickRollError, *, ascii: bool) -> Content:
     return literal(error.message)
 
 
-def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:
+def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None = None) -> Content:
     """"MJ +2 : 40 % → 55 % · réussite · label" ("GM +2: 40% → 55% · success · label" in English):
     the chance of the roll typed, before and after
-    its modifier, or what the line still lacks."""
+    its modifier, or what the line still lacks. The conditions applied come first with the
+    chance before and after them (each by its first word when `width` is too narrow for their
+    names); those left out and the reminders after the label, so a narrow row cuts them first."""
+    content = _odds_content(draft, gm_only=gm_only, ascii=ascii, short=False)
+    if draft.conditions and width is not None and content.cell_length > width:
+        content = _odds_content(draft, gm_only=gm_only, ascii=ascii, short=True)
+    return content
+
+
+def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool) -> Content:
     parts: list[Content | tuple[str, str] | str] = []
     if gm_only:
         parts.append((_("GM") + " ", "bold $warning"))
@@ -42,20 +52,29 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool) -> Content:
     if draft.missing:
         parts.append(literal(draft.missing, "$warning"))
         return Content.assemble(*parts)
+    said = conditions_said(draft, chances.chance, short=short, ascii=ascii)
+    arrow = "->" if ascii else "→"
+    chance_shown = bool(said.applied and said.before is not None)
+    if chance_shown:
+        parts += [literal(said.applied, "bold"), (_(": {before} {arrow} ").format(before=pct(said.before), arrow=arrow), ""),
+                  (pct(chance), "bold"), " · "]
     if draft.baseline is not None and draft.modifier_text:
         try:
             before = chances.chance(draft.baseline)
-            arrow = "->" if ascii else "→"
             parts += [literal(draft.modifier_text, "bold"), (_(": {before} {arrow} ").format(before=pct(before), arrow=arrow), ""),
                       (pct(chance), "bold"), " · "]
         except RequestError:
-            parts += [(pct(chance), "bold"), " · "]
-    else:
+            if not chance_shown:
+                parts += [(pct(chance), "bold"), " · "]
+    elif not chance_shown:
         parts += [(pct(chance), "bold"), " "]
     parts.append(literal(word))
     if draft.forced:
         parts.append((" · " + _("table dice"), "italic"))
     parts += [" · ", literal(draft.label, "$text-muted")]
+    for extra, style in ((said.left_out, "italic"), (said.reminders, "$warning")):
+        if extra:
+            parts += [" · ", literal(extra, style)]
     return Content.assemble(*parts)
 
 
