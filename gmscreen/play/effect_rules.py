@@ -10,7 +10,11 @@ class reads nothing (a game without this part keeps every effect as a reminder).
 from __future__ import annotations
 
 import re
+import sys
+import tomllib
 import unicodedata
+from functools import cached_property
+from pathlib import Path
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -50,15 +54,41 @@ class Effect:
     amount: int = 0
     target: str = ""            # what the game's `apply` changes ("" : its one usual field)
     reminder: bool = False
+    brief: str = ""             # as a narrow odds line names it ("−2"; "": as shown)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A condition the GM can add from the game's short list: its name as the rules and samples
+    write it, its effect in the game's words, its length in rounds (None: until removed)."""
+
+    name: str
+    effect: str = ""
+    rounds: int | None = None
 
 
 class EffectRules:
-    """Defaults shared by every game: no effect read, each one kept as a reminder."""
+    """Defaults shared by every game: no effect read, each one kept as a reminder, no list of
+    conditions (a game's list is the `conditions.toml` beside its effects module)."""
 
     # What the game accepts, in its own words, for `validate` and the load notice.
     accepted: ClassVar[str] = ""
     # Effects kept as reminders on purpose (folded, as `effect_core` gives them).
     reminders: ClassVar[frozenset[str]] = frozenset()
+
+    @cached_property
+    def presets(self) -> tuple[Preset, ...]:
+        """The game's short list of conditions (`conditions.toml` beside the module that
+        defines this class; none when there is no such file)."""
+        module = sys.modules.get(type(self).__module__)
+        folder = Path(getattr(module, "__file__", "") or ".").parent
+        path = folder / "conditions.toml"
+        if type(self) is EffectRules or not path.is_file():
+            return ()
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+        return tuple(Preset(str(c["name"]), str(c.get("effect", "")), c.get("rounds"))
+                     for c in data.get("conditions", ()))
 
     def read(self, text: str) -> Effect | None:
         """The effect written `text`, or None when this game cannot read it."""

@@ -37,6 +37,7 @@ class ConditionEffect:
     name: str           # the condition's name, as the campaign writes it
     effect: str         # its effect as shown ("−1 dé"; the comment in parentheses dropped)
     state: str          # APPLIED, LEFT_OUT, REMINDER (meant as one), UNREADABLE, NO_FIELD (not in this test)
+    brief: str = ""     # the effect as a narrow line names it ("−2"), "" : as `effect`
 
 
 def effect_rules(system_id: str) -> EffectRules:
@@ -80,7 +81,8 @@ def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: 
                 done = rules.apply(effect, out, fields, side.role, side)
                 state = None if done is None else APPLIED if done else NO_FIELD
             if state is not None:
-                met.append(ConditionEffect(character.name, side.role, condition.name, shown, state))
+                met.append(ConditionEffect(character.name, side.role, condition.name, shown, state,
+                                           effect.brief if effect is not None else ""))
     unused = [n for n in range(len(without)) if n not in used]
     return out, met, unused
 
@@ -113,7 +115,7 @@ def _named(effect: ConditionEffect, short: bool) -> str:
     name = effect.name.split()[0] if short and effect.name.split() else effect.name
     if effect.role == "opponent" and not short:
         name = _("{name} ({who})").format(name=name, who=effect.who)
-    return f"{name} {effect.effect}".strip()
+    return f"{name} {(effect.brief or effect.effect) if short else effect.effect}".strip()
 
 
 def conditions_said(draft: Draft, chance: Callable[[Mapping[str, Any]], float], *, short: bool = False,
@@ -141,7 +143,7 @@ def conditions_said(draft: Draft, chance: Callable[[Mapping[str, Any]], float], 
         before=before, after=after,
         left_out=_("without {names}").format(names=", ".join(e.name for e in left)) if left else "",
         reminders=_("reminder: {items}").format(items=", ".join(
-            f"{_named(e, short).removesuffix(e.effect).strip()} {dash} {e.effect}" for e in kept)) if kept else "",
+            f"{(e.name.split() or [e.name])[0] if short else e.name} {dash} {e.effect}" for e in kept)) if kept else "",
     )
 
 

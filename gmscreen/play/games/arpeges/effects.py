@@ -25,7 +25,7 @@ class ArpegesEffects(EffectRules):
     def parse(self, core: str, shown: str) -> Effect | None:
         m = re.fullmatch(r"([+\-]\d{1,2})" + _TAIL.pattern, core)
         amount = signed_amount(m.group(1)) if m else None
-        return Effect(shown, amount) if amount else None
+        return Effect(shown, amount, brief=shown.split()[0]) if amount else None
 
     def apply(self, effect: Effect, request: dict[str, Any], fields: set[str], role: str,
               side: Side) -> bool | None:
