@@ -29,15 +29,25 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None 
     """"MJ +2 : 40 % → 55 % · réussite · label" ("GM +2: 40% → 55% · success · label" in English):
     the chance of the roll typed, before and after
     its modifier, or what the line still lacks. The conditions applied come first with the
-    chance before and after them (each by its first word when `width` is too narrow for their
-    names); those left out and the reminders after the label, so a narrow row cuts them first."""
-    content = _odds_content(draft, gm_only=gm_only, ascii=ascii, short=False)
-    if draft.conditions and width is not None and content.cell_length > width:
-        content = _odds_content(draft, gm_only=gm_only, ascii=ascii, short=True)
-    return content
+    chance before and after them ("Ébloui par la lanterne −1 dé : 91 % → 84 %"); when `width`
+    is too narrow, shorter (see below). Those left out and the reminders follow the label."""
+    if not draft.conditions or width is None:
+        return _odds_content(draft, gm_only=gm_only, ascii=ascii, short=False)
+    # Narrower and narrower: names by their first word; then without the word "success" (the
+    # chance of a test is that of success; a contest keeps who wins); then no chance before
+    # them; then the conditions after the label: what the row cuts, never the difficulty.
+    # (What follows the label, conditions left out and reminders, is cut first: not measured.)
+    levels = ((False, True, True, True), (True, True, True, True), (True, True, True, False),
+              (True, False, True, False), (True, False, False, True))
+    for short, with_before, first, success in levels:
+        options = {"short": short, "with_before": with_before, "first": first, "success": success}
+        if _odds_content(draft, gm_only=gm_only, ascii=ascii, tail=False, **options).cell_length <= width:
+            break
+    return _odds_content(draft, gm_only=gm_only, ascii=ascii, **options)
 
 
-def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool) -> Content:
+def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool, with_before: bool = True,
+                  first: bool = True, success: bool = True, tail: bool = True) -> Content:
     parts: list[Content | tuple[str, str] | str] = []
     if gm_only:
         parts.append((_("GM") + " ", "bold $warning"))
@@ -48,16 +58,19 @@ def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool) -> C
 
         return literal(rule_message(exc))
     contest = get_system(draft.system).kinds[draft.kind].contest
-    word = _("{name} wins").format(name=draft.who) if contest else _("success")
+    word = _("{name} wins").format(name=draft.who) if contest else _("success") if success else ""
     if draft.missing:
         parts.append(literal(draft.missing, "$warning"))
         return Content.assemble(*parts)
     said = conditions_said(draft, chances.chance, short=short, ascii=ascii)
     arrow = "->" if ascii else "→"
-    chance_shown = bool(said.applied and said.before is not None)
-    if chance_shown:
+    chance_shown = bool(said.applied and said.before is not None and first)
+    if chance_shown and with_before:
         parts += [literal(said.applied, "bold"), (_(": {before} {arrow} ").format(before=pct(said.before), arrow=arrow), ""),
-                  (pct(chance), "bold"), " · "]
+                  (pct(chance), "bold"), " " if draft.baseline is None or not draft.modifier_text else " · "]
+    elif chance_shown:
+        parts += [literal(said.applied, "bold"), " · "]
+        chance_shown = False
     if draft.baseline is not None and draft.modifier_text:
         try:
             before = chances.chance(draft.baseline)
@@ -68,11 +81,15 @@ def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool) -> C
                 parts += [(pct(chance), "bold"), " · "]
     elif not chance_shown:
         parts += [(pct(chance), "bold"), " "]
-    parts.append(literal(word))
+    if word:
+        parts.append(literal(word))
+    elif parts and parts[-1] in (" ", " · "):
+        parts.pop()
     if draft.forced:
         parts.append((" · " + _("table dice"), "italic"))
     parts += [" · ", literal(draft.label, "$text-muted")]
-    for extra, style in ((said.left_out, "italic"), (said.reminders, "$warning")):
+    after = [(said.applied, "bold")] if said.applied and not first else []
+    for extra, style in after + ([(said.left_out, "italic"), (said.reminders, "$warning")] if tail else []):
         if extra:
             parts += [" · ", literal(extra, style)]
     return Content.assemble(*parts)
