@@ -32,3 +32,11 @@ def test_the_samples_effects_all_read(tmp_path, capsys, system):
     shutil.copyfile(sample_path(system), path)
     status, out, err = run(capsys, "validate", str(path))
     assert (status, err) == (0, "")
+
+
+def test_line_says_the_conditions_it_applied_and_left_out(tmp_path, capsys):
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    status, out, _err = run(capsys, "line", str(path), "alexis tir vs callia tir sans fièvre", "--seed", "3")
+    assert status == 0
+    assert "  Ébloui par la lanterne −1 dé: 99% → 97%\n  without Fièvre grise\n" in out

@@ -208,3 +208,17 @@ def file_problems(campaign: Campaign, path: Path) -> list[Problem]:
     except (OSError, UnicodeDecodeError):
         text = None
     return campaign_problems(campaign, str(path), text)
+
+
+def conditions_lines(draft: Draft, chance: Callable[[Mapping[str, Any]], float], *, ascii: bool = False) -> list[str]:
+    """The draft's conditions in plain words, one a line, for the command line: "Ébloui par la
+    lanterne −1 dé : 91 % → 84 %", "sans Fièvre grise", "rappel : Blessé — ne peut pas agir"."""
+    from gmscreen.i18n.typography import percent
+
+    said = conditions_said(draft, chance, ascii=ascii)
+    out = []
+    if said.applied:
+        out.append(said.applied if said.before is None or said.after is None else
+                   said.applied + _(": {before} {arrow} ").format(before=percent(said.before),
+                                                                   arrow="->" if ascii else "→") + percent(said.after))
+    return out + [text for text in (said.left_out, said.reminders) if text]
