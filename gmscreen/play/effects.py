@@ -180,13 +180,13 @@ def campaign_problems(campaign: Campaign, file: str, text: str | None = None) ->
     from gmscreen.campaign.errors import Problem
     from gmscreen.campaign.textsafe import clean
 
-    found = unreadable(campaign)
-    if not found:
-        return []
     try:
+        found = unreadable(campaign)
         rules = effect_rules(campaign.system)
         game = get_system(campaign.system).game
-    except KeyError:
+    except KeyError:              # a system no package provides: the loader has said so
+        return []
+    if not found:
         return []
     lines: dict[tuple, int] = {}
     if text is not None:

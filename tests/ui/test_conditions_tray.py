@@ -101,3 +101,25 @@ async def test_a_condition_is_added_from_the_games_list_with_keys(campaign_file)
         await _type(pilot, "loriane éloquence sd3")
         row = on_screen(app, app.pane("dice-tray").info)
         assert "Blessé −1 dé" in row and "SD 3" in row, row
+
+
+def test_at_80_columns_the_condition_is_said_and_the_difficulty_kept(campaign_file) -> None:
+    """The odds row of each sample's conditioned roll, at the tray's width at 80×24: the
+    condition named in front; the difficulty whole whenever the roll's own words fit the row."""
+    from gmscreen.campaign.store import load_campaign
+    from gmscreen.play.quickroll import parse
+    from gmscreen.ui.widgets.tray.roll_odds import odds_content
+
+    width = 76
+    for system, line, condition, difficulty in [
+        ("mir", "alexis tir sd2", "Ébloui −1 dé : 91\u202f% → 84\u202f%", "SD 2 (Facile)"),
+        ("magisphere", "shady négociation 25", "Ivre Malus 3 : 87,5\u202f% → 72,5\u202f%", "seuil 25"),
+        ("eclats", "berthe for intimider 9", "Transie FOR −1 : 78\u202f% → 64\u202f%", "seuil 9"),
+        ("tedeum", "louvensac charme 13", "Essoufflée Malus", None),      # its label alone is wider
+        ("arpeges", "sibylle épée -3", "Étourdie −2", None),
+    ]:
+        draft = parse(line, load_campaign(campaign_file(system)))
+        row = odds_content(draft, gm_only=False, ascii=False, width=width).plain[:width]
+        assert row.startswith(condition), row
+        if difficulty is not None:
+            assert difficulty in row, row

@@ -31,14 +31,18 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None 
     its modifier, or what the line still lacks. The conditions applied come first with the
     chance before and after them ("Ébloui par la lanterne −1 dé : 91 % → 84 %"); when `width`
     is too narrow, shorter (see below). Those left out and the reminders follow the label."""
-    if not draft.conditions or width is None:
+    if draft.unconditioned is None or width is None:      # no condition applied: nothing to fit
         return _odds_content(draft, gm_only=gm_only, ascii=ascii, short=False)
     # Narrower and narrower: names by their first word; then without the word "success" (the
     # chance of a test is that of success; a contest keeps who wins); then no chance before
-    # them; then the conditions after the label: what the row cuts, never the difficulty.
-    # (What follows the label, conditions left out and reminders, is cut first: not measured.)
-    levels = ((False, True, True, True), (True, True, True, True), (True, True, True, False),
-              (True, False, True, False), (True, False, False, True))
+    # them; then the conditions after the label, so that they never push the difficulty off
+    # the row. (What follows the label, conditions left out and reminders, is cut first: not
+    # measured.) A label too wide by itself is cut anyway: the conditions stay in front then.
+    levels = [(False, True, True, True), (True, True, True, True), (True, True, True, False),
+              (True, False, True, False)]
+    bare = _odds_content(draft, gm_only=gm_only, ascii=ascii, short=True, first=False, tail=False)
+    if bare.cell_length <= width:
+        levels.append((True, False, False, True))
     for short, with_before, first, success in levels:
         options = {"short": short, "with_before": with_before, "first": first, "success": success}
         if _odds_content(draft, gm_only=gm_only, ascii=ascii, tail=False, **options).cell_length <= width:
@@ -88,8 +92,8 @@ def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool, with
     if draft.forced:
         parts.append((" · " + _("table dice"), "italic"))
     parts += [" · ", literal(draft.label, "$text-muted")]
-    after = [(said.applied, "bold")] if said.applied and not first else []
-    for extra, style in after + ([(said.left_out, "italic"), (said.reminders, "$warning")] if tail else []):
+    after = [(said.applied, "bold"), (said.left_out, "italic"), (said.reminders, "$warning")] if tail else []
+    for extra, style in after[0 if not first else 1:]:
         if extra:
             parts += [" · ", literal(extra, style)]
     return Content.assemble(*parts)
