@@ -110,6 +110,11 @@ class EffectRules:
         does not concern this roll (another characteristic), not named."""
         return False
 
+    def apply_helper(self, effect: Effect, request: dict[str, Any], fields: set[str], position: int) -> bool | None:
+        """Hook: change `request` for `effect` on the helper at `position` (in the order the
+        line names them). Default False: the test has no field for a helper's state."""
+        return False
+
     def choice_after(self, choice: Choice | None, request: dict[str, Any]) -> Choice | None:
         """Hook: the choice inside the roll once effects changed the request (default: as is)."""
         return choice

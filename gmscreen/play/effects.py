@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from gmscreen.campaign.errors import Problem
-    from gmscreen.campaign.model import Campaign, Condition
+    from gmscreen.campaign.model import Campaign, Character, Condition
 
     from .effect_rules import EffectRules
     from .quickroll.grammar import Draft, Side
@@ -33,7 +33,7 @@ class ConditionEffect:
     """One condition met by a roll, and what became of it."""
 
     who: str            # the bearer's name
-    role: str           # "actor" or "opponent"
+    role: str           # "actor", "opponent" or "helper"
     name: str           # the condition's name, as the campaign writes it
     effect: str         # its effect as shown ("−1 dé"; the comment in parentheses dropped)
     state: str          # APPLIED, LEFT_OUT, REMINDER (meant as one), UNREADABLE, NO_FIELD (not in this test)
@@ -48,9 +48,11 @@ def effect_rules(system_id: str) -> EffectRules:
 
 
 def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: Sequence[Side],
-                     without: Sequence[Sequence[str]] = ()) -> tuple[dict[str, Any], list[ConditionEffect], list[int]]:
-    """The request with each side's conditions applied, what became of each condition met,
-    and the indexes of the `without` phrases (folded words, `sans X`) that named none."""
+                     without: Sequence[Sequence[str]] = (), helpers: Sequence[Character] = (),
+                     ) -> tuple[dict[str, Any], list[ConditionEffect], list[int]]:
+    """The request with the conditions of each side (and of each helper, in the order named)
+    applied, what became of each condition met, and the indexes of the `without` phrases
+    (folded words, `sans X`) that named none."""
     from .effect_rules import effect_shown
     from .quickroll.text import candidate, match
 
@@ -59,10 +61,10 @@ def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: 
     out = dict(request)
     met: list[ConditionEffect] = []
     used: set[int] = set()
-    for side in sides:
-        character = side.character
-        if character is None:
-            continue
+    bearers: list[tuple[Character, str, Side | int]] = [(s.character, s.role, s) for s in sides
+                                                        if s.character is not None]
+    bearers += [(helper, "helper", n) for n, helper in enumerate(helpers)]
+    for character, role, where in bearers:
         for condition in character.conditions:
             if not str(condition.effect).strip():
                 continue
@@ -70,7 +72,7 @@ def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: 
             named = [n for n, words in enumerate(without) if match(list(words), [candidate(condition.name)])]
             if named:
                 used.update(named)
-                met.append(ConditionEffect(character.name, side.role, condition.name, shown, LEFT_OUT))
+                met.append(ConditionEffect(character.name, role, condition.name, shown, LEFT_OUT))
                 continue
             effect = rules.read(condition.effect)
             if effect is None:
@@ -78,10 +80,11 @@ def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: 
             elif effect.reminder:
                 state = REMINDER
             else:
-                done = rules.apply(effect, out, fields, side.role, side)
+                done = (rules.apply_helper(effect, out, fields, where) if isinstance(where, int)
+                        else rules.apply(effect, out, fields, role, where))
                 state = None if done is None else APPLIED if done else NO_FIELD
             if state is not None:
-                met.append(ConditionEffect(character.name, side.role, condition.name, shown, state,
+                met.append(ConditionEffect(character.name, role, condition.name, shown, state,
                                            effect.brief if effect is not None else ""))
     unused = [n for n in range(len(without)) if n not in used]
     return out, met, unused
@@ -111,11 +114,16 @@ class ConditionsSaid:
     reminders: str = ""
 
 
-def _named(effect: ConditionEffect, short: bool) -> str:
+def _bearer(effect: ConditionEffect, short: bool) -> str:
+    """The condition's name (its first word when `short`), with its bearer's when not the actor's."""
     name = effect.name.split()[0] if short and effect.name.split() else effect.name
-    if effect.role == "opponent" and not short:
+    if effect.role != "actor" and not short:
         name = _("{name} ({who})").format(name=name, who=effect.who)
-    return f"{name} {(effect.brief or effect.effect) if short else effect.effect}".strip()
+    return name
+
+
+def _named(effect: ConditionEffect, short: bool) -> str:
+    return f"{_bearer(effect, short)} {(effect.brief or effect.effect) if short else effect.effect}".strip()
 
 
 def conditions_said(draft: Draft, chance: Callable[[Mapping[str, Any]], float], *, short: bool = False,
@@ -143,7 +151,7 @@ def conditions_said(draft: Draft, chance: Callable[[Mapping[str, Any]], float], 
         before=before, after=after,
         left_out=_("without {names}").format(names=", ".join(e.name for e in left)) if left else "",
         reminders=_("reminder: {items}").format(items=", ".join(
-            f"{(e.name.split() or [e.name])[0] if short else e.name} {dash} {e.effect}" for e in kept)) if kept else "",
+            f"{_bearer(e, short)} {dash} {e.effect}" for e in kept)) if kept else "",
     )
 
 

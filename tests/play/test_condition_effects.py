@@ -222,3 +222,19 @@ def test_an_unreadable_effect_is_a_reminder_and_a_warning_with_its_key_path(camp
     text = (tmp_path / "eclats.toml").read_text(encoding="utf-8").splitlines()
     assert "saigne du nez" in text[problem.line - 1]
     assert "saigne du nez" in problem.message and "FOR −1" in problem.message
+
+
+def test_a_helpers_conditions_count_on_their_help(camp):
+    """MIR: a helper's pool is "after their own modifiers" (R10); where a game has no field for a
+    helper's state (Magisphère), it is a reminder."""
+    campaign = camp("mir")
+    helped = parse("loriane éloquence sd3 aide callia", campaign)
+    plain = parse("loriane éloquence sd3 aide callia sans fièvre", campaign)
+    assert helped.request["helper_pools"] == [plain.request["helper_pools"][0] - 1]
+    assert [(e.who, e.role, e.state) for e in helped.conditions] == [("Callia", "helper", APPLIED)]
+    said = conditions_said(helped, chances.chance)
+    assert said.applied == "Fièvre grise (Callia) −1 dé"
+    assert said.before == pytest.approx(success_chance(odds(plain.odds_request)), abs=1e-12)
+    assert said.after == pytest.approx(success_chance(odds(helped.odds_request)), abs=1e-12)
+    magisphere = parse("shady négociation 25 aide granok", camp("magisphere"))
+    assert "rappel : Bras engourdi (Granok) — Malus 1" == conditions_said(magisphere, chances.chance).reminders

@@ -180,7 +180,7 @@ def finish(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, A
             baseline["hidden"] = True
         if met:
             baseline = apply_conditions(grammar.system_id, base_kind, baseline, ctx.sides,
-                                        [w for w, _s in ctx.without])[0]
+                                        [w for w, _s in ctx.without], [h for _i, h, _t in ctx.helpers])[0]
     span = ctx.spans.get("difficulty")
     return Draft(
         line=ctx.line, system=grammar.system_id, kind=kind, request=request, who=who, who_id=who_id,
@@ -196,10 +196,12 @@ def _conditions(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[s
     any was applied), after them, what became of each, and the choice inside the roll after
     them. A `sans X` naming no condition of the sides is an error where it was typed."""
     without = [w for w, _s in ctx.without]
-    after, met, unused = apply_conditions(grammar.system_id, kind, request, ctx.sides, without)
+    after, met, unused = apply_conditions(grammar.system_id, kind, request, ctx.sides, without,
+                                          [h for _i, h, _t in ctx.helpers])
     if unused:
         start, end = ctx.without[unused[0]][1]
-        names = ", ".join(s.name for s in ctx.sides if s.character is not None)
+        names = ", ".join([s.name for s in ctx.sides if s.character is not None]
+                          + [h.name for _i, h, _t in ctx.helpers])
         raise QuickRollError("without_condition", start, end, word=ctx.line[start:end], names=names)
     if not any(e.state == APPLIED for e in met):
         return None, request, met, choice

@@ -37,5 +37,14 @@ class MirEffects(EffectRules):
         request[key] = request.get(key, 0) + abs(effect.amount)
         return True
 
+    def apply_helper(self, effect: Effect, request: dict[str, Any], fields: set[str], position: int) -> bool | None:
+        """A helper's pool is given "after their own modifiers" (R10): their dice fewer or more."""
+        pools = request.get("helper_pools")
+        if not isinstance(pools, list) or position >= len(pools):
+            return None
+        request["helper_pools"] = [max(0, min(12, p + effect.amount)) if n == position else p
+                                   for n, p in enumerate(pools)]
+        return True
+
 
 EFFECTS = MirEffects()
