@@ -796,7 +796,9 @@ def _cmd_validate(argv: list[str]) -> int:
     ns = parser.parse_args(argv)
     from gmscreen.campaign import commands
 
-    return _campaign_call(parser.prog, lambda: commands.cmd_validate(ns.file))
+    from gmscreen.play.effects import file_problems
+
+    return _campaign_call(parser.prog, lambda: commands.cmd_validate(ns.file, checks=file_problems))
 
 
 def _cmd_export(argv: list[str]) -> int:

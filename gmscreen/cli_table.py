@@ -83,6 +83,11 @@ def _line(ns: Any, prog: str) -> int:
         else:
             kind = system.kinds[record.request["kind"]]
             print(f"#{record.seq} {record.who} · {record.line}")
+            from gmscreen.play import chances
+            from gmscreen.play.effects import conditions_lines
+
+            for said in conditions_lines(roll.draft, chances.chance):
+                print(f"  {said}")
             print("\n".join(_roll_lines(system, kind, record.request, record.result)))
             for answer in answers:
                 print(f"  {answer['question']} → {answer['choice']}")

@@ -263,7 +263,7 @@ class FakeCommands(types.ModuleType):
         if self.fail:
             raise self.fail
 
-    def cmd_validate(self, path):
+    def cmd_validate(self, path, checks=None):
         self.calls.append(("validate", path))
         if self.fail:
             raise self.fail

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Mapping, TextIO
+from typing import Any, Callable, Mapping, TextIO
 
 from gmscreen.i18n import _, ngettext
 
@@ -41,8 +41,11 @@ def _load_with_journal(path: Path) -> tuple[Campaign, list[Problem], list[Proble
     return campaign, warnings, errors
 
 
-def cmd_validate(path: str | Path, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Check the campaign, its journal and its roll log. 0: valid (warnings allowed), 2: not."""
+def cmd_validate(path: str | Path, *, out: TextIO | None = None, err: TextIO | None = None,
+                 checks: Callable[[Campaign, Path], list[Problem]] | None = None) -> int:
+    """Check the campaign, its journal and its roll log. 0: valid (warnings allowed), 2: not.
+    `checks`: the play layer's own (condition effects its systems cannot read), given by the
+    command line, since this layer does not know the table."""
     from .validate import validate_file
 
     out = out or sys.stdout
@@ -59,6 +62,8 @@ def cmd_validate(path: str | Path, *, out: TextIO | None = None, err: TextIO | N
         _print_problems(problems + exc.problems, err)
         return 2
     problems += [w for w in warnings if w not in problems] + journal_errors + log.warnings
+    if checks is not None:
+        problems += checks(campaign, path)
     _print_problems(problems, err)
     if journal_errors:
         return 2

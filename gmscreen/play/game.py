@@ -2,7 +2,7 @@
 
 A `GameTable` gathers a system's parts: the quick-roll line (`line`), how its sheets and
 tables read (`sheet`), what a roll may ask and spend (`roll`), and what a fight does
-(`fight`). The play core and the screen call these parts and never branch on a system id.
+(`fight`), what a condition's effect does (`effects`). The play core and the screen call these parts and never branch on a system id.
 Each part has a base class whose every hook is the plain default, so a new game writes
 only what differs. The shipped games keep their parts in `gmscreen/play/games/<id>/`,
 one module a part, imported on first use.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
 
+from .effect_rules import EffectRules
 from .fight_rules import FightRules
 from .roll_rules import RollRules
 from .sheet_look import SheetLook
@@ -61,6 +62,7 @@ class GameTable:
     sheet = _Part(SheetLook)
     roll = _Part(RollRules)
     fight = _Part(FightRules)
+    effects = _Part(EffectRules)      # what a condition's effect means (not given to __init__: found)
 
     def __init__(self, system_id: str, *, package: str | None = None, line: LineRules | None = None,
                  sheet: SheetLook | None = None, roll: RollRules | None = None,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules import RequestError, get_system
 
+from .effects import noted
 from .quickroll.choices import RollFlow, spending
 from .quickroll.grammar import Draft, QuickRollError, parse
 from .session_table import RollTable, SessionTable
@@ -143,7 +144,8 @@ class TableRoll:
                 self._write_pending(final)
             pending = final
         self.pending = None
-        record = self.table.record_roll(who=draft.who, line=draft.line, request=flow.request, result=result,
+        record = self.table.record_roll(who=draft.who, line=draft.line, request=flow.request,
+                                        result=noted(result, draft),
                                         gm_only=self.gm_only, seed=flow.seed,
                                         pending=pending.id if pending else None)
         self.record = record
@@ -229,7 +231,7 @@ class TableRoll:
                        for s in spending(draft, flow.result, self.session.campaign) + flow.gains)
         return PendingRoll(old.id if old else new_pending_id(), old.time if old else now_iso(),
                            self.session.campaign.session, draft.who, draft.line, copy.deepcopy(flow.request),
-                           copy.deepcopy(flow.result), self.gm_only, flow.seed, spends)
+                           copy.deepcopy(noted(flow.result, draft)), self.gm_only, flow.seed, spends)
 
     def _write_pending(self, pending: PendingRoll) -> None:
         from gmscreen.campaign.errors import CampaignError

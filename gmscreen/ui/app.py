@@ -581,6 +581,10 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 name=session.path.name, reason=session.read_only_reason), "warning")
         self._warn_all([str(p) for p in session.warnings if "read-only" not in p.message], "warning",
                        f"gmscreen validate {session.path}")
+        from gmscreen.play.effects import file_problems as effect_problems
+
+        self._warn_all([str(p) for p in effect_problems(session.campaign, Path(session.path))], "warning",
+                       f"gmscreen validate {session.path}")
         if recovered is not None:
             secret = recovered.gm_only or bool(recovered.result.get("hidden"))
             what = _("the GM's secret roll") if secret else f"{recovered.who} · {recovered.line}"

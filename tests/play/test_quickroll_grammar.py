@@ -36,15 +36,15 @@ EXAMPLES = [
     ("mir", "alexis force sd4 +1d help loriane", "group", {"helper_pools": [1]}, "Alexis"),
     ("mir", "loriane guérison 8 jour max3", "extended",
      {"skill": 2, "voie": 3, "threshold": 8, "max_tests": 3, "interval": "jour"}, "Loriane"),
-    ("mir", "callia infiltration sd2 blessures", "simple", {"penalty": 1}, "Callia"),
+    ("mir", "callia infiltration sd2 blessures", "simple", {"penalty": 2}, "Callia"),   # + Fièvre grise −1 dé
     ("mir", "alexis tir très difficile -1d", "simple", {"difficulty": 5, "modifier": -1}, "Alexis"),
     ("eclats", "ysaure emp calmer 15", "simple", {"characteristic": 3, "skill": 3, "threshold": 15}, "Ysaure"),
     ("eclats", "mael agilité pister difficile", "simple", {"characteristic": 3, "skill": 3, "threshold": 9},
      "Maël"),
-    ("eclats", "berthe for intimider 9", "simple", {"characteristic": 3, "skill": 3, "threshold": 9,
+    ("eclats", "berthe for intimider 9", "simple", {"characteristic": 2, "skill": 3, "threshold": 9,  # Transie FOR −1
                                                     "level3_second_zero": "automatic_failure"}, "Berthe"),
     ("magisphere", "shady négociation 25 +2 malus 5", "simple",
-     {"stat": 11, "skill": 3, "threshold": 25, "bonus": 2, "malus": 5, "impulsions": 2}, "Shady"),
+     {"stat": 11, "skill": 3, "threshold": 25, "bonus": 2, "malus": 8, "impulsions": 2}, "Shady"),   # Ivre Malus 3
     ("magisphere", "granok force vs bob force", "opposed",
      {"actor_stat": 10, "opponent_stat": 9, "opponent_skill": 4}, "Granok"),
     ("magisphere", "shady négo 20 imp", "simple", {"impulse_bonus": True, "threshold": 20}, "Shady"),
@@ -53,8 +53,9 @@ EXAMPLES = [
     ("tedeum", "louvensac charme 13 providence", "simple",
      {"die": 12, "skill": 5, "negative_die": 6, "providence_die": 6, "use_providence": True, "difficulty": 13},
      "Mlle de Louvensac"),
-    ("tedeum", "louvensac perception 9 bonus", "simple", {"die": 10, "die_shift": 1, "skill": 4}, "Mlle de Louvensac"),
-    ("tedeum", "louvensac perception 9 malus malus", "simple", {"die_shift": -2}, "Mlle de Louvensac"),
+    ("tedeum", "louvensac perception 9 bonus", "simple", {"die": 10, "die_shift": 0, "skill": 4},   # Essoufflée: Malus
+     "Mlle de Louvensac"),
+    ("tedeum", "louvensac perception 9 malus malus", "simple", {"die_shift": -3}, "Mlle de Louvensac"),
     ("tedeum", "louvensac comédie vs gentilhomme perspicacité", "opposed",
      {"actor_die": 12, "actor_skill": 3, "opponent_die": 8, "opponent_skill": 2}, "Mlle de Louvensac"),
     ("tedeum", "saint-gelais escrime attaque vs gentilhomme escrime", "attack",
@@ -65,9 +66,9 @@ EXAMPLES = [
      {"skill_level": 4, "simultaneous_actions": 2}, "Thibault"),
     ("arpeges", "thibault baratin -3 vs marchand baratin", "confrontation",
      {"difficulty": -3, "actor_skill_level": 4, "opponent_skill_level": 5}, "Thibault"),
-    ("arpeges", "sibylle épée vs marchand baratin", "opposed_one_roll",
-     {"actor_skill_level": 6, "opponent_skill_level": 5}, "Sibylle"),
-    ("arpeges", "sibylle épée vs marchand baratin 2j", "opposed_two_rolls", {"actor_skill_level": 6}, "Sibylle"),
+    ("arpeges", "sibylle épée vs marchand baratin", "opposed_one_roll",           # Étourdie −2: 6 − 2
+     {"actor_skill_level": 4, "opponent_skill_level": 5}, "Sibylle"),
+    ("arpeges", "sibylle épée vs marchand baratin 2j", "opposed_two_rolls", {"actor_skill_level": 4}, "Sibylle"),
 ]
 
 
@@ -121,17 +122,17 @@ def test_difficulty_span_points_at_the_typed_difficulty(camp):
 
 @pytest.mark.parametrize("system,line,fields", [
     ("mir", "6d12 sd2 = 1 5 4 6 11 12", {"dice": [1, 5, 4, 6, 11, 12]}),
-    ("mir", "callia infiltration vs garde instinct = 7 8 12 1 2 3 9 4 5",
+    ("mir", "callia infiltration vs garde instinct sans fièvre = 7 8 12 1 2 3 9 4 5",
      {"actor_dice": [7, 8, 12, 1, 2, 3], "opponent_dice": [9, 4, 5]}),
-    ("mir", "alexis force sd4 aide loriane = 9 / 1 2 3 4 12", {"helper_dice": [[9]], "dice": [1, 2, 3, 4, 12]}),
-    ("mir", "alexis force sd4 aide loriane = 9 1 2 3 4 12", {"helper_dice": [[9]], "dice": [1, 2, 3, 4, 12]}),
+    ("mir", "alexis force sd4 aide loriane sans ébloui = 9 / 1 2 3 4 12", {"helper_dice": [[9]], "dice": [1, 2, 3, 4, 12]}),
+    ("mir", "alexis force sd4 aide loriane sans ébloui = 9 1 2 3 4 12", {"helper_dice": [[9]], "dice": [1, 2, 3, 4, 12]}),
     ("mir", "loriane guérison 8 jour max3 = 7 12 3 5 9", {"rolls": [[7, 12, 3, 5, 9]]}),
     ("eclats", "ysaure emp calmer 9 = 3 0", {"dice": [3, 0]}),
     ("eclats", "ysaure emp calmer 2 =", {"dice": []}),
     ("magisphere", "shady négo 25 = 5 14", {"dice": [5, 14]}),
     ("magisphere", "granok force vs bob force = 20 18", {"actor_dice": [20], "opponent_dice": [18]}),
     ("magisphere", "granok force vs bob force = 3 / 18", {"actor_dice": [3], "opponent_dice": [18]}),
-    ("tedeum", "louvensac charme 13 providence = 12 12 5 4", {"dice": [12, 12, 5], "providence_dice": [4]}),
+    ("tedeum", "louvensac charme 13 providence sans essoufflée = 12 12 5 4", {"dice": [12, 12, 5], "providence_dice": [4]}),
     ("tedeum", "louvensac charme 13 = 1 5", {"dice": [1], "negative_dice": [5]}),
     ("tedeum", "louvensac comédie vs gentilhomme perspicacité = 7 5",
      {"actor_dice": [7], "opponent_dice": [5]}),

@@ -75,13 +75,13 @@ def _text(widget) -> str:
 async def test_mir_quick_roll_odds_enter_result_and_log(pane_host, open_sample):
     session = open_sample("mir")
     async with _tray(pane_host, session) as (app, pilot, tray):
-        await _type(pilot, "alexis force sd4 +1d aide loriane")
+        await _type(pilot, "alexis force sd4 +1d aide loriane sans ébloui")   # her condition: tests/ui/test_conditions_tray.py
         info = _text(tray.info)
         assert "+1d, aide Loriane : 18\u202f% → 40,5\u202f%" in info     # 40.5 % is not "40 %"
         assert app.draft is not None and app.draft["kind"] == "group" and "Alexis" in app.draft_label
         await press(pilot, "enter")
         record = session.rolls[-1]
-        assert record.line == "alexis force sd4 +1d aide loriane" and record.who == "Alexis"
+        assert record.line == "alexis force sd4 +1d aide loriane sans ébloui" and record.who == "Alexis"
         assert record.result["kind"] == "group" and record.seed is not None
         shown = _text(tray.result_view)
         assert "Alexis" in shown and record.result["outcome"] in ("success", "failure")
@@ -270,7 +270,7 @@ async def test_tedeum_providence_called_with_one_key(pane_host, open_sample):
 async def test_tedeum_forced_dice_with_providence_word(pane_host, open_sample):
     session = open_sample("tedeum")
     async with _tray(pane_host, session) as (app, pilot, tray):
-        await _enter(pilot, "louvensac charme 13 providence = 12 5 4")
+        await _enter(pilot, "louvensac charme 13 providence sans essoufflée = 12 5 4")   # her D12 whole
         record = session.rolls[-1]
         assert record.result["total"] == 26 and record.result["outcome"] == "critical_success"
         assert record.result["xp"] == 1
@@ -464,7 +464,7 @@ async def test_a_pending_gm_only_choice_is_masked_while_players_watch(pane_host,
 @pytest.mark.parametrize("system,line,words", [
     ("mir", "6d12 sd2 = 1 5 4", "il faut exactement 6 dés, 3 donnés"),
     ("mir", "20d12 sd2", "réserve : 20 hors limites : de 0 à 12"),
-    ("tedeum", "louvensac charme 13 = 1 2 3 4 5", "n'est pas le maximum 12, le dé ouvert s'arrête là ; 3 de trop"),
+    ("tedeum", "louvensac charme 13 sans essoufflée = 1 2 3 4 5", "n'est pas le maximum 12, le dé ouvert s'arrête là ; 3 de trop"),
     ("arpeges", "marchand baratin -3 = 11 1", "dé de chance : face 11 impossible : un d10 va de 1 à 10"),
     ("magisphere", "shady négociation 25 = 5 5 5 5", "3 points d'Impulsion dépensés (3 relances), 2 seulement"),
 ])

@@ -32,7 +32,7 @@ async def test_the_tray_speaks_english_odds_result_and_help(pane_host, open_samp
         await pilot.pause()
         assert tray.line.placeholder == "/ quick roll — ? for the grammar"
         assert tray.border_title == "Dice · MIR"
-        await _type(pilot, tray, "alexis force sd4 +1d aide loriane")     # French keywords still read
+        await _type(pilot, tray, "alexis force sd4 +1d aide loriane sans ébloui")   # French keywords still read
         info = _text(tray.info)
         assert "+1d, help Loriane: 18% → 40.5%" in info and "success" in info
         assert "SD 4 (" in app.draft_label                                  # the game's vocabulary

@@ -60,6 +60,8 @@ def vocabulary(path: Any) -> set[str]:
     texts += [e.name for e in campaign.encounter.entries] + [t.label for t in campaign.timers]
     for example, _meaning in table_for(system.id).line.help_examples:
         texts.append(example)           # lines as the GM types them
+    for preset in table_for(system.id).effects.presets:
+        texts += [preset.name, preset.effect]      # the game's list of conditions, in its words
     words = set()
     for text in texts:
         words |= {w.casefold() for w in WORD.findall(text or "")}

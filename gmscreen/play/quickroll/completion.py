@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from gmscreen.i18n import _
 
-from .grammar import COMMON_WORDS, HELP_WORDS, VS_WORDS, People, QuickRollError, Side, grammar_for, is_numeric, \
+from ..effects import condition_names
+from .grammar import COMMON_WORDS, HELP_WORDS, NO_WORDS, VS_WORDS, People, QuickRollError, Side, grammar_for, is_numeric, \
     line_rules, match_character
 from .text import Candidate, fold, tokenize, words
 
@@ -65,6 +66,8 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
             side.character = campaign.characters[int(found[0].value)]  # type: ignore[arg-type]
     if side.character is None and side.role == "actor" and selected is not None and not after_help:
         side.character = next((c for c in campaign.characters if c.id == selected), None)
+    if tokens and tokens[-1].norm in NO_WORDS:
+        return _without_completion(start, end, prefix, tokens, campaign, roster, reserved, selected)
     pool: list[Candidate] = []
     if after_help or not side_tokens or (side.character is None and not side_tokens):
         pool += people
@@ -85,6 +88,9 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
     for word in line_rules(campaign.system).completion_words:
         if prefix and word.startswith(prefix) and word not in seen:
             out.append(word)
+    if prefix and "sans".startswith(prefix) and "sans" not in seen and side.character is not None \
+            and condition_names(campaign, [side.character.id]):
+        out.append("sans")
     return Completion(start, end, tuple(out[:50]))
 
 
@@ -101,3 +107,30 @@ def _display(cand: Candidate) -> str:
     """What completion inserts: the label's words, lower case, as the parser reads them back."""
     text = " ".join(_CONTROL.sub("", cand.label).lower().split())
     return text or " ".join(words(cand.label))
+
+
+def _without_completion(start: int, end: int, prefix: str, tokens: list, campaign: Campaign, roster: People,
+                        reserved: frozenset[str], selected: str | None) -> Completion:
+    """After `sans`: the conditions of the people named in the line (a condition left out of
+    this roll), by their names as the line reads them back."""
+    ids: list[str | None] = []
+    segment: list = []
+    for tok in tokens + [None]:
+        if tok is None or tok.norm in VS_WORDS:
+            try:
+                found = match_character(segment, 0, reserved, roster, _("characters")) if segment else None
+            except QuickRollError:
+                found = None
+            if found is not None:
+                ids.append(campaign.characters[int(found[0].value)].id)  # type: ignore[arg-type]
+            elif not ids and selected is not None:
+                ids.append(selected)
+            segment = []
+        else:
+            segment.append(tok)
+    out = []
+    for name in condition_names(campaign, ids or [None]):
+        cand = Candidate(name, words(name))
+        if not prefix or any(w.startswith(prefix) for w in cand.words):
+            out.append(_display(cand))
+    return Completion(start, end, tuple(out[:50]))

@@ -127,6 +127,8 @@ class Draft:
     sides: list[Side] = field(default_factory=list)
     difficulty_span: tuple[int, int] | None = None   # where the difficulty sits in the line
     timer: dict[str, Any] | None = None    # extended tests: the timer to start (Timer fields)
+    conditions: list[Any] = field(default_factory=list)   # each condition met (`play.effects.ConditionEffect`)
+    unconditioned: dict[str, Any] | None = None   # the odds request without the conditions applied
 
     @property
     def odds_request(self) -> dict[str, Any]:
@@ -152,6 +154,7 @@ class Context:
     values: dict[str, Any] = field(default_factory=dict)      # what the system grammar gathered
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     modifiers: list[str] = field(default_factory=list)
+    without: list[tuple[tuple[str, ...], tuple[int, int]]] = field(default_factory=list)  # `sans X`: a condition left out
 
     @property
     def side(self) -> Side:
@@ -414,9 +417,13 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
             i += 1
             continue
         if norm in NO_WORDS:
-            if i + 1 >= len(tokens) or not grammar.negated(ctx, tokens[i + 1]):
+            if i + 1 < len(tokens) and grammar.negated(ctx, tokens[i + 1]):
+                i += 2
+                continue
+            used = _without_condition(ctx, tokens, i + 1, reserved)
+            if not used:
                 raise QuickRollError("without_what", tok.start, tok.end, word=tok.text)
-            i += 2
+            i += 1 + used
             continue
         used = grammar.keyword(ctx, tokens, i)
         if used:
@@ -470,6 +477,21 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draf
         raise QuickRollError("unknown_word", tok.start, tok.end, word=tok.text, name=side.name)
     _finish_side(ctx, grammar, None)
     return grammar.build(ctx)
+
+
+def _without_condition(ctx: Context, tokens: Sequence[Token], i: int, reserved: frozenset[str]) -> int:
+    """`sans ébloui`: the words from i that name a condition of someone in the campaign (the
+    one left out of this roll; the sides' own are checked when the roll is built), kept in
+    `ctx.without`; the number of tokens used, 0 when they name none."""
+    from ..effects import condition_names
+
+    names = [candidate(n) for n in condition_names(ctx.campaign)]
+    phrase = _phrase(tokens, i, reserved)
+    for k in range(len(phrase), 0, -1):
+        if match([t.norm for t in phrase[:k]], names):
+            ctx.without.append((tuple(t.norm for t in phrase[:k]), (phrase[0].start, phrase[k - 1].end)))
+            return k
+    return 0
 
 
 def _use_selected(ctx: Context, side: Side, selected: str) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from gmscreen.i18n import _
 
+from ..effects import APPLIED, apply_conditions, effect_rules
 from .grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, check_request, flat
 from .text import Candidate, Token, candidate, fold
 
@@ -161,6 +162,7 @@ def finish(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, A
     request = {"system": grammar.system_id, "kind": kind, **grammar.rules_defaults(kind), **request}
     if ctx.hidden:
         request["hidden"] = True
+    unconditioned, request, met, choice = _conditions(grammar, ctx, kind, request, choice)
     forced = ctx.faces is not None
     if forced:
         request.update(grammar.split_faces(ctx, request, kind))
@@ -176,13 +178,34 @@ def finish(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, A
         baseline = {"system": grammar.system_id, **grammar.rules_defaults(base_kind), **baseline, "kind": base_kind}
         if ctx.hidden:
             baseline["hidden"] = True
+        if met:
+            baseline = apply_conditions(grammar.system_id, base_kind, baseline, ctx.sides,
+                                        [w for w, _s in ctx.without], [h for _i, h, _t in ctx.helpers])[0]
     span = ctx.spans.get("difficulty")
     return Draft(
         line=ctx.line, system=grammar.system_id, kind=kind, request=request, who=who, who_id=who_id,
         label=label, gm_only=ctx.gm_only, forced=forced, missing=missing, baseline=baseline,
         modifier_text=", ".join(ctx.modifiers), choice=None if forced else choice, sides=list(ctx.sides),
-        difficulty_span=span, timer=timer,
+        difficulty_span=span, timer=timer, conditions=met, unconditioned=unconditioned,
     )
+
+
+def _conditions(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, Any],
+                choice: Choice | None) -> tuple[dict[str, Any] | None, dict[str, Any], list[Any], Choice | None]:
+    """Each side's conditions applied (`gmscreen.play.effects`): the request before them (when
+    any was applied), after them, what became of each, and the choice inside the roll after
+    them. A `sans X` naming no condition of the sides is an error where it was typed."""
+    without = [w for w, _s in ctx.without]
+    after, met, unused = apply_conditions(grammar.system_id, kind, request, ctx.sides, without,
+                                          [h for _i, h, _t in ctx.helpers])
+    if unused:
+        start, end = ctx.without[unused[0]][1]
+        names = ", ".join([s.name for s in ctx.sides if s.character is not None]
+                          + [h.name for _i, h, _t in ctx.helpers])
+        raise QuickRollError("without_condition", start, end, word=ctx.line[start:end], names=names)
+    if not any(e.state == APPLIED for e in met):
+        return None, request, met, choice
+    return dict(request), after, met, effect_rules(grammar.system_id).choice_after(choice, after)
 
 
 def chunks(faces: list[int], sizes: Sequence[int]) -> list[list[int]]:

@@ -219,3 +219,40 @@ class ChoiceScreen(DialogScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ConditionScreen(PromptScreen):
+    """The new-condition form with the game's short list under it: type a condition, or ↓ to
+    the list and enter to take one as it is (its name, effect and length)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConditionScreen") + """
+    ConditionScreen #presets { height: auto; max-height: 6; border: none; }
+    """
+    BINDINGS = [Binding("down", "presets", N_("Conditions of the game"), id="dialog.presets", show=False)]
+
+    def __init__(self, title: str, fields: Sequence[Field], presets: Sequence[tuple[str, dict[str, str]]], *,
+                 note: str = "") -> None:
+        super().__init__(title, fields, note=note)
+        self.presets = list(presets)          # (label shown, the fields' values)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.presets:
+            self.query_one("#dialog").mount(
+                Static(literal(_("Or one of the game's (↓, enter):")), classes="preset-label"),
+                OptionList(*[Option(literal(label), id=str(n)) for n, (label, _v) in enumerate(self.presets)],
+                           id="presets", markup=False),
+                before="#dialog-error")
+
+    def action_presets(self) -> None:
+        if self.presets:
+            self.query_one("#presets", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        values = self.presets[int(event.option_id or 0)][1]
+        for name, value in values.items():
+            field = self.query(f"#field-{name}")
+            if field:
+                field.first(Input).value = value
+        self.action_submit()

@@ -557,12 +557,17 @@ class RosterPane(TablePane[Character]):
             self._change(_("Condition {condition} → {name}").format(condition=clean(cond.name), name=clean(ch.name)),
                          lambda b: b.insert(("characters", index, "conditions"), None, cond))
 
-        self._ask(_dialogs().PromptScreen(_("New condition for {name}").format(name=Name(clean(ch.name))), [
+        from gmscreen.play.effects import effect_rules
+
+        presets = [(condition_line(p), {"name": p.name, "effect": p.effect,
+                                        "rounds": "" if p.rounds is None else str(p.rounds)})
+                   for p in effect_rules(session.campaign.system).presets]
+        self._ask(_dialogs().ConditionScreen(_("New condition for {name}").format(name=Name(clean(ch.name))), [
             _dialogs().Field("name", _("Name"), check=_dialogs().nonempty(_("Name"))),
             _dialogs().Field("effect", _("Effect (in the game's terms, optional)"), placeholder=_("−1 die, Malus 2…")),
             _dialogs().Field("rounds", _("Length in rounds (empty: until it is removed)"),
                   check=_dialogs().int_check(1, 999, empty_ok=True, what=_("Length"))),
-        ]), session, ch.id, apply)
+        ], presets), session, ch.id, apply)
 
     @editing_row
     def action_remove_condition(self, session: CampaignSession, index: int, ch: Character) -> None:

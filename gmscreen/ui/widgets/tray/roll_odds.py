@@ -12,6 +12,7 @@ from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError, get_system
 
 from gmscreen.play import chances
+from gmscreen.play.effects import conditions_said
 from gmscreen.ui.sanitize import literal
 
 if TYPE_CHECKING:
@@ -27,7 +28,32 @@ def error_content(error: QuickRollError, *, ascii: bool) -> Content:
 def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None = None) -> Content:
     """"MJ +2 : 40 % → 55 % · réussite · label" ("GM +2: 40% → 55% · success · label" in English):
     the chance of the roll typed, before and after
-    its modifier, or what the line still lacks."""
+    its modifier, or what the line still lacks. The conditions applied come first with the
+    chance before and after them ("Ébloui par la lanterne −1 dé : 91 % → 84 %"); when `width`
+    is too narrow, shorter (see below). Those left out and the reminders follow the label."""
+    if draft.unconditioned is None or width is None:      # no condition applied: nothing to fit
+        return _odds_content(draft, gm_only=gm_only, ascii=ascii, short=False, width=width)
+    # Narrower and narrower: names by their first word; then without the word "success" (the
+    # chance of a test is that of success; a contest keeps who wins); then no chance before
+    # them; then the conditions after the label, so that they never push the difficulty off
+    # the row. (What follows the label, conditions left out and reminders, is cut first: not
+    # measured.) A label too wide by itself is cut anyway: the conditions stay in front then.
+    levels = [(False, True, True, True), (True, True, True, True), (True, True, True, False),
+              (True, False, True, False)]
+    bare = _odds_content(draft, gm_only=gm_only, ascii=ascii, short=True, first=False, tail=False)
+    if bare.cell_length <= width:
+        levels.append((True, False, False, True))
+    for short, with_before, first, success in levels:
+        options = {"short": short, "with_before": with_before, "first": first, "success": success}
+        if _odds_content(draft, gm_only=gm_only, ascii=ascii, tail=False, **options).cell_length <= width:
+            break
+    return _odds_content(draft, gm_only=gm_only, ascii=ascii, width=width, **options)
+
+
+def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool, with_before: bool = True,
+                  first: bool = True, success: bool = True, tail: bool = True, width: int | None = None) -> Content:
+    """The row at one level of shortening; what the odds assume (a choice) fills the room left
+    at `width` (None: not said, as when measuring)."""
     parts: list[Content | tuple[str, str] | str] = []
     if gm_only:
         parts.append((_("GM") + " ", "bold $warning"))
@@ -38,25 +64,44 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None 
 
         return literal(rule_message(exc))
     contest = get_system(draft.system).kinds[draft.kind].contest
-    word = _("{name} wins").format(name=draft.who) if contest else _("success")
+    word = _("{name} wins").format(name=draft.who) if contest else _("success") if success else ""
     if draft.missing:
         parts.append(literal(draft.missing, "$warning"))
         return Content.assemble(*parts)
+    said = conditions_said(draft, chances.chance, short=short, ascii=ascii)
+    arrow = "->" if ascii else "→"
+    chance_shown = bool(said.applied and said.before is not None and first)
+    if chance_shown and with_before:
+        parts += [literal(said.applied, "bold"), (_(": {before} {arrow} ").format(before=pct(said.before), arrow=arrow), ""),
+                  (pct(chance), "bold"), " " if draft.baseline is None or not draft.modifier_text else " · "]
+    elif chance_shown:
+        parts += [literal(said.applied, "bold"), " · "]
+        chance_shown = False
     if draft.baseline is not None and draft.modifier_text:
         try:
             before = chances.chance(draft.baseline)
-            arrow = "->" if ascii else "→"
             parts += [literal(draft.modifier_text, "bold"), (_(": {before} {arrow} ").format(before=pct(before), arrow=arrow), ""),
                       (pct(chance), "bold"), " · "]
         except RequestError:
-            parts += [(pct(chance), "bold"), " · "]
-    else:
+            if not chance_shown:
+                parts += [(pct(chance), "bold"), " · "]
+    elif not chance_shown:
         parts += [(pct(chance), "bold"), " "]
-    parts.append(literal(word))
+    if word:
+        parts.append(literal(word))
+    elif parts and parts[-1] in (" ", " · "):
+        parts.pop()
     if draft.forced:
         parts.append((" · " + _("table dice"), "italic"))
     parts += [" · ", literal(draft.label, "$text-muted")]
-    return with_assumption(parts, parts.index((pct(chance), "bold")) + 1, draft, width)
+    after = [(said.applied, "bold"), (said.left_out, "italic"), (said.reminders, "$warning")] if tail else []
+    for extra, style in after[0 if not first else 1:]:
+        if extra:
+            parts += [" · ", literal(extra, style)]
+    at = next((n + 1 for n, part in enumerate(parts) if part == (pct(chance), "bold")), None)
+    if width is None or at is None:
+        return Content.assemble(*parts)
+    return with_assumption(parts, at, draft, width)
 
 
 def with_assumption(parts: list, at: int, draft: Draft, width: int | None) -> Content:

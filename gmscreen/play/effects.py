@@ -1,0 +1,232 @@
+"""Conditions that bite: each side's conditions applied to the roll the line builds.
+
+A condition's `effect` is read by its game (`GameTable.effects`, an `EffectRules`): applied to
+the bearer's side of the request, left out for one roll (`sans ébloui` in the line), or kept as
+a reminder when the game cannot read it or the test has no field for it. This module asks the
+game's table and never branches on a system id: the grammar's common tail (`apply_conditions`),
+the odds line (`conditions_said`), the roll log (`noted`), and the load notice and `validate`
+(`campaign_problems`) all come through here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from gmscreen.i18n import _
+from gmscreen.rules import get_system
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from gmscreen.campaign.errors import Problem
+    from gmscreen.campaign.model import Campaign, Character, Condition
+
+    from .effect_rules import EffectRules
+    from .quickroll.grammar import Draft, Side
+
+APPLIED, LEFT_OUT, REMINDER, UNREADABLE, NO_FIELD = "applied", "left_out", "reminder", "unreadable", "no_field"
+
+
+@dataclass(frozen=True)
+class ConditionEffect:
+    """One condition met by a roll, and what became of it."""
+
+    who: str            # the bearer's name
+    role: str           # "actor", "opponent" or "helper"
+    name: str           # the condition's name, as the campaign writes it
+    effect: str         # its effect as shown ("−1 dé"; the comment in parentheses dropped)
+    state: str          # APPLIED, LEFT_OUT, REMINDER (meant as one), UNREADABLE, NO_FIELD (not in this test)
+    brief: str = ""     # the effect as a narrow line names it ("−2"), "" : as `effect`
+
+
+def effect_rules(system_id: str) -> EffectRules:
+    """What `system_id` reads in a condition's effect (its game table's `effects` part)."""
+    from .games import table_for
+
+    return table_for(system_id).effects
+
+
+def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: Sequence[Side],
+                     without: Sequence[Sequence[str]] = (), helpers: Sequence[Character] = (),
+                     ) -> tuple[dict[str, Any], list[ConditionEffect], list[int]]:
+    """The request with the conditions of each side (and of each helper, in the order named)
+    applied, what became of each condition met, and the indexes of the `without` phrases
+    (folded words, `sans X`) that named none."""
+    from .effect_rules import effect_shown
+    from .quickroll.text import candidate, match
+
+    rules = effect_rules(system_id)
+    fields = {f.name for f in get_system(system_id).kinds[kind].fields}
+    out = dict(request)
+    met: list[ConditionEffect] = []
+    used: set[int] = set()
+    bearers: list[tuple[Character, str, Side | int]] = [(s.character, s.role, s) for s in sides
+                                                        if s.character is not None]
+    bearers += [(helper, "helper", n) for n, helper in enumerate(helpers)]
+    for character, role, where in bearers:
+        for condition in character.conditions:
+            if not str(condition.effect).strip():
+                continue
+            shown = effect_shown(condition.effect)
+            named = [n for n, words in enumerate(without) if match(list(words), [candidate(condition.name)])]
+            if named:
+                used.update(named)
+                met.append(ConditionEffect(character.name, role, condition.name, shown, LEFT_OUT))
+                continue
+            effect = rules.read(condition.effect)
+            if effect is None:
+                state: str | None = UNREADABLE
+            elif effect.reminder:
+                state = REMINDER
+            else:
+                done = (rules.apply_helper(effect, out, fields, where) if isinstance(where, int)
+                        else rules.apply(effect, out, fields, role, where))
+                state = None if done is None else APPLIED if done else NO_FIELD
+            if state is not None:
+                met.append(ConditionEffect(character.name, role, condition.name, shown, state,
+                                           effect.brief if effect is not None else ""))
+    unused = [n for n in range(len(without)) if n not in used]
+    return out, met, unused
+
+
+def condition_names(campaign: Campaign, character_ids: Sequence[str | None] = ()) -> list[str]:
+    """The names of the conditions with an effect, of the characters named (all when none)."""
+    out: list[str] = []
+    for character in campaign.characters:
+        if character_ids and character.id not in character_ids:
+            continue
+        out += [c.name for c in character.conditions if str(c.effect).strip() and c.name not in out]
+    return out
+
+
+# ---------------------------------------------------------------- the odds line
+
+@dataclass(frozen=True)
+class ConditionsSaid:
+    """The odds line's words about conditions: the effects applied with the chance before and
+    after them ("Ébloui par la lanterne −1 dé", "91 %", "74 %"), those left out, the reminders."""
+
+    applied: str = ""
+    before: float | None = None
+    after: float | None = None
+    left_out: str = ""
+    reminders: str = ""
+
+
+def _bearer(effect: ConditionEffect, short: bool) -> str:
+    """The condition's name (its first word when `short`), with its bearer's when not the actor's."""
+    name = effect.name.split()[0] if short and effect.name.split() else effect.name
+    if effect.role != "actor" and not short:
+        name = _("{name} ({who})").format(name=name, who=effect.who)
+    return name
+
+
+def _named(effect: ConditionEffect, short: bool) -> str:
+    return f"{_bearer(effect, short)} {(effect.brief or effect.effect) if short else effect.effect}".strip()
+
+
+def conditions_said(draft: Draft, chance: Callable[[Mapping[str, Any]], float], *, short: bool = False,
+                    ascii: bool = False) -> ConditionsSaid:
+    """What the odds line says of the draft's conditions; `short`: each by the first word of
+    its name (80 columns); `chance` the memoized odds (`gmscreen.play.chances.chance`). The
+    chances are None when the request without them is refused by the rules."""
+    met = draft.conditions
+    if not met:
+        return ConditionsSaid()
+    dash = "-" if ascii else "—"
+    applied = [e for e in met if e.state == APPLIED]
+    before = after = None
+    if applied and draft.unconditioned is not None:
+        from gmscreen.rules import RequestError
+
+        try:
+            before, after = chance(draft.unconditioned), chance(draft.odds_request)
+        except RequestError:
+            before = after = None
+    left = [e for e in met if e.state == LEFT_OUT]
+    kept = [e for e in met if e.state in (REMINDER, UNREADABLE, NO_FIELD)]
+    return ConditionsSaid(
+        applied=", ".join(_named(e, short) for e in applied),
+        before=before, after=after,
+        left_out=_("without {names}").format(names=", ".join(e.name for e in left)) if left else "",
+        reminders=_("reminder: {items}").format(items=", ".join(
+            f"{_bearer(e, short)} {dash} {e.effect}" for e in kept)) if kept else "",
+    )
+
+
+# ---------------------------------------------------------------- the roll log
+
+def noted(result: Mapping[str, Any], draft: Draft) -> dict[str, Any]:
+    """The result as logged: with `conditions` saying which effects were applied, which left
+    out for this roll, and which only reminded ("Ébloui par la lanterne: −1 dé")."""
+    out = dict(result)
+    if not draft.conditions:
+        return out
+    groups: dict[str, list[str]] = {}
+    for e in draft.conditions:
+        key = "reminded" if e.state in (REMINDER, UNREADABLE, NO_FIELD) else e.state
+        groups.setdefault(key, []).append(f"{e.who} · {e.name}: {e.effect}")
+    out["conditions"] = groups
+    return out
+
+
+# ---------------------------------------------------------------- the campaign as it loads
+
+def unreadable(campaign: Campaign) -> list[tuple[int, int, Condition]]:
+    """(character index, condition index, condition) for each effect the system cannot read."""
+    rules = effect_rules(campaign.system)
+    return [(i, j, c) for i, character in enumerate(campaign.characters)
+            for j, c in enumerate(character.conditions)
+            if str(c.effect).strip() and rules.read(c.effect) is None]
+
+
+def campaign_problems(campaign: Campaign, file: str, text: str | None = None) -> list[Problem]:
+    """A warning per condition effect the campaign's system cannot read: the file, the key path
+    (`characters[2].conditions[0].effect`, its line when `text`, the file's text, is given),
+    and what the system accepts. Such an effect is shown as a reminder, never applied."""
+    from gmscreen.campaign.errors import Problem
+    from gmscreen.campaign.textsafe import clean
+
+    try:
+        found = unreadable(campaign)
+        rules = effect_rules(campaign.system)
+        game = get_system(campaign.system).game
+    except KeyError:              # a system no package provides: the loader has said so
+        return []
+    if not found:
+        return []
+    lines: dict[tuple, int] = {}
+    if text is not None:
+        from gmscreen.campaign.validate import key_lines
+
+        lines = key_lines(text)
+    accepted = _(rules.accepted) if rules.accepted else _("no effect (every effect is a reminder)")
+    return [Problem(file, f"characters[{i}].conditions[{j}].effect",
+                    _("“{effect}” is not an effect {game} can apply (it accepts {accepted}): shown as a reminder, "
+                      "not applied").format(effect=clean(c.effect), game=game, accepted=accepted),
+                    lines.get(("characters", i, "conditions", j, "effect")), warning=True)
+            for i, j, c in found]
+
+
+def file_problems(campaign: Campaign, path: Path) -> list[Problem]:
+    """`campaign_problems` of the campaign read from `path`, with lines from the file's text."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    return campaign_problems(campaign, str(path), text)
+
+
+def conditions_lines(draft: Draft, chance: Callable[[Mapping[str, Any]], float], *, ascii: bool = False) -> list[str]:
+    """The draft's conditions in plain words, one a line, for the command line: "Ébloui par la
+    lanterne −1 dé : 91 % → 84 %", "sans Fièvre grise", "rappel : Blessé — ne peut pas agir"."""
+    from gmscreen.i18n.typography import percent
+
+    said = conditions_said(draft, chance, ascii=ascii)
+    out = []
+    if said.applied:
+        out.append(said.applied if said.before is None or said.after is None else
+                   said.applied + _(": {before} {arrow} ").format(before=percent(said.before),
+                                                                   arrow="->" if ascii else "→") + percent(said.after))
+    return out + [text for text in (said.left_out, said.reminders) if text]

@@ -1,0 +1,37 @@
+"""Te Deum conditions: Bonus and Malus steps of the characteristic die (R3, R4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gmscreen.i18n import N_
+
+from ...effect_rules import Effect, EffectRules, side_prefix, word_amount
+
+if TYPE_CHECKING:
+    from ...quickroll.grammar import Side
+
+
+class TedeumEffects(EffectRules):
+    """"Malus" is one step smaller (a D10 for a D12), "Malus 2" two; "Bonus" one step larger.
+    Steps add up and the die stays within D4..D20 (R4): `die_shift` is kept within −5..+5."""
+
+    accepted = N_("“Malus”, “Malus 2”, “Bonus”, “Bonus 2” (steps of the characteristic die)")
+
+    def parse(self, core: str, shown: str) -> Effect | None:
+        for word, sign in (("malus", -1), ("bonus", 1)):
+            steps = word_amount(core, word)
+            if steps:
+                return Effect(shown, sign * steps)
+        return None
+
+    def apply(self, effect: Effect, request: dict[str, Any], fields: set[str], role: str,
+              side: Side) -> bool | None:
+        key = side_prefix(fields, role, "die_shift")
+        if key is None:
+            return False
+        request[key] = max(-5, min(5, request.get(key, 0) + effect.amount))
+        return True
+
+
+EFFECTS = TedeumEffects()
