@@ -24,7 +24,7 @@ def _played(tmp_path: Path) -> Path:
     shutil.copyfile(sample_path("mir"), path)
     with open_session(path) as session:
         table = SessionTable(session)
-        roll_line(session, "alexis tir sd2 = 1 1 1 1 1 1", table=table)
+        roll_line(session, "alexis tir sd2 = 1 1 1 1 1", table=table)
         roll_line(session, "loriane eloquence sd3 = 1 2 3 4 5", table=table, gm_only=True)
         with session.edit("Héritage → Loriane") as b:
             b.set(("characters", 1, "sheet", "voies", "heritage"), 4)

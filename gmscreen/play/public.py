@@ -19,7 +19,7 @@ from gmscreen.i18n import _
 # itself (SD, seuil, threshold, target), and what gives it away (a margin against it, a final
 # difficulty, "no roll needed"). A field is one of them when a word of its name is.
 _DIFFICULTY_WORDS = frozenset({"difficulty", "threshold", "target", "margin", "malus"})
-_DIFFICULTY_FIELDS = frozenset({"no_roll_needed"})
+_DIFFICULTY_FIELDS = frozenset({"no_roll_needed", "luck"})      # luck: how hard it was, from the outcome
 
 
 class Visibility(enum.Enum):

@@ -68,8 +68,8 @@ def test_a_gm_only_roll_counts_only_when_asked() -> None:
 def test_a_cursed_evening_played_at_the_table_is_named_with_its_own_numbers(sessions) -> None:
     session = sessions.open("mir")
     table = SessionTable(session)
-    for _ in range(4):          # 6 dice for SD 2, and every die a 1: four failures at 90 %
-        roll_line(session, "alexis tir sd2 = 1 1 1 1 1 1", table=table)
+    for _ in range(4):          # 5 dice for SD 2 while dazzled (−1 dé), every die a 1: four failures
+        roll_line(session, "alexis tir sd2 = 1 1 1 1 1", table=table)
     roll_line(session, "loriane eloquence sd3", table=table, rng=random.Random(5))
     assert table.warnings == []
     _table, alexis, _loriane = luck_stats.tallies(luck_stats.counted(session.rolls), session.campaign.session)

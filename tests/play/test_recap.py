@@ -23,8 +23,8 @@ def _play_session_3(sessions):
     raised, a change undone, turns to a new round (the countdown ticks); saved as it goes."""
     session = sessions.open("mir")
     table = SessionTable(session)
-    roll_line(session, "callia infiltration vs garde instinct = 12 12 9 8 1 1 | 1 1 1", table=table)  # two 12s
-    roll_line(session, "alexis tir sd2 = 1 1 1 1 1 1", table=table)
+    roll_line(session, "callia infiltration vs garde instinct = 12 12 9 8 1 | 1 1 1", table=table)  # two 12s (5 dice: Fièvre grise −1 dé)
+    roll_line(session, "alexis tir sd2 = 1 1 1 1 1", table=table)
     roll_line(session, "loriane eloquence sd3 = 1 2 3 4 5", table=table, gm_only=True)
     join(table, session, [("Frère Anselme, geôlier", "geolier", 4)])
     with session.edit("Aveuglé → Alexis") as b:
@@ -74,7 +74,7 @@ def test_each_session_has_its_own_recap(sessions) -> None:
     with session.edit("Session 4") as b:
         start_session(b, fight, session.campaign)
     table = SessionTable(session)
-    roll_line(session, "alexis tir sd2 = 12 12 9 1 1 1", table=table)
+    roll_line(session, "alexis tir sd2 = 12 12 9 1", table=table)
     with session.edit("Callia") as b:
         b.insert(("characters", 2, "conditions"), None, Condition("Épuisée"))
     session.close()

@@ -22,7 +22,7 @@ def _cursed_evening(path) -> None:
     with open_session(path) as session:
         table = SessionTable(session)
         for _ in range(4):
-            roll_line(session, "alexis tir sd2 = 1 1 1 1 1 1", table=table)
+            roll_line(session, "alexis tir sd2 = 1 1 1 1 1", table=table)
         roll_line(session, "loriane eloquence sd3 = 9 9 9 1 1", table=table, gm_only=True)
 
 
@@ -46,7 +46,7 @@ async def test_l_shows_luck_over_time_with_the_tables_numbers(campaign_file) -> 
         await _settled(app, pilot)
         table = app.screen.query_one(DataTable)
         rows = {str(table.get_row_at(i)[0]): [str(c) for c in table.get_row_at(i)] for i in range(table.row_count)}
-        assert rows["Alexis"][-1].startswith("0/4 (3,6) maudits")
+        assert rows["Alexis"][-1].startswith("0/4 (3,4) maudits")
         assert rows["Loriane"][-1] == "1/1 (0,6)"            # the GM's own view counts a GM-only roll
         words = str(app.screen.query_one("#luck-words", Static).render())
         assert "Alexis : les dés sont maudits : 0 réussite sur 4 jets" in words

@@ -114,6 +114,7 @@ async def test_reroll_options_show_their_chances(pane_host, open_sample):
 
 async def test_the_odds_line_says_what_it_assumes_and_keeps_the_difficulty(pane_host, open_sample):
     session = open_sample("magisphere")
+    session.campaign.character("shady").conditions.clear()      # Ivre would take the row's room
     draft = parse("shady négo 25", session.campaign)
     async with _tray(pane_host, session, size=(140, 24)) as (app, pilot, tray):
         await _type(pilot, tray, "shady négo 25")

@@ -337,7 +337,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
                 parts = [(head, "time"), (mark + " " + _("GM's secret roll"), "hidden")]
             else:
                 if visible is Visibility.DIFFICULTY_HIDDEN:    # the dice and the outcome, not what was needed
-                    line = replace(line, test="(" + _("secret difficulty") + ")", detail="")
+                    line = replace(line, test="(" + _("secret difficulty") + ")", detail="", luck="")
                 who_w = max(6, min(14, width // 6))
                 rest = width - cell_len(head) - 2 - who_w - 1
                 outcome = _fit(line.outcome, max(rest, 0), ellipsis)

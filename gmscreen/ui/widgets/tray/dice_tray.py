@@ -385,10 +385,11 @@ class DiceTray(CampaignView, Widget):
             self._set_info(watched_odds_content(draft, visible, ascii=self.ascii))
             return
         width = self.info.size.width or max(20, self.app.size.width - 4)
-        self._set_info(fit_odds(draft, width,
-                                lambda d: odds_content(d, gm_only=self.gm_only or d.gm_only, ascii=self.ascii,
-                                                       width=width),
-                                ascii=self.ascii))
+        def row(d: Draft, tail: bool) -> Content:
+            return odds_content(d, gm_only=self.gm_only or d.gm_only, ascii=self.ascii, width=width, tail=tail)
+
+        self._set_info(fit_odds(draft, width, lambda d: row(d, False), ascii=self.ascii,
+                                shown=lambda d: row(d, True)))
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
         """The line under the quick-roll line: given up while empty to a result that needs its

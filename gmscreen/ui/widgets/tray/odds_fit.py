@@ -23,13 +23,16 @@ SEP = " · "
 DIFFICULTY_WORDS = frozenset({"sd", "seuil", "difficulté", "difficulty", "threshold"})
 
 
-def fit_odds(draft: Draft, width: int, render: Callable[[Draft], Content], *, ascii: bool = False) -> Content:
+def fit_odds(draft: Draft, width: int, render: Callable[[Draft], Content], *, ascii: bool = False,
+             shown: Callable[[Draft], Content] | None = None) -> Content:
     """`render(draft)` (the odds row) fitted to `width` cells, the difficulty kept whole: the
     label's other parts shrink (to a few letters, then left out, who rolls last: the line just
-    above says them all), and only then does the modifier's comparison ("18 % → 40 %") go."""
+    above says them all), and only then does the modifier's comparison ("18 % → 40 %") go.
+    `shown` (default `render`) draws the row chosen: it may add a tail cut first, at the edge."""
+    shown = shown or render
     content = render(draft)
     if width <= 0 or content.cell_length <= width or not draft.label:
-        return content
+        return shown(draft)
     words = _difficulty_words(draft.system)
     ellipsis = "~" if ascii else "…"
     plain = replace(draft, baseline=None, modifier_text="")
@@ -37,10 +40,10 @@ def fit_odds(draft: Draft, width: int, render: Callable[[Draft], Content], *, as
                                 (plain, 0, True)):
         head = render(replace(shorter, label="")).cell_length
         label = fit_label(draft.label, width - head, words, ellipsis=ellipsis, floor=floor, shrink_first=who)
-        content = render(replace(shorter, label=label))
-        if content.cell_length <= width:
-            return content
-    return content
+        chosen = replace(shorter, label=label)
+        if render(chosen).cell_length <= width:
+            return shown(chosen)
+    return shown(chosen)
 
 
 def is_difficulty_part(part: str, words: frozenset[str]) -> bool:

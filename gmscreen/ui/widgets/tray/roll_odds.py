@@ -25,14 +25,15 @@ def error_content(error: QuickRollError, *, ascii: bool) -> Content:
     return literal(error.message)
 
 
-def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None = None) -> Content:
+def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None = None, tail: bool = True) -> Content:
     """"MJ +2 : 40 % → 55 % · réussite · label" ("GM +2: 40% → 55% · success · label" in English):
     the chance of the roll typed, before and after
     its modifier, or what the line still lacks. The conditions applied come first with the
     chance before and after them ("Ébloui par la lanterne −1 dé : 91 % → 84 %"); when `width`
-    is too narrow, shorter (see below). Those left out and the reminders follow the label."""
+    is too narrow, shorter (see below). Those left out and the reminders follow the label (not
+    with `tail` False: what a row is measured by, the tail being cut first)."""
     if draft.unconditioned is None or width is None:      # no condition applied: nothing to fit
-        return _odds_content(draft, gm_only=gm_only, ascii=ascii, short=False, width=width)
+        return _odds_content(draft, gm_only=gm_only, ascii=ascii, short=False, width=width, tail=tail)
     # Narrower and narrower: names by their first word; then without the word "success" (the
     # chance of a test is that of success; a contest keeps who wins); then no chance before
     # them; then the conditions after the label, so that they never push the difficulty off
@@ -47,7 +48,7 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None 
         options = {"short": short, "with_before": with_before, "first": first, "success": success}
         if _odds_content(draft, gm_only=gm_only, ascii=ascii, tail=False, **options).cell_length <= width:
             break
-    return _odds_content(draft, gm_only=gm_only, ascii=ascii, width=width, **options)
+    return _odds_content(draft, gm_only=gm_only, ascii=ascii, width=width, tail=tail, **options)
 
 
 def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool, with_before: bool = True,
@@ -94,14 +95,14 @@ def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool, with
     if draft.forced:
         parts.append((" · " + _("table dice"), "italic"))
     parts += [" · ", literal(draft.label, "$text-muted")]
+    at = next((n + 1 for n, part in enumerate(parts) if part == (pct(chance), "bold")), None)
+    row = Content.assemble(*parts) if width is None or at is None else with_assumption(parts, at, draft, width)
     after = [(said.applied, "bold"), (said.left_out, "italic"), (said.reminders, "$warning")] if tail else []
+    extras: list[Content | str] = []
     for extra, style in after[0 if not first else 1:]:
         if extra:
-            parts += [" · ", literal(extra, style)]
-    at = next((n + 1 for n, part in enumerate(parts) if part == (pct(chance), "bold")), None)
-    if width is None or at is None:
-        return Content.assemble(*parts)
-    return with_assumption(parts, at, draft, width)
+            extras += [" · ", literal(extra, style)]
+    return Content.assemble(row, *extras) if extras else row
 
 
 def with_assumption(parts: list, at: int, draft: Draft, width: int | None) -> Content:

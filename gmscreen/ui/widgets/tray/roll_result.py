@@ -100,7 +100,7 @@ def shown_content(shown: ShownRoll, *, watching: bool, ascii: bool, width: int) 
     if shown.plain is not None:
         return literal(shown.plain) if visible is Visibility.PUBLIC else hidden_difficulty_content()
     if visible is Visibility.DIFFICULTY_HIDDEN:
-        shown = replace(shown, detail="")
+        shown = replace(shown, detail="", luck="")      # how lucky says how hard it was
         head = Content.assemble(headline_content(shown), "  ", hidden_difficulty_content())
         return Content("\n").join([head, *dice_lines(shown.groups, width)])
     return Content("\n").join([headline_content(shown), *dice_lines(shown.groups, width)])
