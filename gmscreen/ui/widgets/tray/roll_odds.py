@@ -36,14 +36,11 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None 
         return _odds_content(draft, gm_only=gm_only, ascii=ascii, short=False, width=width, tail=tail)
     # Narrower and narrower: names by their first word; then without the word "success" (the
     # chance of a test is that of success; a contest keeps who wins); then no chance before
-    # them; then the conditions after the label, so that they never push the difficulty off
-    # the row. (What follows the label, conditions left out and reminders, is cut first: not
-    # measured.) A label too wide by itself is cut anyway: the conditions stay in front then.
+    # them. The conditions stay in front of the label: the row's fitting (`odds_fit`) shrinks the
+    # label's other parts then, never its difficulty. (What follows the label, conditions left
+    # out and reminders, is cut first: not measured.)
     levels = [(False, True, True, True), (True, True, True, True), (True, True, True, False),
               (True, False, True, False)]
-    bare = _odds_content(draft, gm_only=gm_only, ascii=ascii, short=True, first=False, tail=False)
-    if bare.cell_length <= width:
-        levels.append((True, False, False, True))
     for short, with_before, first, success in levels:
         options = {"short": short, "with_before": with_before, "first": first, "success": success}
         if _odds_content(draft, gm_only=gm_only, ascii=ascii, tail=False, **options).cell_length <= width:
