@@ -19,9 +19,10 @@ import sys
 import textwrap
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 import aiohttp
+from _serve import REPO, environment, free_port, wait_for
 from _pilot import ready
 from textual import events
 from textual.geometry import Size
@@ -33,30 +34,6 @@ REPO = Path(__file__).resolve().parents[2]
 TICKS = os.sysconf("SC_CLK_TCK")
 SERVER = ("import sys; from textual_serve.server import Server; "
           "Server(sys.argv[1], host='127.0.0.1', port=int(sys.argv[2])).serve()")
-
-
-def environment(tmp_path: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(GMSCREEN_CONFIG_DIR=str(tmp_path / "config"), GMSCREEN_DATA_DIR=str(tmp_path / "data"),
-               PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1")
-    for name in ("TEXTUAL_THEME", "TEXTUAL_DRIVER", "TEXTUAL", "NO_COLOR"):
-        env.pop(name, None)
-    return env
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for(condition: Callable[[], object], timeout: float, step: float = 0.02) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(step)
-    return bool(condition())
 
 
 def cpu_seconds(pid: int) -> float | None:

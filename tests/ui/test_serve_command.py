@@ -10,45 +10,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Iterator
 
 import aiohttp
+from _serve import REPO, environment, free_port, wait_for
 import pytest
 
 from gmscreen.campaign import sample_path
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def environment(tmp_path: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(GMSCREEN_CONFIG_DIR=str(tmp_path / "config"), GMSCREEN_DATA_DIR=str(tmp_path / "data"),
-               PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1")
-    for name in ("TEXTUAL_THEME", "TEXTUAL_DRIVER", "TEXTUAL", "NO_COLOR"):
-        env.pop(name, None)
-    return env
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for(condition, timeout: float, step: float = 0.05) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(step)
-    return bool(condition())
 
 
 def listening(port: int) -> bool:
