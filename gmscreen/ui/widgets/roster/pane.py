@@ -23,12 +23,12 @@ from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
 from gmscreen.play.encounter import roll_initiative, slugify, unique_slug
-from gmscreen.ui.panes import is_wide
+from gmscreen.ui.panes import is_wide, set_title
 from gmscreen.play.games import table_for
 from gmscreen.play.roster_rules import leaving, remove_character, start_session
 from gmscreen.ui.sanitize import clean, literal_text
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
-from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row
+from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, update_row
 
 
 def _dialogs() -> Any:
@@ -195,7 +195,7 @@ class RosterPane(TablePane[Character]):
         if shown == self._shown:
             return
         self._shown = shown
-        self.border_title = _("Characters")
+        set_title(self, _("Characters"))
         system = session.system
         if self._columns_for != (system.id, lang):
             self._header = glance_header(system, ascii=self.ascii)
@@ -270,9 +270,7 @@ class RosterPane(TablePane[Character]):
         table = self.table
         columns = ("side", "name", "conditions", "stats")
         for ch in characters:
-            for col, cell in zip(columns, self._cells(ch)):
-                if table.get_cell(ch.id, col) != cell:
-                    table.update_cell(ch.id, col, cell)
+            update_row(table, ch.id, zip(columns, self._cells(ch)))
 
     # The stats line must show whole within the pane: the columns are cut to the pane's width,
     # measured again whenever it changes (a resize, the layout switching, a pane maximized).

@@ -29,6 +29,7 @@ from gmscreen.i18n import N_, _
 from gmscreen.rules import RequestError, get_system
 
 from gmscreen.ui.host import CampaignView
+from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
 from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
@@ -596,5 +597,5 @@ class DiceTray(CampaignView, Widget):
         title = f"{_('Dice')}{sep}{get_system(self.session.campaign.system).game}"
         if self.gm_only:
             title += f"{sep}{_('GM only')}"
-        self.border_title = title
+        set_title(self, title)
 
