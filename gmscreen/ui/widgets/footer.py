@@ -105,8 +105,10 @@ class QuietFooter(Footer):
         keys = [key for key in self.query(FooterKey) if key.key in enabled]
         if len(keys) != len(enabled):
             return False            # a key not drawn as such (a group's): rebuilt
-        for key in keys:
-            key.disabled = not enabled[key.key]
+        for key in keys:                    # as FooterKey's constructor marks it
+            key._disabled = not enabled[key.key]
+            key.set_class(key._disabled, "-disabled")
+            key.refresh()
         self._shown = signature
         return True
 

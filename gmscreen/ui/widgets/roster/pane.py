@@ -209,7 +209,8 @@ class RosterPane(TablePane[Character]):
         if keys == self._ids:
             columns = self._columns
             self._measure(ordered)
-            if self._columns == columns:
+            if self._columns == columns or self._still_fits(columns):
+                self._columns = columns      # narrower content (a condition gone): rows only
                 self._update_rows(ordered)
                 return
         else:
@@ -217,6 +218,16 @@ class RosterPane(TablePane[Character]):
         # The character to keep under the cursor: while the rest of a long roster is pending,
         # the one it was to land on (the cursor cannot be there yet).
         self._redraw(pending[1] if pending else self.current_id() or self.host.selected_id)
+
+    def _still_fits(self, columns: Columns | None) -> bool:
+        """Every cell of the rows measured fits the columns drawn: a condition running out
+        need not draw the whole table again (only its row changes) to narrow a column."""
+        if columns is None or self._columns is None or self._columns.side != columns.side:
+            return False
+        ordered = [c for c in self._ordered if c.id in self._glances]
+        return (max((cell_len(clean(c.name)) for c in ordered), default=0) <= columns.name
+                and max((conditions_text(c).cell_len for c in ordered), default=0) <= columns.conditions
+                and max([cell_len(self._header), *(g.cell_len for g in self._glances.values())]) <= columns.stats)
 
     def _first_rows(self) -> int:
         return max(FIRST_ROWS, self.app.size.height)

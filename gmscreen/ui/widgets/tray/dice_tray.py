@@ -34,6 +34,7 @@ from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
 from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
+from gmscreen.ui.widgets.tray.odds_pricing import odds_ready
 from gmscreen.ui.widgets.tray.roll_odds import error_content, odds_content
 from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
 
@@ -212,6 +213,9 @@ class DiceTray(CampaignView, Widget):
             session, lines = event.worker.result
             if session is self.session:
                 self._take_history(lines)
+        elif event.worker.name == "odds" and event.state == WorkerState.SUCCESS:
+            if event.worker.result is self.draft and self.error is None:
+                self._show_draft_info()            # priced: shown now (the memo has them)
 
     def _take_history(self, lines: list[str]) -> None:
         """Lines typed before the log was read (it is read after the first frame) stay the newest."""
@@ -344,6 +348,8 @@ class DiceTray(CampaignView, Widget):
         if draft is None:
             self._set_info(Content(""))
             return
+        if not odds_ready(self, draft):
+            return                  # the previous figure stays until these odds are priced
         self._set_info(odds_content(draft, gm_only=self.gm_only or draft.gm_only, ascii=self.ascii))
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
