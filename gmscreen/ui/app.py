@@ -71,7 +71,10 @@ Screen.-wide.-tall #panes { layout: grid; grid-size: 2 2; grid-columns: 3fr 2fr;
 Screen.-wide.-tall #panes > .pane { display: block; }
 Screen.-wide.-tall #dice-tray { height: 9; }
 
-ToastRack { min-height: 1; }      /* kept placed, invisible while empty: see `_keep_toast_rack` */
+/* The toasts' rack is kept placed, invisible while empty (see `_keep_toast_rack`), and only as
+   wide as its toasts (the right half): as it grows and shrinks, the rows it spans are sent again. */
+ToastRack { min-height: 1; width: 50%; offset-x: 50%; }
+ToastRack Toast { max-width: 100%; }
 
 App.-ascii .pane { border: ascii $border-blurred; }
 App.-ascii .pane:focus-within { border: ascii $border; }
