@@ -73,7 +73,9 @@ BARE_APP = textwrap.dedent('''
                 table.add_columns("Nom", "Stat", "Etat")
                 for i in range(30):
                     table.add_row(f"Perso {i}", str(i), "")
-            self.query_one(Input).focus()
+            line = self.query_one(Input)
+            line.cursor_blink = False          # as gmscreen's line: no frame sent per blink
+            line.focus()
 
         def on_input_submitted(self, event):
             self.query_one(RichLog).write(f"ECHO {event.value}")
@@ -140,9 +142,10 @@ class Term:
                     break
         raise TimeoutError(f"{needle!r} not seen")
 
-    def quiet(self, seconds: float = 0.4) -> None:
-        """Read until nothing comes for `seconds`."""
-        while True:
+    def quiet(self, seconds: float = 0.4, limit: float = 30.0) -> None:
+        """Read until nothing comes for `seconds` (at most `limit` seconds)."""
+        end = time.perf_counter() + limit
+        while time.perf_counter() < end:
             ready, _, _ = select.select([self.master], [], [], seconds)
             if not ready:
                 return
@@ -245,7 +248,7 @@ def action_cost(term: Term, keys: bytes, settle: float = 0.4, toasts: bool = Tru
     sent = time.perf_counter()
     term.type(keys)
     last = sent
-    while True:
+    while last - sent < 30:
         ready, _, _ = select.select([term.master], [], [], settle)
         if not ready:
             break
