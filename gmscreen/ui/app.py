@@ -19,6 +19,7 @@ from textual import events
 from textual.app import ComposeResult, InvalidThemeError
 from textual.binding import Binding
 from textual.containers import Container
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -70,6 +71,11 @@ Screen.-wide.-tall #panes { layout: grid; grid-size: 2 2; grid-columns: 3fr 2fr;
 Screen.-wide.-tall #panes > .pane { display: block; }
 Screen.-wide.-tall #dice-tray { height: 9; }
 
+/* The toasts' rack is kept placed, invisible while empty (see `_keep_toast_rack`), and only as
+   wide as its toasts (the right half): as it grows and shrinks, the rows it spans are sent again. */
+ToastRack { min-height: 1; width: 50%; offset-x: 50%; }
+ToastRack Toast { max-width: 100%; }
+
 App.-ascii .pane { border: ascii $border-blurred; }
 App.-ascii .pane:focus-within { border: ascii $border; }
 App.-ascii Input { border: ascii $border-blurred; }
@@ -99,6 +105,9 @@ class MainScreen(SteadyScreen):
         Binding("tab", "app.cycle_pane(1)", N_("Next pane"), show=False, id="app.next-pane"),
         Binding("shift+tab", "app.cycle_pane(-1)", N_("Previous pane"), show=False, id="app.previous-pane"),
     ]
+    # Textual's Screen repaints all of itself on each focus move; the widgets whose look
+    # depends on focus restyle (and redraw) themselves, so a pane switch sends what changed.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
 
 class GMScreenApp(SessionKeeper, CampaignHost):
@@ -398,6 +407,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         return display
 
     def on_mount(self) -> None:
+        self._keep_toast_rack()
         self._stop_listening = i18n.on_change(self._language_changed)
         self._theme_ready = True
         if self._config_changed:
@@ -672,6 +682,25 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._remove_signal_handlers()
         self._drop_session()
 
+    # ------------------------------------------------------------ notices
+
+    def _refresh_notifications(self) -> None:
+        super()._refresh_notifications()
+        self.call_later(self._keep_toast_rack)        # after Textual's `ToastRack.show`
+
+    def _keep_toast_rack(self) -> None:
+        """Textual shows the notices' rack only while it holds one; its coming and going shifts
+        the painting order of every widget beside it, and the whole screen is sent again for
+        each toast shown and each one gone. Kept placed (one invisible row), only toasts move."""
+        from textual.css.query import NoMatches
+        from textual.widgets._toast import ToastRack
+
+        try:
+            rack = self.screen.get_child_by_type(ToastRack)
+        except (NoMatches, Exception):
+            return
+        rack.display = True
+
     # ------------------------------------------------------------ status
 
     def _status_line(self) -> StatusLine | None:
@@ -721,16 +750,25 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 widget.set_class(other == pane_id, "-current")
 
     def _focus_pane(self, pane_id: str) -> None:
+        """Focus the pane now, not after the next frame (`Widget.focus` waits for it): the pane
+        shown and its border lit go down the wire in one frame, not the pane twice."""
         widget = self.pane(pane_id)
         if widget is None:
             return
         if widget.focusable:
-            widget.focus()
+            self._focus_now(widget)
             return
         for child in widget.query("*"):
             if child.focusable:
-                child.focus()
+                self._focus_now(child)
                 return
+
+    def _focus_now(self, widget: Widget) -> None:
+        screen = self.screen_stack[0] if self.screen_stack else None
+        if screen is not None and screen is self.screen and widget.screen is screen:
+            screen.set_focus(widget)
+        else:
+            widget.focus()
 
     def on_descendant_focus(self, event: Any) -> None:
         pane = self._pane_of(getattr(event, "widget", None))

@@ -27,6 +27,7 @@ from textual.message import Message
 
 from . import exitguard
 from .escape_split import ESC, EscapeSplitter
+from .wire import join_runs
 
 
 KEYS_GRACE = 3.0            # s: keys read before the input ended get this long to be handled
@@ -83,6 +84,10 @@ class EOFAwareDriver(NoticesKeys, LinuxDriver):
 
     def _input_ended(self) -> None:
         input_ended(self, "standard input closed")
+
+    def write(self, data: str) -> None:
+        """Each frame with its repeated styles joined (`gmscreen.ui.wire`): fewer bytes over SSH."""
+        super().write(join_runs(data))
 
     def run_input_thread(self) -> None:
         selector = selectors.SelectSelector()

@@ -78,8 +78,10 @@ class CampaignHost(App[int]):
 
     ascii: bool = False
     """Nothing but ASCII in the chrome (`--ascii`, old consoles)."""
-    selected_id: reactive[str | None] = reactive(None, init=False)
-    players_watching: reactive[bool] = reactive(False, init=False)
+    # repaint=False: an App reactive repaints the whole screen on each change, and the views
+    # redraw what the change moves themselves (`show_selection`, `show_watching`).
+    selected_id: reactive[str | None] = reactive(None, init=False, repaint=False)
+    players_watching: reactive[bool] = reactive(False, init=False, repaint=False)
     """The players can see the screen: one state for every pane (the log's `w` toggles it)."""
 
     def __init__(self, session: CampaignSession | None = None, **kwargs: Any) -> None:

@@ -61,8 +61,15 @@ def make_pane(pane_id: str) -> Widget:
     return widget
 
 
+def set_title(widget: Widget, title: str) -> None:
+    """Set a border title only when it changes: Textual repaints the whole widget (a pane, every
+    row of it) on each assignment, even of the same title."""
+    if widget.border_title != title:
+        widget.border_title = title
+
+
 def retitle(widget: Widget) -> None:
     """A pane titled by `make_pane`, in the language spoken now (the others title themselves
     when the campaign is shown again)."""
     if getattr(widget, "_default_title", False) and widget.id in PANES:
-        widget.border_title = pane_title(widget.id)
+        set_title(widget, pane_title(widget.id))

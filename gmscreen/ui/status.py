@@ -35,17 +35,26 @@ class StatusLine(Static):
         self.campaign_file = ""
         self.save_state = ""          # "", "saving…", "saved", "unsaved", "save failed" (msgids)
         self.loading = ""             # text shown while the campaign loads
+        self._shown: Content | None = None
 
     def show_loading(self, text: str) -> None:
         self.loading = text
-        self.update(literal(text, "italic"))
+        self._show(literal(text, "italic"))
 
     def show_session(self, session: CampaignSession | None, *, ascii: bool = False) -> None:
         self.loading = ""
         if session is None:
-            self.update(Content(""))
+            self._show(Content(""))
             return
-        self.update(self.describe(session, ascii=ascii))
+        self._show(self.describe(session, ascii=ascii))
+
+    def _show(self, content: Content) -> None:
+        """Redrawn only when it says something new, and never laid out again (one row, the
+        screen's width): a layout of the screen sends a frame of its own down the wire."""
+        if content == self._shown:
+            return
+        self._shown = content
+        self.update(content, layout=False)
 
     def describe(self, session: CampaignSession, *, ascii: bool = False) -> Content:
         sep = (" | ", "dim") if ascii else (" · ", "dim")

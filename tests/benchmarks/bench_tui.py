@@ -1,6 +1,13 @@
 """The screen against a bare Textual app with the same kinds of widgets, in a real pty.
 
-Prints, for N runs each (median):
+Prints, once (bytes are deterministic), at 80x24 and at 120x40 on the largest sample: the
+bytes written to the terminal and the time to the last byte of each action (a pane switch,
+`n`, undo, redo, a resource change, one character typed with its odds, a quick roll, start-up
+until the screen settles; a notice an action raises counts until it has gone) against the
+bare app's full-screen repaint (a quick roll: its Input -> RichLog echo; start-up: its own)
+measured in the same run, with the issue's targets.
+
+Then, for N runs each (median):
   - start -> first frame showing the campaign: the largest sample and a generated
     200-character, 10,000-roll campaign, against a bare app (DataTables, Input, RichLog,
     Footer) showing a marker (target <= 1.3x);
@@ -13,7 +20,7 @@ Prints, for N runs each (median):
   - saving one change of that campaign, keeping the GM's comments and layout (the first save
     of a session parses the file), against a whole-file rewrite (no target: the price of it).
 
-Run: python tests/benchmarks/bench_tui.py [--runs 11]
+Run: python tests/benchmarks/bench_tui.py [--runs 11] [--wire-only]
 """
 
 from __future__ import annotations
@@ -40,12 +47,16 @@ REPO = Path(__file__).resolve().parents[2]
 BARE_APP = textwrap.dedent('''
     import sys
     from textual.app import App
+    from textual.binding import Binding
     from textual.containers import Container
     from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
     class Bare(App):
         CSS = "DataTable { height: 1fr; } RichLog { height: 1fr; } Input { dock: bottom; }"
-        BINDINGS = [("q", "quit", "Quit")]
+        BINDINGS = [("q", "quit", "Quit"), Binding("ctrl+r", "repaint", "Repaint", priority=True)]
+
+        def action_repaint(self):
+            self.screen.refresh()          # the whole screen sent again: the reference frame
 
         def compose(self):
             yield Static("BARE-READY status line")
@@ -62,7 +73,9 @@ BARE_APP = textwrap.dedent('''
                 table.add_columns("Nom", "Stat", "Etat")
                 for i in range(30):
                     table.add_row(f"Perso {i}", str(i), "")
-            self.query_one(Input).focus()
+            line = self.query_one(Input)
+            line.cursor_blink = False          # as gmscreen's line: no frame sent per blink
+            line.focus()
 
         def on_input_submitted(self, event):
             self.query_one(RichLog).write(f"ECHO {event.value}")
@@ -129,9 +142,10 @@ class Term:
                     break
         raise TimeoutError(f"{needle!r} not seen")
 
-    def quiet(self, seconds: float = 0.4) -> None:
-        """Read until nothing comes for `seconds`."""
-        while True:
+    def quiet(self, seconds: float = 0.4, limit: float = 30.0) -> None:
+        """Read until nothing comes for `seconds` (at most `limit` seconds)."""
+        end = time.perf_counter() + limit
+        while time.perf_counter() < end:
             ready, _, _ = select.select([self.master], [], [], seconds)
             if not ready:
                 return
@@ -224,6 +238,92 @@ def keys_while_loading(argv: list[str], env: dict[str, str], ready: bytes, focus
     return first or float("nan"), echoes
 
 
+TOAST_SECONDS = 5.6        # Textual's notices last 5 s: an action's toast leaving is part of its cost
+
+
+def action_cost(term: Term, keys: bytes, settle: float = 0.4, toasts: bool = True) -> tuple[int, float]:
+    """Bytes written from `keys` until the screen is quiet again (and, with `toasts`, until any
+    notice it raised has gone), and the seconds from the key to the last byte of its frames."""
+    mark = len(term.output)
+    sent = time.perf_counter()
+    term.type(keys)
+    last = sent
+    while last - sent < 30:
+        ready, _, _ = select.select([term.master], [], [], settle)
+        if not ready:
+            break
+        try:
+            chunk = os.read(term.master, 1 << 16)
+        except OSError:
+            break
+        if not chunk:
+            break
+        term.output += chunk
+        last = time.perf_counter()
+    if toasts:
+        time.sleep(max(0.0, TOAST_SECONDS - (time.perf_counter() - sent)))
+        term.quiet(settle)
+    return len(term.output) - mark, last - sent
+
+
+# (label, keys typed before (not counted), keys measured, reference: "repaint" or "echo", target);
+# the last two are typed in the quick-roll line, whose cursor blinks: no wait for notices there.
+WIRE_ACTIONS = [
+    ("pane switch, first visit (2)", b"", b"2", "repaint", 1.0),
+    ("pane switch (1)", b"", b"1", "repaint", 1.0),
+    ("pane switch, first visit (4)", b"", b"4", "repaint", 1.0),
+    ("pane switch (2)", b"", b"2", "repaint", 1.0),
+    ("pane switch (4)", b"", b"4", "repaint", 1.0),
+    ("pane switch (1)", b"", b"1", "repaint", 1.0),
+    ("n (next turn)", b"", b"n", "repaint", 0.4),
+    ("undo (ctrl+z)", b"", b"\x1a", "repaint", 0.4),
+    ("redo (ctrl+y)", b"", b"\x19", "repaint", 0.4),
+    ("resource change (+)", b"", b"+", "repaint", 0.4),
+    ("one character typed, with its odds", b"/6d12 sd", b"2", "repaint", 0.3),
+    ("quick roll (Enter)", b"", b"\r", "echo", 0.5),
+]
+
+
+def wire_rows(py: str, bare: Path, sample: Path, marker: bytes, env: dict[str, str],
+              size: tuple[int, int]) -> list[tuple]:
+    """Bytes and time of each action of `WIRE_ACTIONS` at `size`, against the bare app's
+    full-screen repaint (and its Input -> RichLog echo for a quick roll) in the same run."""
+    w, h = size
+    term = Term([py, str(bare)], env, size)
+    try:
+        term.wait_for(b"BARE-READY")
+        term.quiet(0.6)
+        bare_start = len(term.output)
+        repaint, repaint_t = action_cost(term, b"\x12", toasts=False)
+        term.type(b"6d12 sd2")
+        term.quiet(0.3)
+        echo, echo_t = action_cost(term, b"\r", toasts=False)
+    finally:
+        term.close()
+    for leftover in sample.parent.glob("*.lock"):
+        leftover.unlink()
+    rows = []
+    term = Term([py, "-m", "gmscreen", str(sample)], env, size)
+    try:
+        term.wait_for(marker)
+        term.quiet(0.6)
+        time.sleep(TOAST_SECONDS)
+        term.quiet(0.4)
+        rows.append((f"{w}x{h} start-up until settled", f"{len(term.output)} B", f"{bare_start} B",
+                     len(term.output) / bare_start, 1.5))
+        for label, before, keys, reference, target in WIRE_ACTIONS:
+            if before:
+                term.type(before)
+                term.quiet(0.4)
+            spent, seconds = action_cost(term, keys, toasts=not before and keys != b"\r")
+            ref, ref_t = (repaint, repaint_t) if reference == "repaint" else (echo, echo_t)
+            rows.append((f"{w}x{h} {label}", f"{spent} B {seconds * 1000:.0f} ms",
+                         f"{ref} B {ref_t * 1000:.0f} ms", spent / ref, target))
+    finally:
+        term.close()
+    return rows
+
+
 def save_times(campaign_path: Path, rounds: int = 5) -> tuple[float, float, float]:
     """Median seconds to save one change: the first style-preserving save of a session (the
     file is parsed by tomlkit), a later one, and a whole-file rewrite (no comments kept)."""
@@ -247,10 +347,18 @@ def save_times(campaign_path: Path, rounds: int = 5) -> tuple[float, float, floa
     return statistics.median(first), statistics.median(later), statistics.median(whole)
 
 
+def print_rows(rows: list[tuple]) -> None:
+    print(f"{'measure':48} {'gmscreen':>17} {'bare app':>17} {'ratio':>7} {'target':>7}  ok")
+    for label, ours, theirs, ratio, target in rows:
+        ok = ("-" if target == float("inf") else "yes") if ratio <= target else ("n/a" if ratio != ratio else "NO")
+        print(f"{label:48} {ours:>17} {theirs:>17} {ratio:7.2f} {'<= ' + str(target):>7}  {ok}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--rolls", type=int, default=8)
+    parser.add_argument("--wire-only", action="store_true", help="only the bytes of each action, both sizes")
     ns = parser.parse_args()
     sys.path.insert(0, str(REPO))
     work = Path(tempfile.mkdtemp(prefix="bench-tui-"))
@@ -276,10 +384,17 @@ def main() -> int:
         sample = work / f"{largest}.toml"
         shutil.copyfile(sample_path(largest), sample)
         sample_name = load_campaign(sample).name.split()[-1].encode()
-        big = make_big_campaign(work)
 
         py = sys.executable
         rows = []
+        # Bytes on the wire for each action, at 80x24 and 120x40, against the bare app's
+        # full-screen repaint measured in the same run (bytes are deterministic: one run each).
+        for size in ((80, 24), (120, 40)):
+            rows += wire_rows(py, bare, sample, sample_name, env, size)
+        if ns.wire_only:
+            print_rows(rows)
+            return 0
+        big = make_big_campaign(work)
         starts = {"bare": ([py, str(bare)], b"BARE-READY"),
                   f"first frame, {largest} sample": ([py, "-m", "gmscreen", str(sample)], sample_name),
                   "first frame, 200 chars + 10k rolls": ([py, "-m", "gmscreen", str(big)], b"campagne")}
@@ -333,10 +448,7 @@ def main() -> int:
                          ("save one change, later (comments kept)", later)):
             rows.append((label, f"{t * 1000:.1f} ms", f"{whole * 1000:.1f} ms", t / whole, float("inf")))
 
-        print(f"{'measure':40} {'gmscreen':>14} {'bare app':>12} {'ratio':>7} {'target':>7}  ok")
-        for label, ours, theirs, ratio, target in rows:
-            ok = ("-" if target == float("inf") else "yes") if ratio <= target else ("n/a" if ratio != ratio else "NO")
-            print(f"{label:40} {ours:>14} {theirs:>12} {ratio:7.2f} {'<= ' + str(target):>7}  {ok}")
+        print_rows(rows)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -34,6 +34,16 @@ def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, P
     return dirs
 
 
+@pytest.fixture(autouse=True)
+def odds_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tray prices odds within a frame or off its thread (`odds_pricing`): on a loaded test
+    machine a fast pricing may miss the frame, so screen tests give it time and read the odds
+    right after the keys; tests of the slow path set `ODDS_WAIT` themselves."""
+    from gmscreen.ui.widgets.tray import odds_pricing
+
+    monkeypatch.setattr(odds_pricing, "ODDS_WAIT", 10.0)
+
+
 @pytest.fixture
 def campaign_file(tmp_path: Path) -> Callable[[str], Path]:
     """`campaign_file("mir")` -> a private copy of that system's sample."""

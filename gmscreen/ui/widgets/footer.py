@@ -95,12 +95,45 @@ class QuietFooter(Footer):
                                 tooltip=tr(binding.tooltip or binding.description))
 
     def bindings_changed(self, screen: Screen) -> None:
-        if (self._shown is not None and self.is_attached and screen is self.screen
-                and self._signature(screen) == self._shown):
-            return
+        if self._shown is not None and self.is_attached and screen is self.screen:
+            signature = self._signature(screen)
+            if signature == self._shown or self._enable_in_place(signature):
+                return
         super().bindings_changed(screen)
+
+    def _enable_in_place(self, signature: tuple) -> bool:
+        """Only keys' enabled state changed (undo after the first change, redo after an undo):
+        those keys are restyled where they are, not the whole bar rebuilt (two frames of it)."""
+        shown = self._shown
+        assert shown is not None
+        if signature[:3] != shown[:3] or len(signature[3]) != len(shown[3]):
+            return False
+        enabled: dict[str, bool] = {}
+        for before, now in zip(shown[3], signature[3]):
+            if before[:4] != now[:4] or before[5:] != now[5:]:
+                return False
+            if before[4] != now[4]:
+                enabled[now[0]] = now[4]
+        keys = [key for key in self.query(FooterKey) if key.key in enabled]
+        if len(keys) != len(enabled):
+            return False            # a key not drawn as such (a group's): rebuilt
+        for key in keys:                    # as FooterKey's constructor marks it
+            key._disabled = not enabled[key.key]
+            key.set_class(key._disabled, "-disabled")
+            key.refresh()
+        self._shown = signature
+        return True
 
     def recompose(self) -> Any:
         if self.is_attached and self._bindings_ready:
-            self._shown = self._signature(self.screen)
+            signature = self._signature(self.screen)
+            if signature == self._shown:
+                # One action often changes the bindings twice (the app's refresh_bindings and
+                # Textual's own, on a focus move): the second queued rebuild has nothing to do.
+                return _nothing()
+            self._shown = signature
         return super().recompose()
+
+
+async def _nothing() -> None:
+    """An awaitable that does nothing (a recompose found unnecessary)."""

@@ -4,7 +4,7 @@ the row under the cursor and edit the campaign through the host, one undoable ch
 from __future__ import annotations
 
 from functools import wraps
-from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, TypeVar
 
 from textual.widget import Widget
 from textual.widgets import DataTable
@@ -41,6 +41,25 @@ def editing_row(action: Callable[..., None]) -> Callable[..., None]:
             action(self, *target, *args)
 
     return run
+
+
+def update_row(table: DataTable, row_key: str, cells: Iterable[tuple[str, Any]]) -> None:
+    """Put the cells that changed into one row, repainting that row only. `update_cell` repaints
+    the whole table for one cell: every visible row down the wire, where one would do."""
+    changed = [(column, cell) for column, cell in cells if table.get_cell(row_key, column) != cell]
+    if not changed:
+        return
+    table.refresh = _no_refresh  # type: ignore[method-assign]      # the row is refreshed below
+    try:
+        for column, cell in changed:
+            table.update_cell(row_key, column, cell)
+    finally:
+        del table.refresh
+    table.refresh_row(table.get_row_index(row_key))
+
+
+def _no_refresh(*_regions: Any, **_options: Any) -> None:
+    return None
 
 
 class TablePane(CampaignView, Widget, Generic[Row]):

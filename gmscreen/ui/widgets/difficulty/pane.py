@@ -45,6 +45,18 @@ class _Rows(OptionList):
 
     BINDINGS = [Binding("enter", "select", N_("Choose"), id="difficulty.choose")]
 
+    _laid_out: tuple | None = None
+
+    def _size_updated(self, size: Any, virtual_size: Any, container_size: Any, layout: bool = True) -> bool:
+        """Textual's ScrollView compares the container size it is given with one it computes
+        otherwise, so every layout of the screen (a status line updated) redrew the scrollbar
+        and sent it down the wire: nothing changed, nothing is redrawn."""
+        sizes = (size, virtual_size, container_size)
+        if sizes == self._laid_out:
+            return False
+        self._laid_out = sizes
+        return super()._size_updated(size, virtual_size, container_size, layout)
+
 
 class DifficultyPane(CampaignView, Widget, can_focus=False):
     """The system's difficulty table with the chance of the typed test at each row."""

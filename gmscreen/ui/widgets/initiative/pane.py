@@ -34,6 +34,7 @@ from gmscreen.play.encounter import (TurnMove, end_fight, next_turn, previous_tu
 from gmscreen.play.games import table_for
 from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, candidates, join,
                                  needs_choice, roll_joiners, slot_passed)
+from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal, literal_text
 from gmscreen.play.public import is_hidden, secret_difficulty_words
 from gmscreen.play.interval_dice import TableDiceError, interval_form, roll_interval_as, table_dice_words
@@ -42,7 +43,7 @@ from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_refusal, n
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, sort_fairly,
                                  start_fight)
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text
-from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row
+from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, update_row
 
 # Names other modules and the tests import from here, now defined in the logic modules.
 __all__ = ["InitiativePane", "simultaneous_actions", "timer_progress", "timer_result", "STATUS_WORDS",
@@ -260,7 +261,7 @@ class InitiativePane(TablePane[Entry]):
     def _draw(self, session: CampaignSession) -> None:
         if not self.query("#initiative-status"):
             return          # not composed yet (a resize or a turn moved that early): on_mount draws
-        self.border_title = _("Initiative")
+        set_title(self, _("Initiative"))
         if self._columns_language != language():          # headers again in the language spoken
             self._columns_language = language()
             self._keys, self._widths = [], (0,)             # columns and rows made again below
@@ -295,6 +296,9 @@ class InitiativePane(TablePane[Entry]):
         keys = [k for k, _ in rows]
         if keys == self._keys and widths == self._widths:
             for key, cells in rows:
+                if widths is not None:          # fixed widths: the row alone is repainted
+                    update_row(table, key, zip(COLUMNS, cells))
+                    continue
                 for col, cell in zip(COLUMNS, cells):
                     if table.get_cell(key, col) != cell:
                         table.update_cell(key, col, cell, update_width=widths is None)

@@ -23,12 +23,12 @@ from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
 from gmscreen.play.encounter import roll_initiative, slugify, unique_slug
-from gmscreen.ui.panes import is_wide
+from gmscreen.ui.panes import is_wide, set_title
 from gmscreen.play.games import table_for
 from gmscreen.play.roster_rules import leaving, remove_character, start_session
 from gmscreen.ui.sanitize import clean, literal_text
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
-from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row
+from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, update_row
 
 
 def _dialogs() -> Any:
@@ -196,7 +196,7 @@ class RosterPane(TablePane[Character]):
         if shown == self._shown:
             return
         self._shown = shown
-        self.border_title = _("Characters")
+        set_title(self, _("Characters"))
         system = session.system
         if self._columns_for != (system.id, lang):
             self._header = glance_header(system, ascii=self.ascii)
@@ -210,7 +210,8 @@ class RosterPane(TablePane[Character]):
         if keys == self._ids:
             columns = self._columns
             self._measure(ordered)
-            if self._columns == columns:
+            if self._columns == columns or self._still_fits(columns):
+                self._columns = columns      # narrower content (a condition gone): rows only
                 self._update_rows(ordered)
                 return
         else:
@@ -218,6 +219,16 @@ class RosterPane(TablePane[Character]):
         # The character to keep under the cursor: while the rest of a long roster is pending,
         # the one it was to land on (the cursor cannot be there yet).
         self._redraw(pending[1] if pending else self.current_id() or self.host.selected_id)
+
+    def _still_fits(self, columns: Columns | None) -> bool:
+        """Every cell of the rows measured fits the columns drawn: a condition running out
+        need not draw the whole table again (only its row changes) to narrow a column."""
+        if columns is None or self._columns is None or self._columns.side != columns.side:
+            return False
+        ordered = [c for c in self._ordered if c.id in self._glances]
+        return (max((cell_len(clean(c.name)) for c in ordered), default=0) <= columns.name
+                and max((conditions_text(c).cell_len for c in ordered), default=0) <= columns.conditions
+                and max([cell_len(self._header), *(g.cell_len for g in self._glances.values())]) <= columns.stats)
 
     def _first_rows(self) -> int:
         return max(FIRST_ROWS, self.app.size.height)
@@ -271,9 +282,7 @@ class RosterPane(TablePane[Character]):
         table = self.table
         columns = ("side", "name", "conditions", "stats")
         for ch in characters:
-            for col, cell in zip(columns, self._cells(ch)):
-                if table.get_cell(ch.id, col) != cell:
-                    table.update_cell(ch.id, col, cell)
+            update_row(table, ch.id, zip(columns, self._cells(ch)))
 
     # The stats line must show whole within the pane: the columns are cut to the pane's width,
     # measured again whenever it changes (a resize, the layout switching, a pane maximized).

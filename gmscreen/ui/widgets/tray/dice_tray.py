@@ -31,10 +31,12 @@ from gmscreen.rules import RequestError, get_system
 
 from gmscreen.ui.config import notable_luck
 from gmscreen.ui.host import CampaignView
+from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
 from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
+from gmscreen.ui.widgets.tray.odds_pricing import odds_ready
 from gmscreen.ui.widgets.tray.roll_odds import error_content, odds_content
 from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
 from gmscreen.ui.widgets.tray.odds_fit import fit_odds
@@ -217,6 +219,9 @@ class DiceTray(CampaignView, Widget):
             session, lines = event.worker.result
             if session is self.session:
                 self._take_history(lines)
+        elif event.worker.name == "odds" and event.state == WorkerState.SUCCESS:
+            if event.worker.result is self.draft and self.error is None:
+                self._show_draft_info()            # priced: shown now (the memo has them)
 
     def _take_history(self, lines: list[str]) -> None:
         """Lines typed before the log was read (it is read after the first frame) stay the newest."""
@@ -384,7 +389,10 @@ class DiceTray(CampaignView, Widget):
         if visible is not Visibility.PUBLIC:
             self._set_info(watched_odds_content(draft, visible, ascii=self.ascii))
             return
+        if not odds_ready(self, draft):
+            return                  # the previous figure stays until these odds are priced
         width = self.info.size.width or max(20, self.app.size.width - 4)
+
         def row(d: Draft, tail: bool) -> Content:
             return odds_content(d, gm_only=self.gm_only or d.gm_only, ascii=self.ascii, width=width, tail=tail)
 
@@ -645,5 +653,5 @@ class DiceTray(CampaignView, Widget):
         title = f"{_('Dice')}{sep}{get_system(self.session.campaign.system).game}"
         if self.gm_only:
             title += f"{sep}{_('GM only')}"
-        self.border_title = title
+        set_title(self, title)
 
