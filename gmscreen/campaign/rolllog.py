@@ -28,6 +28,7 @@ from . import _toml
 from ._appendlog import AppendFile, EntryError, Scan, beside, file_header, format_line, read_whole, scan
 from .errors import CampaignError, Problem
 from .model import RollRecord
+from .rolltail import TAIL_ROLLS, LazyRecords, OlderIndex, SeqLookup, build_index, tail_start
 
 LOG_FORMAT = 1
 NAMES = ("roll", "reveal")
@@ -157,6 +158,95 @@ class RollLog:
         log._counts = {n: len(v) for n, v in found.entries.items()}
         return log
 
+    @classmethod
+    def load_recent(cls, path: str | Path, tail: int = TAIL_ROLLS) -> "RollLog":
+        """The newest `tail` rolls only, read backwards from the end of the file: what the
+        screen needs first, at the same cost with 1,000 or 100,000 rolls. `records` is then
+        a `LazyRecords` (a sequence); `index_older` + `install_index` put the older rolls
+        behind it, parsed when asked for. Raises as `load` does."""
+        log = cls(Path(path))
+        try:
+            fd = os.open(log.path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return log
+        except OSError as exc:
+            raise CampaignError([Problem(str(log.path), "", _("cannot read the {file}: {reason}").format(
+                file=_("roll log"), reason=exc.strerror or exc))]) from None
+        try:
+            size = os.fstat(fd).st_size
+            start = tail_start(fd, size, tail)
+            if start == 0:
+                os.close(fd)
+                fd = -1
+                return cls.load(path)       # a short log: read whole, as before
+            head = os.pread(fd, min(size, 4096), 0)
+            cut = head.find(b"\n[[")
+            head_scan = scan(head[: cut + 1] if cut >= 0 else head, str(log.path), NAMES, _convert)
+            if not head_scan.torn:
+                log._check_header(head_scan, format_line(head))
+            data = os.pread(fd, size - start, start)
+        finally:
+            if fd >= 0:
+                os.close(fd)
+        found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
+        found.problems = [Problem(p.file, p.path, p.message, None, True) for p in found.problems]
+        log.records = LazyRecords([], start, log._parse_between)
+        log.by_seq = SeqLookup(log.records)
+        log._integrate(found)
+        log._size = start + found.good_end
+        log._lines = found.lines            # counted from the tail until the older part is indexed
+        log._counts = {n: len(v) for n, v in found.entries.items()}
+        return log
+
+    def _parse_between(self, start: int, end: int) -> list[RollRecord]:
+        """The rolls of the bytes [start, end) of the file (entry boundaries)."""
+        with open(self.path, "rb") as f:
+            f.seek(start)
+            data = f.read(end - start)
+        return scan(data, str(self.path), NAMES, _convert, what=N_("roll log entry")).entries["roll"]
+
+    def index_older(self) -> OlderIndex | None:
+        """Where each roll before the tail is (in a thread); None when all are already there.
+        `install_index` (on the thread that reads the records) puts them in place."""
+        records = self.records
+        if not isinstance(records, LazyRecords) or records.indexed:
+            return None
+
+        def parse_whole(data: bytes) -> list[RollRecord]:
+            found = scan(data, str(self.path), NAMES, _convert, what=N_("roll log entry"))
+            self.warnings.extend(p for p in found.problems if p not in self.warnings)
+            return found.entries["roll"]
+
+        with open(self.path, "rb") as f:
+            return build_index(f.fileno(), records.older_end, parse_whole)
+
+    def install_index(self, index: OlderIndex | None) -> None:
+        records = self.records
+        if index is None or not isinstance(records, LazyRecords) or records.indexed:
+            return
+        records.install(index)
+        if index.seqs:
+            self.last_seq = max(self.last_seq, max(index.seqs))
+        elif index.records:
+            self.last_seq = max(self.last_seq, max(r.seq for r in index.records))
+        self._lines += index.lines
+        if self._file is not None:
+            self._file.lines += index.lines
+
+    def follow(self) -> int:
+        """Take in rolls another process appended (`gmscreen roll --campaign`, `gmscreen line`):
+        a stat when nothing changed, else only the new bytes. Returns how many rolls came."""
+        end = self._file.end if self._file is not None else self._size
+        try:
+            size = os.stat(self.path).st_size
+        except OSError:
+            return 0
+        if size == end:
+            return 0
+        before = len(self.records)
+        self.catch_up()
+        return max(0, len(self.records) - before)
+
     def _check_header(self, found: Scan, line: int | None = None) -> None:
         fmt = found.header.get("format", LOG_FORMAT)
         if type(fmt) is not int or fmt < 1:
@@ -188,12 +278,16 @@ class RollLog:
                 self.last_seq = rec.seq
         for seq in found.entries["reveal"]:
             rec = self.by_seq.get(seq)
-            if rec is None:
+            if rec is None and isinstance(self.records, LazyRecords) and self.records.may_be_older(seq):
+                self.records.mark_revealed(seq)     # a roll older than the tail read so far
+            elif rec is None:
                 self.warnings.append(Problem(str(self.path), "reveal", _("reveal of roll {seq}, which is not "
                                                                          "in the log: ignored").format(seq=seq),
                                              None, True))
             else:
                 rec.revealed = True
+                if isinstance(self.records, LazyRecords):
+                    self.records.mark_revealed(seq)
 
     # -- writing
 
@@ -280,6 +374,8 @@ class RollLog:
                 if not rec.revealed:
                     file.write(format_reveal(seq, now_iso()), "reveal")
         rec.revealed = True
+        if isinstance(self.records, LazyRecords):
+            self.records.mark_revealed(seq)
 
     def _number_from_tail(self) -> None:
         """Set `last_seq` from the last roll of the file, cutting off a torn tail. Under the file lock."""
