@@ -28,7 +28,8 @@ from . import _toml
 from ._appendlog import AppendFile, EntryError, Scan, beside, file_header, format_line, read_whole, scan
 from .errors import CampaignError, Problem
 from .model import RollRecord
-from .rolltail import TAIL_ROLLS, LazyRecords, OlderIndex, SeqLookup, build_index, tail_start
+from .rolltail import (TAIL_ROLLS, LazyRecords, OlderIndex, SeqLookup, build_index, revealed_after, session_range,
+                       tail_start)
 
 LOG_FORMAT = 1
 NAMES = ("roll", "reveal")
@@ -196,6 +197,54 @@ class RollLog:
         log._size = start + found.good_end
         log._lines = found.lines            # counted from the tail until the older part is indexed
         log._counts = {n: len(v) for n, v in found.entries.items()}
+        return log
+
+    @classmethod
+    def load_session(cls, path: str | Path, session: int) -> "RollLog":
+        """The rolls of one session only (`gmscreen export --session N`): found by bisection
+        over the file, since sessions only grow along the log, so the cost is that session's,
+        not the log's. A log laid out by hand (or numbered out of order) is read whole and
+        filtered: slower, the same rolls."""
+        log = cls(Path(path))
+        try:
+            fd = os.open(log.path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return log
+        except OSError as exc:
+            raise CampaignError([Problem(str(log.path), "", _("cannot read the {file}: {reason}").format(
+                file=_("roll log"), reason=exc.strerror or exc))]) from None
+        try:
+            size = os.fstat(fd).st_size
+            head = os.pread(fd, min(size, 4096), 0)
+            cut = head.find(b"\n[[")
+            head_scan = scan(head[: cut + 1] if cut >= 0 else head, str(log.path), NAMES, _convert)
+            if not head_scan.torn:
+                log._check_header(head_scan, format_line(head))
+            try:
+                start, end = session_range(fd, size, session)
+                if end < size and _last_session(fd, size) < session + 1:
+                    raise ValueError("sessions numbered back by hand")
+                revealed = revealed_after(fd, size, end)
+            except ValueError:
+                start = -1
+            data = os.pread(fd, end - start, start) if start >= 0 else b""
+        finally:
+            os.close(fd)
+        found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
+        if start < 0 or any(r.session != session for r in found.entries["roll"]) or (
+                not found.entries["roll"] and session_seen_elsewhere(log.path, session)):
+            whole = cls.load(path)
+            whole.records = [r for r in whole.records if r.session == session]
+            whole.by_seq = {r.seq: r for r in whole.records}
+            return whole
+        revealed |= set(found.entries["reveal"])
+        found.entries["reveal"] = []
+        found.problems = [Problem(p.file, p.path, p.message, None, True) for p in found.problems]
+        log._integrate(found)
+        for seq in revealed:
+            rec = log.by_seq.get(seq)
+            if rec is not None:
+                rec.revealed = True
         return log
 
     def _parse_between(self, start: int, end: int) -> list[RollRecord]:
@@ -442,6 +491,27 @@ def append_one(path: str | Path, *, campaign_name: str, session: int, who: str, 
 
 
 _TAIL_WINDOW = 64 * 1024
+
+
+def _last_session(fd: int, size: int) -> int:
+    """The session of the last roll of the file (its log read backwards)."""
+    start = _last_roll_line(fd, size)
+    found = scan(os.pread(fd, size - start, start), "", NAMES, _convert)
+    rolls = found.entries["roll"]
+    return rolls[-1].session if rolls else 0
+
+
+def session_seen_elsewhere(path: Path, session: int) -> bool:
+    """Whether a log whose bisection found no roll of `session` names it anyway (hand-numbered
+    sessions): a cheap look for the text `session = N` before reading it whole."""
+    needle = f"\nsession = {session}\n".encode()
+    with open(path, "rb") as f:
+        tail = b""
+        while piece := f.read(1 << 20):
+            if needle in tail + piece:
+                return True
+            tail = piece[-len(needle):]
+    return False
 
 
 def _last_roll_line(fd: int, end: int) -> int:

@@ -303,3 +303,72 @@ class SeqLookup:
 
     def __len__(self) -> int:
         return len(self.records)
+
+
+_REVEAL_SEQ = re.compile(rb"\n\[\[reveal\]\]\nseq = (\d+)\n")
+
+
+def _roll_after(fd: int, size: int, at: int) -> tuple[int, int] | None:
+    """(offset, session) of the first roll entry starting at or after `at`; None past the last.
+    Raises ValueError on an entry not laid out as our writer lays it."""
+    begin = max(0, at - 1)          # the newline before an entry starting at `at`
+    prefix = b"\n" if at == 0 else b""
+    window = 4096
+    while True:
+        data = prefix + os.pread(fd, min(window, size - begin), begin)
+        complete = begin + len(data) - len(prefix) >= size
+        pos = 0
+        while True:
+            m = _ENTRY.search(data, pos)
+            if m is None or (not complete and m.start() + _OVERLAP > len(data)):
+                break
+            if m.group(1) is not None:
+                return begin + m.start() + 1 - len(prefix), int(m.group(2))
+            if m.group(3) is None:
+                raise ValueError("an entry laid out by hand")
+            pos = m.end()
+        if complete:
+            return None
+        window *= 4
+
+
+def session_range(fd: int, size: int, session: int) -> tuple[int, int]:
+    """Bytes [start, end) holding the rolls of `session`, by bisection over the file: sessions
+    only grow along the log (`N` starts the next), so this reads a few kilobytes, whatever
+    the length of the log. Raises ValueError when the layout is not our writer's."""
+
+    def first_at_least(n: int) -> int:
+        lo, hi = 0, size                # every roll starting before lo has a session < n
+        while hi - lo > 8192:
+            mid = (lo + hi) // 2
+            found = _roll_after(fd, size, mid)
+            if found is None or found[1] >= n:
+                hi = mid
+            else:
+                lo = found[0] + 1
+        at = lo
+        while True:
+            found = _roll_after(fd, size, at)
+            if found is None:
+                return size
+            if found[1] >= n:
+                return found[0]
+            at = found[0] + 1
+
+    return first_at_least(session), first_at_least(session + 1)
+
+
+def revealed_after(fd: int, size: int, start: int) -> set[int]:
+    """The rolls revealed by [[reveal]] entries in [start, size), a megabyte at a time."""
+    seqs: set[int] = set()
+    buffer, pos = b"\n", start
+    while True:
+        piece = os.pread(fd, min(_PIECE, size - pos), pos) if pos < size else b""
+        pos += len(piece)
+        buffer += piece
+        last = pos >= size or not piece
+        cut = len(buffer) if last else max(0, len(buffer) - _OVERLAP)
+        seqs.update(int(m.group(1)) for m in _REVEAL_SEQ.finditer(buffer) if m.start() < cut)
+        if last:
+            return seqs
+        buffer = buffer[cut:]
