@@ -279,8 +279,10 @@ class RollLog:
         elif index.records:
             self.last_seq = max(self.last_seq, max(r.seq for r in index.records))
         self._lines += index.lines
+        self._counts["roll"] = self._counts.get("roll", 0) + records.older_count
         if self._file is not None:
             self._file.lines += index.lines
+            self._file.counts["roll"] = self._file.counts.get("roll", 0) + records.older_count
 
     def follow(self) -> int:
         """Take in rolls another process appended (`gmscreen roll --campaign`, `gmscreen line`):

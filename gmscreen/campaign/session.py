@@ -182,7 +182,8 @@ class CampaignSession:
 
     @property
     def rolls(self) -> list[RollRecord]:
-        """The whole log, oldest first; empty while a deferred log is still being read."""
+        """The whole log, oldest first; empty while a deferred log is still being read. Read
+        with `load_rolls(tail=...)`, a sequence whose older rolls are parsed when asked for."""
         return self._rolls.records if self._rolls is not None else []
 
     @property

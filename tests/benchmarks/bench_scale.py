@@ -9,7 +9,8 @@ of `--runs` starts each:
   - log pane: first frame -> the newest roll on screen (`4` typed at the first frame,
     typed again each second if a key was lost); target <= 1 s at every size;
   - slowest echo of keys typed from the first frame on, every 100 ms, while the log loads
-    (target <= 100 ms: no key waits, none is lost);
+    (target <= 100 ms: no key waits, none is lost), with the same figure for a 10-roll log
+    beside it (what the start of the screen costs, whatever the log);
   - key echo once settled, recording a roll (Enter -> the result on screen), opening a sheet
     (Enter on the roster -> the sheet), peak memory (VmHWM) after all of it;
   - `gmscreen validate`, `gmscreen export` and `gmscreen export --session N` (the newest
@@ -41,6 +42,7 @@ REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
+import bench_tui  # noqa: E402
 from bench_tui import Term  # noqa: E402
 
 CHARACTERS = 500
@@ -186,7 +188,7 @@ def command_time(argv: list[str], env: dict[str, str], runs: int) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        done = subprocess.run(argv, env=env, cwd=bench_tui.REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         times.append(time.perf_counter() - start)
         if done.returncode != 0:
             return float("nan")
@@ -202,6 +204,7 @@ def main() -> int:
     sizes = [int(s) for s in ns.sizes.split(",")]
     work = Path(tempfile.mkdtemp(prefix="bench-scale-"))
     repo = ns.repo.resolve()
+    bench_tui.REPO = repo               # `python -m gmscreen` runs in it: its own code, not this tree's
     env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor", PYTHONPATH=str(repo),
                GMSCREEN_CONFIG_DIR=str(work / "config"), GMSCREEN_DATA_DIR=str(work / "data"),
                PYTHONPYCACHEPREFIX=str(work / "pycache"))
@@ -211,6 +214,10 @@ def main() -> int:
     subprocess.run([py, "-m", "compileall", "-q", str(repo / "gmscreen")], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     try:
+        build(work, 10)
+        screen_run(py, work / "scale10.toml", env)      # warm-up: caches filled, not measured
+        # The same keys with a 10-roll log: what the start of the screen itself costs them.
+        start_only = max(keys_while_loading(py, work / "scale10.toml", env) for _ in range(ns.runs))
         screen: dict[int, dict[str, float]] = {}
         commands: dict[int, dict[str, float]] = {}
         for size in sizes:
@@ -258,7 +265,7 @@ def main() -> int:
                 if key == "log pane shows the newest rolls":
                     row(key, size, value, 1.0, "1000 ms", 1.0, unit)
                 elif key == "slowest key echo while loading":
-                    row(key, size, value, 0.1, "100 ms", 1.0, unit)
+                    row(key, size, value, 0.1, f"100 ms ({start_only * 1000:.0f} @10)", 1.0, unit)
                 elif key == "peak memory (MiB)":
                     row(key, size, value, ref, ref_label, SCREEN_TARGET, unit, RSS_LIMIT_MIB)
                 else:
