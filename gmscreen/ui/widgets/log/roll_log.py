@@ -488,7 +488,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             self._query = ""
             self._origin = self._cursor
             if len(self._folded) < self._count:
-                self._refold()
+                self._refold(keep=True)
             self._matches = 0
             self._update_virtual_size()
             if self._cursor >= self.scroll_offset.y + self._height():
@@ -511,10 +511,13 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         return search_text(record, session.system if session is not None else None,
                            session.campaign if session is not None else None, ascii=self.ascii)
 
-    def _refold(self) -> None:
+    def _refold(self, keep: bool = False) -> None:
         """The search text of every roll: the ones in memory now, older ones of a log read from
         its tail in a thread, newest first (parsing them all on this thread would stop the keys
-        for seconds), the search updated as they come."""
+        for seconds), the search updated as they come. `keep`: only rolls added since are new."""
+        if keep and self._folded and self._folded[0] is not None:
+            self._folded.extend(self._fold(i) for i in range(len(self._folded), self._count))
+            return
         older = getattr(self._records, "older_count", 0) if hasattr(self._records, "index_of") else 0
         older = min(older, self._count)
         self._folded = [None] * older + [self._fold(i) for i in range(older, self._count)]  # type: ignore[list-item]
