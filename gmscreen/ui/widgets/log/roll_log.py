@@ -529,13 +529,16 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
 
     def _fold_older(self, token: int, folded: list, older: int) -> None:
         """In a thread: fill `folded[:older]` from the newest down, a batch at a time."""
+        from gmscreen.ui.quick_switch import quick_switches
+
         batch = 512
-        for top in range(older, 0, -batch):
-            if token != self._folding or folded is not self._folded:
-                return
-            for i in range(top - 1, max(0, top - batch) - 1, -1):
-                folded[i] = self._fold(i)
-            self.app.call_from_thread(self._folded_more, token)
+        with quick_switches():
+            for top in range(older, 0, -batch):
+                if token != self._folding or folded is not self._folded:
+                    return
+                for i in range(top - 1, max(0, top - batch) - 1, -1):
+                    folded[i] = self._fold(i)
+                self.app.call_from_thread(self._folded_more, token)
 
     def _folded_more(self, token: int) -> None:
         if token != self._folding or self._query is None:
