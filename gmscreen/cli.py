@@ -34,7 +34,7 @@ _SUBCOMMAND_HELP = (
     ('line CAMPAIGN.toml "TEXT"', N_("one quick-roll line, as the dice tray reads it; logged")),
     ("turn CAMPAIGN.toml next|previous", N_("move the fight's turn, as n and p do")),
     ("validate CAMPAIGN.toml", N_("check a campaign file")),
-    ("export CAMPAIGN.toml [-o OUT]", N_("the session log as Markdown")),
+    ("export CAMPAIGN.toml [-o OUT] [--session N]", N_("the session log as Markdown")),
     ("new CAMPAIGN.toml --system ID", N_("create a campaign file")),
     ("recap CAMPAIGN.toml [--session N]", N_("the session's recap as Markdown (--json)")),
 )
@@ -805,10 +805,11 @@ def _cmd_export(argv: list[str]) -> int:
     parser = _Parser(prog="gmscreen export", description=_("Print the session log of a campaign as Markdown."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
     parser.add_argument("-o", "--output", metavar="OUT", help=_("write to this file instead of stdout"))
+    parser.add_argument("--session", type=int, metavar="N", help=_("only the rolls of session N"))
     ns = parser.parse_args(argv)
     from gmscreen.campaign import commands
 
-    return _campaign_call(parser.prog, lambda: commands.cmd_export(ns.file, ns.output))
+    return _campaign_call(parser.prog, lambda: commands.cmd_export(ns.file, ns.output, session=ns.session))
 
 
 def _cmd_new(argv: list[str]) -> int:

@@ -20,7 +20,7 @@ def _table(path: str, prog: str) -> Iterator[Any]:
     """The campaign's session, locked for this command alone, saved and released after."""
     from gmscreen.campaign.session import open_session
 
-    session = open_session(path, if_locked="raise")
+    session = open_session(path, if_locked="raise", defer_rolls=True)   # a roll appended from the tail
     try:
         if session.read_only:
             raise CliError(_("{prog}: {path}: opened read-only ({reason}); nothing was written").format(

@@ -269,8 +269,8 @@ class FakeCommands(types.ModuleType):
             raise self.fail
         return 0
 
-    def cmd_export(self, path, out=None):
-        self.calls.append(("export", path, out))
+    def cmd_export(self, path, out=None, session=None):
+        self.calls.append(("export", path, out) if session is None else ("export", path, out, session))
         return 0
 
     def cmd_new(self, path, system):
@@ -459,7 +459,9 @@ def test_campaign_commands_delegate(fake_commands, capsys):
     assert run(capsys, "validate", "c.toml")[0] == 0
     assert run(capsys, "export", "c.toml", "-o", "log.md")[0] == 0
     assert run(capsys, "new", "n.toml", "--system", "tedeum")[0] == 0
-    assert fake.calls == [("validate", "c.toml"), ("export", "c.toml", "log.md"), ("new", "n.toml", "tedeum")]
+    assert run(capsys, "export", "c.toml", "--session", "3")[0] == 0
+    assert fake.calls == [("validate", "c.toml"), ("export", "c.toml", "log.md"), ("new", "n.toml", "tedeum"),
+                          ("export", "c.toml", None, 3)]
     assert_one_line_error(*run(capsys, "new", "n.toml", "--system", "dnd"), "--system", "mir")
     assert_one_line_error(*run(capsys, "new", "n.toml"), "--system")
 

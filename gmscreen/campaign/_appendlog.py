@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator
 from gmscreen.i18n import N_, _
 
 from . import safeload
+from ._fastlog import loads_piece
 from .errors import CampaignError, Problem
 from .safeload import parse_problem
 
@@ -71,14 +72,14 @@ def _loads_in_chunks(body: bytes, names: tuple[str, ...]) -> dict[str, Any]:
     a cut that lands inside a multi-line string does not parse, and the whole is parsed then.
     """
     if len(body) <= _CHUNK:
-        return tomllib.loads(body.decode("utf-8"))
+        return _loads_piece(body.decode("utf-8"), names)
     starts = tuple(b"\n" + h for h in _header_lines(names))
     doc: dict[str, Any] = {}
     begin = 0
     try:
         while begin < len(body):
             end = len(body) if len(body) - begin <= _CHUNK else _next_entry(body, begin + _CHUNK, starts)
-            part = tomllib.loads(body[begin:end].decode("utf-8"))
+            part = _loads_piece(body[begin:end].decode("utf-8"), names)
             for key, value in part.items():
                 if key in names and isinstance(value, list) and isinstance(doc.setdefault(key, []), list):
                     doc[key].extend(value)
@@ -90,6 +91,13 @@ def _loads_in_chunks(body: bytes, names: tuple[str, ...]) -> dict[str, Any]:
     except _UNPARSABLE:
         return tomllib.loads(body.decode("utf-8"))
     return doc
+
+
+def _loads_piece(text: str, names: tuple[str, ...]) -> dict[str, Any]:
+    """`tomllib.loads(text)`, through the JSON translation of `_fastlog` when the piece is laid
+    out as our writer lays it (ten times faster), else by tomllib itself."""
+    fast = loads_piece(text, names)
+    return fast if fast is not None else tomllib.loads(text)
 
 
 def _next_entry(body: bytes, at: int, starts: tuple[bytes, ...]) -> int:

@@ -76,14 +76,15 @@ def cmd_validate(path: str | Path, *, out: TextIO | None = None, err: TextIO | N
 
 
 def cmd_export(path: str | Path, out: str | Path | None = None, *, reveal_all: bool = False,
-               stdout: TextIO | None = None, err: TextIO | None = None) -> int:
-    """The notes and the roll log as Markdown, to stdout or to the file `out`."""
+               stdout: TextIO | None = None, err: TextIO | None = None, session: int | None = None) -> int:
+    """The notes and the roll log as Markdown, to stdout or to the file `out`; `session`: that
+    session's rolls only (read without reading the rest of the log)."""
     stdout = stdout or sys.stdout
     err = err or sys.stderr
     path = Path(path)
     try:
         campaign, warnings, errors = _load_with_journal(path)
-        log = RollLog.load(rolls_path(path))
+        log = RollLog.load(rolls_path(path)) if session is None else RollLog.load_session(rolls_path(path), session)
     except CampaignError as exc:
         _print_problems(exc.problems, err)
         return 2

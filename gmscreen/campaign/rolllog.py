@@ -28,6 +28,8 @@ from . import _toml
 from ._appendlog import AppendFile, EntryError, Scan, beside, file_header, format_line, read_whole, scan
 from .errors import CampaignError, Problem
 from .model import RollRecord
+from .rolltail import (TAIL_ROLLS, LazyRecords, OlderIndex, SeqLookup, build_index, revealed_after, session_range,
+                       tail_start)
 
 LOG_FORMAT = 1
 NAMES = ("roll", "reveal")
@@ -157,6 +159,145 @@ class RollLog:
         log._counts = {n: len(v) for n, v in found.entries.items()}
         return log
 
+    @classmethod
+    def load_recent(cls, path: str | Path, tail: int = TAIL_ROLLS) -> "RollLog":
+        """The newest `tail` rolls only, read backwards from the end of the file: what the
+        screen needs first, at the same cost with 1,000 or 100,000 rolls. `records` is then
+        a `LazyRecords` (a sequence); `index_older` + `install_index` put the older rolls
+        behind it, parsed when asked for. Raises as `load` does."""
+        log = cls(Path(path))
+        try:
+            fd = os.open(log.path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return log
+        except OSError as exc:
+            raise CampaignError([Problem(str(log.path), "", _("cannot read the {file}: {reason}").format(
+                file=_("roll log"), reason=exc.strerror or exc))]) from None
+        try:
+            size = os.fstat(fd).st_size
+            start = tail_start(fd, size, tail)
+            if start == 0:
+                os.close(fd)
+                fd = -1
+                return cls.load(path)       # a short log: read whole, as before
+            head = os.pread(fd, min(size, 4096), 0)
+            cut = head.find(b"\n[[")
+            head_scan = scan(head[: cut + 1] if cut >= 0 else head, str(log.path), NAMES, _convert)
+            if not head_scan.torn:
+                log._check_header(head_scan, format_line(head))
+            data = os.pread(fd, size - start, start)
+        finally:
+            if fd >= 0:
+                os.close(fd)
+        found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
+        found.problems = [Problem(p.file, p.path, p.message, None, True) for p in found.problems]
+        log.records = LazyRecords([], start, log._parse_between)
+        log.by_seq = SeqLookup(log.records)
+        log._integrate(found)
+        log._size = start + found.good_end
+        log._lines = found.lines            # counted from the tail until the older part is indexed
+        log._counts = {n: len(v) for n, v in found.entries.items()}
+        return log
+
+    @classmethod
+    def load_session(cls, path: str | Path, session: int) -> "RollLog":
+        """The rolls of one session only (`gmscreen export --session N`): found by bisection
+        over the file, since sessions only grow along the log, so the cost is that session's,
+        not the log's. A log laid out by hand (or numbered out of order) is read whole and
+        filtered: slower, the same rolls."""
+        log = cls(Path(path))
+        try:
+            fd = os.open(log.path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return log
+        except OSError as exc:
+            raise CampaignError([Problem(str(log.path), "", _("cannot read the {file}: {reason}").format(
+                file=_("roll log"), reason=exc.strerror or exc))]) from None
+        try:
+            size = os.fstat(fd).st_size
+            head = os.pread(fd, min(size, 4096), 0)
+            cut = head.find(b"\n[[")
+            head_scan = scan(head[: cut + 1] if cut >= 0 else head, str(log.path), NAMES, _convert)
+            if not head_scan.torn:
+                log._check_header(head_scan, format_line(head))
+            try:
+                start, end = session_range(fd, size, session)
+                if end < size and _last_session(fd, size) < session + 1:
+                    raise ValueError("sessions numbered back by hand")
+                revealed = revealed_after(fd, size, end)
+            except ValueError:
+                start = -1
+            data = os.pread(fd, end - start, start) if start >= 0 else b""
+        finally:
+            os.close(fd)
+        found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
+        if start < 0 or any(r.session != session for r in found.entries["roll"]) or (
+                not found.entries["roll"] and session_seen_elsewhere(log.path, session)):
+            whole = cls.load(path)
+            whole.records = [r for r in whole.records if r.session == session]
+            whole.by_seq = {r.seq: r for r in whole.records}
+            return whole
+        revealed |= set(found.entries["reveal"])
+        found.entries["reveal"] = []
+        found.problems = [Problem(p.file, p.path, p.message, None, True) for p in found.problems]
+        log._integrate(found)
+        for seq in revealed:
+            rec = log.by_seq.get(seq)
+            if rec is not None:
+                rec.revealed = True
+        return log
+
+    def _parse_between(self, start: int, end: int) -> list[RollRecord]:
+        """The rolls of the bytes [start, end) of the file (entry boundaries)."""
+        with open(self.path, "rb") as f:
+            f.seek(start)
+            data = f.read(end - start)
+        return scan(data, str(self.path), NAMES, _convert, what=N_("roll log entry")).entries["roll"]
+
+    def index_older(self) -> OlderIndex | None:
+        """Where each roll before the tail is (in a thread); None when all are already there.
+        `install_index` (on the thread that reads the records) puts them in place."""
+        records = self.records
+        if not isinstance(records, LazyRecords) or records.indexed:
+            return None
+
+        def parse_whole(data: bytes) -> list[RollRecord]:
+            found = scan(data, str(self.path), NAMES, _convert, what=N_("roll log entry"))
+            self.warnings.extend(p for p in found.problems if p not in self.warnings)
+            return found.entries["roll"]
+
+        with open(self.path, "rb") as f:
+            return build_index(f.fileno(), records.older_end, parse_whole)
+
+    def install_index(self, index: OlderIndex | None) -> None:
+        records = self.records
+        if index is None or not isinstance(records, LazyRecords) or records.indexed:
+            return
+        records.install(index)
+        if index.seqs:
+            self.last_seq = max(self.last_seq, max(index.seqs))
+        elif index.records:
+            self.last_seq = max(self.last_seq, max(r.seq for r in index.records))
+        self._lines += index.lines
+        self._counts["roll"] = self._counts.get("roll", 0) + records.older_count
+        if self._file is not None:
+            self._file.lines += index.lines
+            self._file.counts["roll"] = self._file.counts.get("roll", 0) + records.older_count
+
+    def follow(self) -> int:
+        """Take in rolls another process appended (`gmscreen roll --campaign`, `gmscreen line`):
+        a stat when nothing changed, else only the new bytes. Returns how many rolls came."""
+        end = self._file.end if self._file is not None else self._size
+        try:
+            size = os.stat(self.path).st_size
+        except OSError:
+            return 0
+        if size == end:
+            return 0
+        before = len(self.records)
+        self.catch_up()
+        return max(0, len(self.records) - before)
+
     def _check_header(self, found: Scan, line: int | None = None) -> None:
         fmt = found.header.get("format", LOG_FORMAT)
         if type(fmt) is not int or fmt < 1:
@@ -188,12 +329,16 @@ class RollLog:
                 self.last_seq = rec.seq
         for seq in found.entries["reveal"]:
             rec = self.by_seq.get(seq)
-            if rec is None:
+            if rec is None and isinstance(self.records, LazyRecords) and self.records.may_be_older(seq):
+                self.records.mark_revealed(seq)     # a roll older than the tail read so far
+            elif rec is None:
                 self.warnings.append(Problem(str(self.path), "reveal", _("reveal of roll {seq}, which is not "
                                                                          "in the log: ignored").format(seq=seq),
                                              None, True))
             else:
                 rec.revealed = True
+                if isinstance(self.records, LazyRecords):
+                    self.records.mark_revealed(seq)
 
     # -- writing
 
@@ -280,6 +425,8 @@ class RollLog:
                 if not rec.revealed:
                     file.write(format_reveal(seq, now_iso()), "reveal")
         rec.revealed = True
+        if isinstance(self.records, LazyRecords):
+            self.records.mark_revealed(seq)
 
     def _number_from_tail(self) -> None:
         """Set `last_seq` from the last roll of the file, cutting off a torn tail. Under the file lock."""
@@ -346,6 +493,27 @@ def append_one(path: str | Path, *, campaign_name: str, session: int, who: str, 
 
 
 _TAIL_WINDOW = 64 * 1024
+
+
+def _last_session(fd: int, size: int) -> int:
+    """The session of the last roll of the file (its log read backwards)."""
+    start = _last_roll_line(fd, size)
+    found = scan(os.pread(fd, size - start, start), "", NAMES, _convert)
+    rolls = found.entries["roll"]
+    return rolls[-1].session if rolls else 0
+
+
+def session_seen_elsewhere(path: Path, session: int) -> bool:
+    """Whether a log whose bisection found no roll of `session` names it anyway (hand-numbered
+    sessions): a cheap look for the text `session = N` before reading it whole."""
+    needle = f"\nsession = {session}\n".encode()
+    with open(path, "rb") as f:
+        tail = b""
+        while piece := f.read(1 << 20):
+            if needle in tail + piece:
+                return True
+            tail = piece[-len(needle):]
+    return False
 
 
 def _last_roll_line(fd: int, end: int) -> int:

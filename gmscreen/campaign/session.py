@@ -159,6 +159,7 @@ class CampaignSession:
         self._journal = journal
         self._rolls = rolls             # None until `load_rolls` (open_session(defer_rolls=True))
         self._rolls_mutex = threading.Lock()
+        self._rolls_unreadable = False  # not followed: it would be read whole each time
         self._early_lock = threading.Lock()     # a roll appended while the log is being read
         self._early_rolls = 0
         self._undo = undo
@@ -181,15 +182,18 @@ class CampaignSession:
 
     @property
     def rolls(self) -> list[RollRecord]:
-        """The whole log, oldest first; empty while a deferred log is still being read."""
+        """The whole log, oldest first; empty while a deferred log is still being read. Read
+        with `load_rolls(tail=...)`, a sequence whose older rolls are parsed when asked for."""
         return self._rolls.records if self._rolls is not None else []
 
     @property
     def rolls_loaded(self) -> bool:
         return self._rolls is not None
 
-    def load_rolls(self) -> list[Problem]:
+    def load_rolls(self, tail: int | None = None) -> list[Problem]:
         """Read a deferred roll log (a thread may do it after the first frame); returns its warnings.
+        `tail`: read only the newest rolls (the screen), the older ones indexed later
+        (`index_rolls`, `install_roll_index`) and parsed on demand.
 
         A log that cannot be read (unreadable, newer format) leaves the session read-only, so
         that no roll is appended to a file this version does not understand.
@@ -198,9 +202,11 @@ class CampaignSession:
             if self._rolls is not None:
                 return []
             try:
-                rolls = RollLog.load(rolls_path(self.path))
+                rolls = (RollLog.load(rolls_path(self.path)) if tail is None
+                         else RollLog.load_recent(rolls_path(self.path), tail))
             except CampaignError as exc:
                 rolls = RollLog(rolls_path(self.path))
+                self._rolls_unreadable = True
                 found = list(exc.problems)
                 # No self._mutex here: record_roll holds it while waiting for this load.
                 if not self.read_only:
@@ -219,6 +225,41 @@ class CampaignSession:
                 self._rolls = rolls
             self.warnings += [p for p in found if p not in self.warnings]
             return found
+
+    def index_rolls(self) -> Any:
+        """Index the rolls older than the tail read by `load_rolls(tail=...)` (in a thread)."""
+        rolls = self._rolls
+        return rolls.index_older() if rolls is not None else None
+
+    def install_roll_index(self, index: Any) -> None:
+        """Put the indexed older rolls behind the tail: call it on the thread that shows them."""
+        if self._rolls is not None:
+            with self._rolls_mutex:
+                self._rolls.install_index(index)
+
+    def follow_rolls(self) -> int:
+        """Rolls appended by another process since the log was read; how many came. A stat
+        when nothing changed; never waits for the session (a save under way): asked again later."""
+        rolls = self._rolls
+        if rolls is None or self._closed or self.read_only or self._rolls_unreadable:
+            return 0
+        if not self._mutex.acquire(blocking=False):
+            return 0
+        try:
+            if not self._rolls_mutex.acquire(blocking=False):
+                return 0
+            try:
+                return rolls.follow()
+            except (OSError, CampaignError):
+                return 0
+            finally:
+                self._rolls_mutex.release()
+        finally:
+            self._mutex.release()
+
+    def roll_by_seq(self, seq: int) -> RollRecord | None:
+        """The roll numbered `seq`, found without walking the whole log."""
+        return self._rolls.by_seq.get(seq) if self._rolls is not None else None
 
     def _log(self) -> RollLog:
         if self._rolls is None:
@@ -392,6 +433,9 @@ class CampaignSession:
                 if rec is None:
                     raise KeyError(f"no roll {seq} in the log")
                 rec.revealed = True
+                mark = getattr(self._log().records, "mark_revealed", None)
+                if mark is not None:
+                    mark(seq)
                 return
             try:
                 self._log().reveal(seq)

@@ -86,7 +86,7 @@ App.-ascii FooterKey.-command-palette { border-left: ascii $foreground 20%; }
 """
 
 
-_LOADING_SWITCH_INTERVAL = 0.0005    # seconds: see `_read_log`
+ROLL_FOLLOW_SECONDS = 0.5               # another process's roll shows within a second
 _LOG_READ_DELAY = 0.25               # seconds after the first frame: see `on_ready`
 _ASCII_KEY_NAMES = {"⏎": "enter", "↑": "up", "↓": "down", "←": "left", "→": "right", "⌫": "backspace"}
 
@@ -414,6 +414,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             self.save_config()
         self._install_signal_handlers()
         self.set_interval(DISK_CHECK_SECONDS, self.disk_watch.look, name="disk-watch")
+        self.set_interval(ROLL_FOLLOW_SECONDS, self._follow_rolls, name="roll-follow")
         self._warn_all(self.startup_problems, "error", None)
         if self._preopened is not None:
             session, self._preopened = self._preopened, None
@@ -535,6 +536,12 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 self.warn(_("the roll log could not be read: {problem}").format(problem=worker.error), "error")
             else:
                 self._rolls_loaded(*worker.result)
+                self._index_rolls(worker.result[0])
+        elif worker.name == "index-rolls" and event.state == WorkerState.SUCCESS:
+            session, index = worker.result
+            if session is self.session and index is not None:
+                session.install_roll_index(index)
+                self._show_rolls()
         elif worker.name == "autosave" and self.session is not None:
             if event.state == WorkerState.RUNNING:
                 self._show_save_state(N_("saving…"))
@@ -625,17 +632,45 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         is paused while they are made, then they are moved out of its sight (gc.freeze)."""
         paused = gc.isenabled()
         gc.disable()
-        # The reader holds the interpreter lock for a whole switch interval each time the
+        # The reader would hold the interpreter lock for a whole switch interval each time the
         # screen's loop lets it go (at every select), so each key waited several of them.
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(interval, _LOADING_SWITCH_INTERVAL))
+        from gmscreen.campaign.rolltail import TAIL_ROLLS
+
+        from .quick_switch import quick_switches
+
         try:
-            return session.load_rolls()
+            with quick_switches():
+                return session.load_rolls(tail=TAIL_ROLLS)
         finally:
-            sys.setswitchinterval(interval)
             gc.freeze()
             if paused:
                 gc.enable()
+
+    def _index_rolls(self, session: Any) -> None:
+        """Where the rolls older than the tail are, found in a thread; parsed when asked for."""
+        if session is self.session:
+            from .quick_switch import quick_switches
+
+            def index() -> tuple[Any, Any]:
+                with quick_switches():
+                    return session, session.index_rolls()
+
+            self.run_worker(index, thread=True, group="open", name="index-rolls", exit_on_error=False)
+
+    def _follow_rolls(self) -> None:
+        """Rolls logged by another process (`gmscreen roll --campaign`, `gmscreen line`) shown
+        within a second: a stat of the log each tick, its new bytes read when it grew."""
+        session = self.session
+        if session is not None and session.rolls_loaded and not session.closed and session.follow_rolls():
+            self._show_rolls()
+
+    def _show_rolls(self) -> None:
+        """Only the views of the log take in rolls that came (the others did not change)."""
+        from .widgets.log.roll_log import RollLog
+
+        for view in self.views():
+            if isinstance(view, RollLog) and self.session is not None:
+                view.show_campaign(self.session)
 
     def _rolls_loaded(self, session: Any, problems: list[Any]) -> None:
         if session is not self.session:

@@ -306,11 +306,10 @@ class CampaignHost(App[int]):
         except (ReadOnlyError, CampaignError, KeyError, ValueError) as exc:
             self.warn(_("cannot reveal roll {seq}: {problem}").format(seq=seq, problem=exc))
             return
-        for record in reversed(self.session.rolls):
-            if record.seq == seq:
-                for view in self.views():
-                    view.show_roll(record)
-                break
+        record = self.session.roll_by_seq(seq)
+        if record is not None:
+            for view in self.views():
+                view.show_roll(record)
 
     # ------------------------------------------------------------ messages to the GM
 

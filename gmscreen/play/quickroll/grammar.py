@@ -377,15 +377,16 @@ def grammar_for(campaign: Campaign) -> SystemGrammar:
     return line_rules(campaign.system).grammar(campaign)
 
 
-def parse(line: str, campaign: Campaign, *, selected: str | None = None) -> Draft:
-    """Read one quick-roll line. Raises `QuickRollError(code, position, **params)`."""
+def parse(line: str, campaign: Campaign, *, selected: str | None = None, people: People | None = None) -> Draft:
+    """Read one quick-roll line. Raises `QuickRollError(code, position, **params)`. `people`:
+    the campaign's names built once for many lines (the history), not once a line."""
     grammar = grammar_for(campaign)
     tokens = tokenize(line)
     if not tokens:
         raise QuickRollError("empty_line", 0)
     ctx = Context(line, tokens, campaign, selected, [Side("actor", tokens[0].start)])
     reserved = COMMON_WORDS | grammar.keywords
-    people = People(campaign)
+    people = people if people is not None else People(campaign)
     helper_mode = False
     i = 0
     while i < len(tokens):

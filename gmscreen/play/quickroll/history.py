@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from .grammar import parse
+from .grammar import People, parse
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, RollRecord
@@ -17,13 +17,14 @@ def history_from_log(records: Iterable[RollRecord], campaign: Campaign, limit: i
     character gone) would only fail again: both are left out. `records` is oldest first."""
     lines: list[str] = []
     understood: dict[str, bool] = {}
+    people = People(campaign)           # once: rebuilt a line, 500 names cost seconds
     for record in reversed(list(records)):
         line = record.line
         if lines and lines[-1] == line:
             continue
         if line not in understood:
             try:
-                parse(line, campaign)
+                parse(line, campaign, people=people)
                 understood[line] = True
             except Exception:  # noqa: BLE001 - a refused (or damaged) line is simply left out
                 understood[line] = False

@@ -124,6 +124,8 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         self._matches = 0
         self.rows_built = 0                 # rows rendered from scratch (tests check laziness)
         self._language = language()         # the rows cached are worded in it
+        self._version = 0                   # of a log read from its tail: older rolls placed
+        self._folding = 0                   # the search text of older rolls being made in a thread
 
     # ------------------------------------------------------------ CampaignView
 
@@ -135,7 +137,8 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             self._folded = []
             self.refresh()
         records = session.rolls
-        if session is not self._session or records is not self._records or len(records) < self._count:
+        if (session is not self._session or records is not self._records or len(records) < self._count
+                or getattr(records, "version", 0) != self._version):
             self._load(session)
         elif len(records) > self._count:
             self._append_new()
@@ -146,7 +149,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         if len(self._records) > self._count or self._session.rolls is not self._records:
             self.show_campaign(self._session)
             return
-        index = self._by_seq.get(record.seq)
+        index = self._index_of(record.seq)
         if index is not None:                       # revealed: same roll, new marks
             self._lines.discard(index)
             self._forget_strips(index)
@@ -173,9 +176,15 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         rows = self._shown()
         return rows[row] if 0 <= row < len(rows) else None
 
+    def _index_of(self, seq: int) -> int | None:
+        """The record index of roll `seq` (a log read from its tail finds it in its index)."""
+        index_of = getattr(self._records, "index_of", None)
+        return index_of(seq) if index_of is not None else self._by_seq.get(seq)
+
     def _load(self, session: CampaignSession) -> None:
         self._session = session
         self._records = session.rolls
+        self._version = getattr(self._records, "version", 0)
         self._count = 0
         self._rows = array("q")
         self._record_row = array("q")
@@ -187,6 +196,8 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         self._place(0, len(self._records))
         self._tail = len(self._rows)
         self._cursor = len(self._rows) - 1
+        if self._query is not None:
+            self._refold()
         self._update_virtual_size()
         self.scroll_to(y=self.max_scroll_y, animate=False, force=True)
         self.refresh()
@@ -199,9 +210,14 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         if start >= end:
             self._count = max(self._count, end)
             return
-        sessions = [record.session for record in records[start:end]]
+        lazy_sessions = getattr(records, "sessions", None)
+        sessions = (lazy_sessions(start, end) if lazy_sessions is not None
+                    else [record.session for record in records[start:end]])
         cuts = [i for i in range(1, len(sessions)) if sessions[i] != sessions[i - 1]]
-        last = records[start - 1].session if start > 0 else None
+        last = None
+        if start > 0:
+            session_of = getattr(records, "session_of", None)
+            last = session_of(start - 1) if session_of is not None else records[start - 1].session
         for run_start, run_end in zip([0, *cuts], [*cuts, len(sessions)]):
             session = sessions[run_start]
             if session != last:
@@ -210,7 +226,8 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             first_row = len(rows)
             record_row.extend(range(first_row, first_row + run_end - run_start))
             rows.extend(range(start + run_start, start + run_end))
-        self._by_seq.update(zip([record.seq for record in records[start:end]], range(start, end)))
+        if not hasattr(records, "index_of"):
+            self._by_seq.update(zip([record.seq for record in records[start:end]], range(start, end)))
         self._count = end
 
     def _append_new(self) -> None:
@@ -222,7 +239,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         if self._view is not None:                  # filtering: new rows show only if they match
             for row in range(rows_before, len(self._rows)):
                 code = self._rows[row]
-                if code >= 0 and self._query and self._query_folded() in self._folded[code]:
+                if code >= 0 and self._query and self._is_match(code, self._query_folded()):
                     self._view.append(code)
             self._update_virtual_size()
             self.refresh()
@@ -473,7 +490,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
     def show_watching(self, watching: bool) -> None:
         self._strips.clear()
         if self._query is not None:
-            self._folded = [self._fold(i) for i in range(self._count)]
+            self._refold()
             self._search(self._origin)
         self.refresh()
 
@@ -485,7 +502,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             self._query = ""
             self._origin = self._cursor
             if len(self._folded) < self._count:
-                self._folded.extend(self._fold(i) for i in range(len(self._folded), self._count))
+                self._refold(keep=True)
             self._matches = 0
             self._update_virtual_size()
             if self._cursor >= self.scroll_offset.y + self._height():
@@ -512,11 +529,53 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         return search_text(record, session.system if session is not None else None,
                            session.campaign if session is not None else None, ascii=self.ascii)
 
+    def _refold(self, keep: bool = False) -> None:
+        """The search text of every roll: the ones in memory now, older ones of a log read from
+        its tail in a thread, newest first (parsing them all on this thread would stop the keys
+        for seconds), the search updated as they come. `keep`: only rolls added since are new."""
+        if keep and self._folded and self._folded[0] is not None:
+            self._folded.extend(self._fold(i) for i in range(len(self._folded), self._count))
+            return
+        older = getattr(self._records, "older_count", 0) if hasattr(self._records, "index_of") else 0
+        older = min(older, self._count)
+        self._folded = [None] * older + [self._fold(i) for i in range(older, self._count)]  # type: ignore[list-item]
+        self._folding += 1
+        if older:
+            token, folded = self._folding, self._folded
+            self.run_worker(lambda: self._fold_older(token, folded, older), thread=True, group="log-fold",
+                            name="log-fold", exclusive=True, exit_on_error=False)
+
+    def _fold_older(self, token: int, folded: list, older: int) -> None:
+        """In a thread: fill `folded[:older]` from the newest down, a batch at a time."""
+        from gmscreen.ui.quick_switch import quick_switches
+
+        batch = 512
+        with quick_switches():
+            for top in range(older, 0, -batch):
+                if token != self._folding or folded is not self._folded:
+                    return
+                for i in range(top - 1, max(0, top - batch) - 1, -1):
+                    folded[i] = self._fold(i)
+                self.app.call_from_thread(self._folded_more, token)
+
+    def _folded_more(self, token: int) -> None:
+        if token != self._folding or self._query is None:
+            return
+        if self._matches == 0 or self._view is not None:
+            self._search(self._origin if self._view is None else self.row_count - 1)
+        else:
+            needle = self._query_folded()
+            self._matches = sum(1 for text in self._folded if text is not None and needle in text)
+            self.refresh_line(self._height())
+
     def _query_folded(self) -> str:
         return fold(self._query or "")
 
     def _is_match(self, code: int, needle: str) -> bool:
-        return code >= 0 and needle in self._folded[code]
+        if code < 0 or code >= len(self._folded):
+            return False
+        text = self._folded[code]
+        return text is not None and needle in text
 
     def _search(self, start: int, step: int = -1) -> bool:
         """Move the cursor to the nearest match from `start` (included) going `step`, wrapping."""
@@ -529,7 +588,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             self._matches = 0
             self.refresh()
             return False
-        self._matches = sum(1 for text in self._folded if needle in text)
+        self._matches = sum(1 for text in self._folded if text is not None and needle in text)
         count = len(rows)
         if count == 0 or self._matches == 0:
             self.refresh()
@@ -547,16 +606,18 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
     def _open_filter(self) -> None:
         needle = self._query_folded()
         record = self.selected_record
-        self._view = array("q", (i for i, text in enumerate(self._folded) if needle in text))
-        index = self._by_seq.get(record.seq, -1) if record is not None else -1
-        self._cursor = self._row_of(index) if index >= 0 and needle in self._folded[index] else len(self._view) - 1
+        self._view = array("q", (i for i, text in enumerate(self._folded) if text is not None and needle in text))
+        found = self._index_of(record.seq) if record is not None else None
+        index = -1 if found is None else found
+        self._cursor = self._row_of(index) if index >= 0 and self._is_match(index, needle) else len(self._view) - 1
         self._update_virtual_size()
 
     def _close_filter(self) -> None:
         record = self.selected_record
         self._view = None
         self._tail = len(self._rows)
-        self._cursor = self._record_row[self._by_seq[record.seq]] if record is not None else len(self._rows) - 1
+        found = self._index_of(record.seq) if record is not None else None
+        self._cursor = self._record_row[found] if found is not None else len(self._rows) - 1
         self._update_virtual_size()
 
     def _toggle_filter(self) -> None:

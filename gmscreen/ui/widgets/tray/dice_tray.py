@@ -208,8 +208,10 @@ class DiceTray(CampaignView, Widget):
 
         def read() -> tuple[CampaignSession, list[str]]:
             from gmscreen.play.quickroll.history import history_from_log
+            from gmscreen.ui.quick_switch import quick_switches
 
-            return session, history_from_log(recent, campaign, _HISTORY)
+            with quick_switches():          # the keys typed meanwhile do not wait for it
+                return session, history_from_log(recent, campaign, _HISTORY)
 
         self.run_worker(read, thread=True, name="quick-roll-history", group="quick-roll-history",
                         exclusive=True, exit_on_error=False)

@@ -1,0 +1,38 @@
+"""Worker threads that do not make the keys wait.
+
+A thread busy with Python code (reading the roll log, the quick-roll history, the search
+text of older rolls) holds the interpreter lock for a whole switch interval (5 ms) each time
+the screen's loop lets it go — at every select — so a key that takes a dozen of those waited
+a tenth of a second. While such a thread works the interval is cut short; the last one to
+finish puts it back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+from typing import Iterator
+
+SWITCH_INTERVAL = 0.0005        # seconds
+
+_lock = threading.Lock()
+_busy = 0
+_saved = 0.005
+
+
+@contextlib.contextmanager
+def quick_switches() -> Iterator[None]:
+    global _busy, _saved
+    with _lock:
+        if _busy == 0:
+            _saved = sys.getswitchinterval()
+            sys.setswitchinterval(min(_saved, SWITCH_INTERVAL))
+        _busy += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _busy -= 1
+            if _busy == 0:
+                sys.setswitchinterval(_saved)
