@@ -32,6 +32,17 @@ async def press(pilot: Any, *keys: str) -> None:
     await pilot.pause()
 
 
+async def until(app: Any, pilot: Any, condition: Any, tries: int = 100) -> bool:
+    """Let the screen run (its workers too) until `condition()` holds: what a key started may end
+    a few frames later on a busy machine. False when it never did."""
+    for _ in range(tries):
+        if condition():
+            return True
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.01)
+    return bool(condition())
+
+
 async def load_error_shown(app: Any, pilot: Any) -> LoadErrorScreen:
     """Wait until the campaign has failed to open and the load error screen is up."""
     for _ in range(20):

@@ -10,7 +10,7 @@ from typing import Any
 from gmscreen.play.quickroll import RollFlow, parse
 from gmscreen.ui import GMScreenApp
 
-from _pilot import press, ready, screen_text
+from _pilot import press, ready, screen_text, until
 
 
 def _screen(app: Any) -> str:
@@ -178,7 +178,7 @@ async def test_a_hidden_extended_test_shows_no_threshold_in_the_queue(campaign_f
         pane = app.pane("initiative")
         pane._cursor_to(f"t:{timer.id}")
         await press(pilot, "r")                                        # the next interval, from the queue
-        assert len(app.session.campaign.timers[-1].dice["rolls"]) == 2
+        assert await until(app, pilot, lambda: len(app.session.campaign.timers[-1].dice["rolls"]) == 2)
         screen = _screen(app)
         assert not _leaks(screen, secrets), screen                     # the row, its detail, the notice
         assert "difficulté secrète" in screen
