@@ -247,13 +247,10 @@ class CampaignWatch:
                 log = RollLog(path)             # no roll yet: nothing to read, nothing created
             elif (self.log is None or not self.log.records or not isinstance(self._rolls_signature, tuple)
                   or self._rolls_signature[:2] != signature[:2] or signature[2] < self._rolls_signature[2]):
-                log = RollLog.load(path)        # first look, or another file now: read whole
+                log = RollLog.load_recent(path)  # first look, or another file now: its tail
             else:
                 log = self.log
-                try:
-                    log.catch_up()              # only what was appended since
-                except PermissionError:
-                    log = RollLog.load(path)    # a log this user may only read
+                log.read_appended()             # only what was appended since, read-only
         except (CampaignError, OSError) as exc:
             self.problem = _problem_text(exc)
             return False

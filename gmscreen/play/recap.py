@@ -296,7 +296,7 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
         recap.changes, recap.timers, recap.fight, recap.joined, recap.left = {}, [], [], [], []
         recap.labels = [clean(c.label) for c in _net(mine)]
 
-    log = RollLog.load(rolls_path(path))
+    log = RollLog.load_session(rolls_path(path), wanted)    # that session's bytes, not the log's
     recap.warnings += [str(p) for p in log.warnings]
     records = [r for r in log.records if r.session == wanted]
     shown = [r for r in records if gm or not masked(r)]

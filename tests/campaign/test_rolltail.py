@@ -103,6 +103,32 @@ def test_rolls_appended_by_another_process_are_followed(tmp_path):
     log.close()
 
 
+def test_a_reader_that_must_not_write_follows_read_only_and_waits_for_a_whole_entry(tmp_path):
+    """The player view's way: a log only readable, appended by another process, an entry caught
+    half written; nothing is created or locked beside the log."""
+    path = tmp_path / "c.rolls.toml"
+    write_log(path, 300, reveals=[(300, 7)])
+    path.chmod(0o444)
+    log = RollLog.load_recent(path, 30)
+    assert log.read_appended() == 0
+    request, result = mir_result(3)
+    path.chmod(0o644)
+    append_one(path, campaign_name="c.toml", session=4, who="Autre", line="autre tir sd2", request=request,
+               result=result)
+    whole = path.read_bytes()
+    entry = whole.rindex(b"[[roll]]")
+    path.write_bytes(whole[: entry + 40])           # the entry half written
+    path.chmod(0o444)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert log.read_appended() == 0 and log.warnings == []
+    path.chmod(0o644)
+    path.write_bytes(whole + format_reveal(301, "2025-03-01T22:00:00+01:00").encode())
+    path.chmod(0o444)
+    assert log.read_appended() == 1
+    assert log.records[-1].who == "Autre" and log.records[-1].seq == 301 and log.records[-1].revealed
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
 @pytest.mark.parametrize("session", [1, 2, 5, 10, 11])
 def test_one_session_read_alone_is_that_session_of_the_whole(tmp_path, session):
     path = tmp_path / "c.rolls.toml"
