@@ -287,9 +287,8 @@ class RosterPane(TablePane[Character]):
         if cells is None:
             columns = self._columns
             self._columns = self._plan()
-            if self._columns != columns:        # a wider line among the rest: all drawn anew
-                self._filling = None
-                self._drawn = True
+            if self._columns != columns:        # a wider line among the rest: drawn anew, a screenful
+                self._filling = None            # first again, then the rest (measured already)
                 self._redraw(keep)
                 return
             cells = {}
