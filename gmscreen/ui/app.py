@@ -176,6 +176,10 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self.startup_problems += problems
         self._config_changed = False               # --theme chose a theme to remember (saved once running)
         self._pick_theme(theme)
+        # The stylesheet, not read yet, takes the chosen theme's variables now: Textual's own
+        # refresh for the change (queued by the theme's watcher) would parse it all twice.
+        self.stylesheet.set_variables(self.get_css_variables())
+        self._theme_set_early = True
         if ascii:
             self.add_class("-ascii")
             self._filters.append(AsciiGlyphs())       # every glyph drawn, in ASCII (gmscreen.ui.glyphs)
@@ -209,6 +213,13 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if asked and self.theme == asked and self.config.theme != asked:
             self.config.remember_theme(asked, save=False)
             self._config_changed = True         # saved in a thread once the app runs
+
+    def refresh_css(self, animate: bool = True) -> None:
+        if self._theme_set_early:
+            self._theme_set_early = False
+            if not self._is_mounted:           # the theme chosen in __init__: already in the variables
+                return
+        super().refresh_css(animate)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         generated = self.current_theme.to_color_system().generate()

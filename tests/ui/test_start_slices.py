@@ -122,3 +122,29 @@ def test_the_first_frame_imports_only_the_campaigns_own_game(campaign_file, tmp_
     modules = done.stdout.split("MODULES", 1)[1].split()
     games = {name.split(".")[2] for name in modules} & set(SYSTEMS)
     assert games == {"eclats"}, modules
+
+
+async def test_the_apps_css_is_parsed_once_with_the_chosen_themes_variables(campaign_file, monkeypatch):
+    """The theme chosen at start (--theme, config.toml) is in the variables before the CSS is
+    first parsed: Textual's refresh for the change would parse it all again."""
+    from textual.css.stylesheet import Stylesheet
+
+    parsed: list[dict[str, str]] = []
+    parse_rules = Stylesheet._parse_rules
+
+    def counting(sheet, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        cached = (css, read_from, is_default_rules, tie_breaker, scope) in sheet._parse_cache
+        if read_from[1] == "GMScreenApp.CSS" and not cached:
+            parsed.append(dict(sheet._variables))
+        return parse_rules(sheet, css, read_from, is_default_rules, tie_breaker, scope)
+
+    monkeypatch.setattr(Stylesheet, "_parse_rules", counting)
+    app = GMScreenApp(campaign_file("mir"), theme="gmscreen-light")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        light = app.get_css_variables()
+        assert len(parsed) == 1 and parsed[0]["background"] == light["background"]
+        app.theme = "gmscreen-dark"                 # a change once running is applied as ever
+        await pilot.pause()
+        assert len(parsed) == 2 and parsed[1]["background"] == app.get_css_variables()["background"]
+        assert parsed[1]["background"] != light["background"]
