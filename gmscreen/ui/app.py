@@ -37,6 +37,7 @@ from .lifecycle import SessionKeeper
 from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pane, pane_title, retitle
 from .sanitize import clean, pasted
 from .screens.steady import SteadyScreen
+from .start_slices import next_slice
 from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes, next_theme
 from .widgets.footer import QuietFooter
@@ -166,6 +167,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._settled = False                      # a campaign is shown, or the load error screen
         self._preopened: Any = None                # a session opened in compose, panes already there
         self._rolls_to_load: Any = None            # a session whose roll log is read after the first frame
+        self.start_slices = 0                      # turns of the loop the start took after the first frame
         self.startup_problems: list[str] = list(self.config.problems)
         themes, problems = load_themes()
         for each in themes:
@@ -174,6 +176,10 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self.startup_problems += problems
         self._config_changed = False               # --theme chose a theme to remember (saved once running)
         self._pick_theme(theme)
+        # The stylesheet, not read yet, takes the chosen theme's variables now: Textual's own
+        # refresh for the change (queued by the theme's watcher) would parse it all twice.
+        self.stylesheet.set_variables(self.get_css_variables())
+        self._theme_set_early = True
         if ascii:
             self.add_class("-ascii")
             self._filters.append(AsciiGlyphs())       # every glyph drawn, in ASCII (gmscreen.ui.glyphs)
@@ -208,6 +214,13 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             self.config.remember_theme(asked, save=False)
             self._config_changed = True         # saved in a thread once the app runs
 
+    def refresh_css(self, animate: bool = True) -> None:
+        if self._theme_set_early:
+            self._theme_set_early = False
+            if not self._is_mounted:           # the theme chosen in __init__: already in the variables
+                return
+        super().refresh_css(animate)
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         generated = self.current_theme.to_color_system().generate()
         return {name: generated.get(value[1:], value) if value.startswith("$") else value
@@ -224,8 +237,12 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                         exit_on_error=False)
 
     def _save_config_in_thread(self) -> None:
+        from .quick_switch import quick_switches      # (its first save imports tomlkit: 70 ms of Python)
+
         config = self.config
-        if not config.save() and not config.broken:
+        with quick_switches():
+            saved = config.save()
+        if not saved and not config.broken:
             problem = config.problems[-1] if config.problems else _("settings not saved")
             self.call_from_thread(self.warn, problem)
 
@@ -350,12 +367,17 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     async def _build_missing_panes(self) -> None:
         """Mount the main panes the first frame left out, each at its place in the order."""
+        for each in self._mount_missing_panes():
+            await each
+
+    def _mount_missing_panes(self) -> list[Any]:
+        """Start mounting the missing main panes; what to await for them to be mounted."""
         found = self.screen_stack[0].query("#panes") if self.screen_stack else None
         if not found:
-            return
+            return []
         container = found.first()
         if not container.is_attached:          # already taken down: an exit asked during start-up
-            return
+            return []
         present = {child.id for child in container.children}
         mounting = []
         for index, pane_id in enumerate(MAIN_PANES):
@@ -367,8 +389,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             present.add(pane_id)
         if mounting:
             self._mark_current(self.current_pane)
-            for each in mounting:
-                await each
+        return mounting
 
     async def _ensure_pane(self, pane_id: str) -> None:
         """A key for a pane not built yet (pressed as the screen appeared) waits for it."""
@@ -454,24 +475,42 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             self._resume_gc = False
             gc.freeze()
             gc.enable()
-        await self._build_missing_panes()
-        from gmscreen.play.quickroll.grammar import line_rules  # the tray's grammar, ready before the first key
-
-        if self.session is not None:
-            line_rules(self.session.campaign.system)       # and the words of the campaign's game
-
+        # The rest of the start, a slice per turn of the loop (keys typed meanwhile go between).
+        next_slice(self, self._start_slices, self.session)
         session, self._rolls_to_load = self._rolls_to_load, None
         if session is not None and session is self.session:
             # A little later: the keys typed as the screen appeared are answered first, not
             # behind a thread that shares the interpreter with them (no one types headless).
-            def read() -> None:
+            async def read() -> None:
                 if session is self.session:
+                    await self._build_missing_panes()      # the log pane takes the rolls in as they come
                     self._load_rolls(session)
 
             if self.is_headless:
                 self.call_later(read)
             else:
                 self.set_timer(_LOG_READ_DELAY, read)
+
+    def _start_slices(self, session: Any, step: int = 0) -> None:
+        """After the first frame, one piece per turn of the loop (keys typed meanwhile go in
+        between, none waits for the whole): the tray's grammar with the game's words, the
+        module of each hidden pane, then those panes mounted together (one layout, one frame)."""
+        if session is None or session is not self.session or not self.is_running:
+            return
+        missing = [p for p in MAIN_PANES if self.pane(p) is None]
+        if step == 0:
+            from gmscreen.play.quickroll.grammar import line_rules  # ready before the first key
+
+            line_rules(session.campaign.system)
+        elif step <= len(missing):         # (a module a turn: the imports are most of the cost)
+            from .panes import pane_class
+
+            pane_class(missing[step - 1])
+        self.start_slices += 1
+        if step > len(missing):
+            self._mount_missing_panes()
+            return
+        next_slice(self, self._start_slices, session, step + 1)
 
     def _start_path(self) -> Path | None:
         last = self.config.last_campaign
@@ -606,7 +645,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             secret = recovered.gm_only or bool(recovered.result.get("hidden"))
             what = _("the GM's secret roll") if secret else f"{recovered.who} · {recovered.line}"
             self.warn(_("roll shown before the stop, logged as it stood: {roll}").format(roll=what))
-        self.call_after_refresh(self._show_ready)
+        self._show_ready() if mounted else self.call_after_refresh(self._show_ready)
         self._check_keymap()
         if not session.rolls_loaded:
             # The roll log grows all campaign long: read it once the first frame is out (a

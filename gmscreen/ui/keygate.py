@@ -83,6 +83,12 @@ class KeyGate:
         `settled` waits for that too)."""
         return not self.held and not self._in_flight and self._task is None
 
+    @property
+    def busy(self) -> bool:
+        """A key is held, on its way, or what the last one did is still settling (`start_slices`
+        waits for it)."""
+        return bool(self.held) or self._in_flight or self._task is not None
+
     async def settled(self) -> None:
         """Every key typed so far handled, and what it did done (the input ends: exit after)."""
         while not self.idle:

@@ -27,6 +27,7 @@ from gmscreen.ui.panes import is_wide, set_title
 from gmscreen.play.games import table_for
 from gmscreen.play.roster_rules import leaving, remove_character, start_session
 from gmscreen.ui.sanitize import clean, literal_text
+from gmscreen.ui.start_slices import next_slice
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
 from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, update_row
 
@@ -62,6 +63,7 @@ NAME_MIN = 12            # a narrow pane cuts names down to this, conditions to 
 CONDITIONS_MIN = 8
 NAME_FLOOR = 6           # ...and even narrower, the stats give way only once these are reached
 FIRST_ROWS = 24          # rows drawn before the first frame (or the terminal's height if taller)
+FILL_SLICE = 40          # the rest's lines measured this many per turn of the loop (a few ms each)
 _NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
 
 
@@ -167,6 +169,7 @@ class RosterPane(TablePane[Character]):
         self._shown: tuple[int, int] | None = None
         self._filling: tuple[object, str | None] | None = None   # a long roster's pending rest, and its cursor
         self._drawn = False                      # the first draw is out (later ones come whole)
+        self.fill_slices = 0                     # turns of the loop the rest of a long roster took
         self._system: Any = None
         self._ordered: list[Character] = []      # every character, in the table's order
         self._glances: dict[str, Text] = {}      # their stats lines, by id
@@ -254,28 +257,49 @@ class RosterPane(TablePane[Character]):
         self._add_rows(ordered[:first], keep)
         if len(ordered) > first:
             token = self._filling = (object(), keep)
-            self.call_after_refresh(self._add_rest, token, ordered[first:], keep)
+            self.call_after_refresh(next_slice, self.app, self._add_rest, token, ordered[first:], keep)
         else:
             self._drawn = True
 
-    def _add_rows(self, characters: list[Character], keep: str | None) -> None:
+    def _add_rows(self, characters: list[Character], keep: str | None,
+                  cells: dict[str, list[Text]] | None = None) -> None:
         table = self.table
         for ch in characters:
-            table.add_row(*self._cells(ch), key=ch.id)
+            table.add_row(*(cells[ch.id] if cells else self._cells(ch)), key=ch.id)
             self._ids.append(ch.id)
         if keep in self._ids and self.current_id() != keep:
             table.move_cursor(row=self._ids.index(keep), animate=False)
 
-    def _add_rest(self, token: tuple[object, str | None], characters: list[Character], keep: str | None) -> None:
-        if token is self._filling and self.is_mounted:     # else redrawn since: that draw has them all
-            self._filling = None
-            self._drawn = True
+    def _add_rest(self, token: tuple[object, str | None], characters: list[Character], keep: str | None,
+                  cells: dict[str, list[Text]] | None = None) -> None:
+        """The rest of a long roster, `FILL_SLICE` characters per turn of the loop (a key typed
+        meanwhile waits for one slice, not for all): their lines measured, then their cells made
+        at the columns fitted to all, then the rows added at once (added in slices, the table
+        would be laid out and sent again for each)."""
+        if token is not self._filling or not self.is_mounted:     # redrawn since: that draw has them all
+            return
+        self.fill_slices += 1
+        todo = [c for c in characters if c.id not in self._glances][:FILL_SLICE]
+        if todo:
+            self._glances.update((c.id, glance(self._system, c, ascii=self.ascii)) for c in todo)
+            next_slice(self.app, self._add_rest, token, characters, keep)
+            return
+        if cells is None:
             columns = self._columns
-            self._measure(characters)
-            if self._columns != columns:        # a wider line among the rest: all drawn anew
+            self._columns = self._plan()
+            if self._columns != columns:        # a wider line among the rest: drawn anew, a screenful
+                self._filling = None            # first again, then the rest (measured already)
                 self._redraw(keep)
                 return
-            self._add_rows(characters, keep)
+            cells = {}
+        todo = [c for c in characters if c.id not in cells][:FILL_SLICE]
+        if todo:
+            cells.update((c.id, self._cells(c)) for c in todo)
+            next_slice(self.app, self._add_rest, token, characters, keep, cells)
+            return
+        self._filling = None
+        self._drawn = True
+        self._add_rows(characters, keep, cells)
 
     def _update_rows(self, characters: list[Character]) -> None:
         """Redraw the cells that changed in rows already in the table (the columns unchanged)."""

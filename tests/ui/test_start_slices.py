@@ -1,0 +1,150 @@
+"""What the screen builds after its first frame goes a slice per turn of the event loop, and a
+key typed meanwhile goes first: the first frame shows a screenful of a long roster, the rest
+is measured and made in slices, the hidden panes' modules are imported one a turn, and a
+slice steps aside while a key is on its way. The first frame imports only the campaign's own
+game."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from _pilot import ready
+from textual import events
+
+from gmscreen.campaign import load_campaign, save_campaign
+from gmscreen.campaign.model import Character
+from gmscreen.rules import SYSTEMS
+from gmscreen.ui import GMScreenApp
+from gmscreen.ui.start_slices import next_slice
+from gmscreen.ui.widgets.roster.pane import FILL_SLICE, FIRST_ROWS
+from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+
+CAST = 300
+
+
+def _long_roster(path: Path) -> int:
+    """The sample with a cast of `CAST` characters; their number."""
+    campaign = load_campaign(path)
+    template = campaign.characters[0]
+    campaign.characters = [Character(id=f"perso-{i}", name=f"Personnage {i}", side="party" if i < 4 else "npc",
+                                     sheet={g: dict(v) for g, v in template.sheet.items()}) for i in range(CAST)]
+    campaign.encounter.entries, campaign.encounter.declared, campaign.timers = [], [], []   # (they named the cast)
+    campaign.encounter.round = campaign.encounter.turn = 0
+    save_campaign(campaign, path)
+    return len(campaign.characters)
+
+
+async def test_a_key_typed_at_the_first_frame_goes_before_the_rest_of_a_long_roster(campaign_file, monkeypatch):
+    path = campaign_file("mir")
+    total = _long_roster(path)
+    rows_at_key: list[int] = []
+    changed = DiceTray.on_input_changed
+
+    def noting(tray, event):
+        rows_at_key.append(tray.app.pane("roster").table.row_count)
+        return changed(tray, event)
+
+    monkeypatch.setattr(DiceTray, "on_input_changed", noting)
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while app.focused is None:            # the campaign's pane, focused as the first frame is drawn
+            await asyncio.sleep(0.001)
+        roster = app.pane("roster")
+        assert roster.table.row_count == FIRST_ROWS           # a screenful first
+        for key, char in (("slash", "/"), ("x", "x")):        # typed as the screen appears (a pilot's
+            app._driver.send_message(events.Key(key, char))      # press would wait for the start to end)
+        while app.dice_tray().line.value != "x":
+            await asyncio.sleep(0.001)
+        await ready(app, pilot)
+        for _ in range(50):
+            if roster._filling is None:
+                break
+            await pilot.pause()
+        assert rows_at_key and rows_at_key[0] < total          # the key went in before the rest was drawn
+        assert roster.table.row_count == total
+        rest = total - FIRST_ROWS
+        assert roster.fill_slices >= 2 * math.ceil(rest / FILL_SLICE)       # measured, then made, a slice a turn
+        # The tray's grammar, then the hidden panes (one module a turn, unless the log's reading,
+        # at once without a terminal, built them first).
+        assert app.start_slices >= 2 and all(app.pane(p) is not None for p in ("initiative", "difficulty", "log"))
+
+
+async def test_a_slice_steps_aside_while_a_key_is_on_its_way():
+    class Gate:
+        busy = True
+
+    class App:
+        key_gate = Gate()
+        is_running = True
+
+    ran: list[int] = []
+    next_slice(App, ran.append, 1)
+    await asyncio.sleep(0.05)
+    assert ran == []
+    App.key_gate.busy = False
+    await asyncio.sleep(0.05)
+    assert ran == [1]
+
+
+FIRST_FRAME_MODULES = textwrap.dedent('''
+    import sys
+    from pathlib import Path
+    import textual.app as textual_app
+    from gmscreen.ui import GMScreenApp
+
+    shown = textual_app.App._display
+    seen = []
+
+    def display(self, screen, update):
+        shown(self, screen, update)
+        if not seen:
+            seen.extend(sorted(m for m in sys.modules if m.startswith(("gmscreen.rules.", "gmscreen.play.games."))))
+            self.exit()
+
+    textual_app.App._display = display
+    GMScreenApp(Path(sys.argv[1])).run(headless=True, size=(80, 24))
+    print("MODULES", " ".join(seen))
+''')
+
+
+def test_the_first_frame_imports_only_the_campaigns_own_game(campaign_file, tmp_path):
+    path = campaign_file("eclats")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-c", FIRST_FRAME_MODULES, str(path)], env=env, capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    modules = done.stdout.split("MODULES", 1)[1].split()
+    games = {name.split(".")[2] for name in modules} & set(SYSTEMS)
+    assert games == {"eclats"}, modules
+
+
+async def test_the_apps_css_is_parsed_once_with_the_chosen_themes_variables(campaign_file, monkeypatch):
+    """The theme chosen at start (--theme, config.toml) is in the variables before the CSS is
+    first parsed: Textual's refresh for the change would parse it all again."""
+    from textual.css.stylesheet import Stylesheet
+
+    parsed: list[dict[str, str]] = []
+    parse_rules = Stylesheet._parse_rules
+
+    def counting(sheet, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        cached = (css, read_from, is_default_rules, tie_breaker, scope) in sheet._parse_cache
+        if read_from[1] == "GMScreenApp.CSS" and not cached:
+            parsed.append(dict(sheet._variables))
+        return parse_rules(sheet, css, read_from, is_default_rules, tie_breaker, scope)
+
+    monkeypatch.setattr(Stylesheet, "_parse_rules", counting)
+    app = GMScreenApp(campaign_file("mir"), theme="gmscreen-light")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        light = app.get_css_variables()
+        assert len(parsed) == 1 and parsed[0]["background"] == light["background"]
+        app.theme = "gmscreen-dark"                 # a change once running is applied as ever
+        await pilot.pause()
+        assert len(parsed) == 2 and parsed[1]["background"] == app.get_css_variables()["background"]
+        assert parsed[1]["background"] != light["background"]
