@@ -408,6 +408,9 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     def on_mount(self) -> None:
         self._keep_toast_rack()
+        from .repaint import forget_stale_repaints
+
+        forget_stale_repaints(self.screen)
         self._stop_listening = i18n.on_change(self._language_changed)
         self._theme_ready = True
         if self._config_changed:
