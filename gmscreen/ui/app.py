@@ -88,6 +88,7 @@ App.-ascii FooterKey.-command-palette { border-left: ascii $foreground 20%; }
 
 ROLL_FOLLOW_SECONDS = 0.5               # another process's roll shows within a second
 _LOG_READ_DELAY = 0.25               # seconds after the first frame: see `on_ready`
+SAVING_SHOWN_AFTER = 0.1                # a save still running then says "saving…" on the status line
 _ASCII_KEY_NAMES = {"⏎": "enter", "↑": "up", "↓": "down", "←": "left", "→": "right", "⌫": "backspace"}
 
 
@@ -547,9 +548,15 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 self._show_rolls()
         elif worker.name == "autosave" and self.session is not None:
             if event.state == WorkerState.RUNNING:
-                self._show_save_state(N_("saving…"))
-            elif event.state == WorkerState.SUCCESS:
-                self._show_save_state(N_("saved") if not self.session.dirty else "")
+                # "saving…" only for a save still running after a moment: a quick one says
+                # "saved" once, not two words flashing by (each one a write down the wire).
+                self._saving_timer = self.set_timer(SAVING_SHOWN_AFTER, self._say_saving)
+            elif event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+                if getattr(self, "_saving_timer", None) is not None:
+                    self._saving_timer.stop()
+                    self._saving_timer = None
+                if event.state == WorkerState.SUCCESS:
+                    self._show_save_state(N_("saved") if not self.session.dirty else "")
 
     def _open_failed(self, error: BaseException | None) -> None:
         from gmscreen.campaign.errors import CampaignError, Problem
@@ -752,16 +759,30 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if status is not None:
             status.show_session(self.session, ascii=self.ascii)
 
+    def _say_saving(self) -> None:
+        self._saving_timer = None
+        self._show_save_state(N_("saving…"))
+
     def _show_save_state(self, state: str) -> None:
         status = self._status_line()
         if status is not None:
             status.save_state = state
             self.show_status()
 
+    def tell(self, message: str) -> None:
+        """Said on the status line in place of the last change's label, until the next change
+        (a toast would send its box and the screen under it twice); a toast while players
+        watch (the status line hides what may name a secret)."""
+        if self.players_watching or self._status_line() is None:
+            super().tell(message)
+            return
+        self._told = message
+
     def after_change(self) -> None:
         super().after_change()
         status = self._status_line()
         if status is not None:
+            status.notice, self._told = getattr(self, "_told", ""), ""
             status.save_state = "" if not self.writable else N_("unsaved")
             self.show_status()
 
