@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.cells import cell_len
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import Static
 
 from gmscreen.i18n import _
 
+from .repaint import no_refresh, same_start
 from .sanitize import literal
 
 if TYPE_CHECKING:
@@ -57,13 +57,13 @@ class StatusLine(Static):
         if content == self._shown:
             return
         before, self._shown = self._shown, content
-        start = _same_start(before, content) if before is not None else 0
+        start = same_start(before, content) if before is not None else 0
         if not start or not self.size.width:
             self.update(content, layout=False)
             return
         # Only the cells from the first one that differs go down the wire ("saved" after
         # "unsaved", a new round's number): the start of the line is the same.
-        self.refresh = _no_refresh  # type: ignore[method-assign]
+        self.refresh = no_refresh  # type: ignore[method-assign]
         try:
             self.update(content, layout=False)
         finally:
@@ -94,28 +94,6 @@ class StatusLine(Static):
             style = "$error bold" if self.save_state == "save failed" else "dim"
             parts += [sep, (_(self.save_state), style)]
         return Content.assemble(*parts)
-
-
-def _no_refresh(*_regions: object, **_options: object) -> None:
-    return None
-
-
-def _same_start(before: Content, after: Content) -> int:
-    """Cells at the start of the line drawn the same in both (same text, same styles)."""
-    old, new = before.plain, after.plain
-    n = 0
-    limit = min(len(old), len(new))
-    while n < limit and old[n] == new[n]:
-        n += 1
-    if "\n" in old[:n]:
-        return 0
-
-    def styles(content: Content) -> list[tuple[int, int, object]]:
-        return [(span.start, min(span.end, n), span.style) for span in content.spans if span.start < n]
-
-    if styles(before) != styles(after):
-        return 0
-    return cell_len(old[:n])
 
 
 def watching_mark(ascii: bool = False) -> Content:

@@ -9,6 +9,7 @@ every cell of the screen as Textual drew it.
 
 from __future__ import annotations
 
+import io
 import random
 import re
 
@@ -17,6 +18,7 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, LayoutUpdate
+from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
 from gmscreen.ui import GMScreenApp
@@ -31,6 +33,7 @@ class Frames:
     def __init__(self, app: GMScreenApp) -> None:
         self.app = app
         self.updates: list[tuple[str, int]] = []
+        self.spans: list[list[tuple[int, int, int]]] = []       # each partial update's, to say what went
         display = app._display
 
         def record(screen, renderable) -> None:
@@ -39,12 +42,14 @@ class Frames:
                     self.updates.append(("full", app.size.width * app.size.height))
                 elif isinstance(renderable, ChopsUpdate):
                     self.updates.append(("part", sum(x2 - x1 for _y, x1, x2 in renderable.spans)))
+                    self.spans.append(list(renderable.spans))
             display(screen, renderable)
 
         app._display = record  # type: ignore[method-assign]
 
     def clear(self) -> None:
         self.updates.clear()
+        self.spans.clear()
 
     @property
     def cells(self) -> int:
@@ -142,6 +147,66 @@ async def test_wide_focus_move_repaints_no_screen(campaign_file) -> None:
             await _action(pilot, frames, key)
             assert frames.full == 0, (key, frames.updates)
             assert frames.cells <= 120 * 40, (key, frames.updates)
+
+
+async def _drawn_as_fresh(app: GMScreenApp, pilot) -> None:
+    """What the screen shows after the actions (parts of widgets sent alone) is what it shows
+    once every widget is drawn again from scratch: no cell left stale by a partial repaint."""
+    def cells() -> str:
+        console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), force_terminal=True,
+                          record=True, legacy_windows=False, safe_box=False, color_system="truecolor")
+        console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+        return console.export_text(styles=True)
+
+    for line in app.screen.query(Input):
+        line.cursor_blink = False                 # its cursor shown, not blinking between the two
+    await pilot.pause(0.1)
+    before = cells()
+    for widget in app.screen.walk_children(with_self=True):
+        widget._styles_cache.clear()
+        widget.refresh()
+    await pilot.pause(0.2)
+    assert cells() == before
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_turn_undo_redo_send_their_rows_and_the_status_line(campaign_file, size) -> None:
+    """`n` sends the old and new current rows, the round header and the cells of the status line
+    that changed; undo and redo the same and no toast (what they did is said on the status line).
+    At 80×24 the roster behind a pane shown again is not sent once more (it kept the repaints
+    asked for while hidden); "saving…" does not flash for a quick save."""
+    width, height = size
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=size, notifications=True) as pilot:
+        frames = await _open(app, pilot)
+        for key in ("2", "1", "4", "2", "4", "1"):        # as the benchmark does, before `n`
+            await _action(pilot, frames, key)
+        limits = {"n": 4 * width, "ctrl+z": 4 * width, "ctrl+y": 4 * width} if width == 80 else \
+                 {"n": 8 * width // 2, "ctrl+z": 8 * width // 2, "ctrl+y": 8 * width // 2}
+        for key in ("n", "ctrl+z", "ctrl+y"):
+            await _action(pilot, frames, key)
+            await pilot.pause(0.4)                         # the save done, "saved" said
+            assert frames.full == 0, (key, frames.updates)
+            assert frames.cells <= limits[key], (key, frames.cells, frames.spans)
+        assert not app._notifications, [n.message for n in app._notifications]
+        assert "saving" not in str(app.status.render())
+        await _drawn_as_fresh(app, pilot)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_quick_roll_sends_the_new_line_and_what_changed_in_the_tray(campaign_file, size) -> None:
+    """A quick roll after another sends the log's new line, the cells of the result that differ
+    and the end of the odds rows losing their chances: not the tray, not the difficulty table."""
+    width, height = size
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=size) as pilot:
+        frames = await _open(app, pilot)
+        await press(pilot, "slash", *"6d12 sd2", "enter", *"6d12 sd2")
+        await pilot.pause(0.3)
+        await _action(pilot, frames, "enter")
+        assert frames.full == 0, frames.updates
+        assert frames.cells <= (6 * width if width == 80 else 10 * width), (frames.cells, frames.updates)
+        await _drawn_as_fresh(app, pilot)
 
 
 # ------------------------------------------------------------------ the driver's rewriting

@@ -25,6 +25,7 @@ from gmscreen.rules import RequestError, System
 from gmscreen.play import chances
 from gmscreen.play.games import table_for
 from gmscreen.ui.host import CampaignView
+from gmscreen.ui.repaint import replace_prompts
 from gmscreen.ui.sanitize import clean, literal
 
 if TYPE_CHECKING:
@@ -191,7 +192,8 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
                 options.append(Option(literal("  " + " · ".join(parts)), id=f"row-{len(self._values)}"))
                 self._values.append(None)
         highlighted = rows_widget.highlighted
-        rows_widget.set_options(options)
+        if not replace_prompts(rows_widget, options):      # the odds alone changed: only they are sent
+            rows_widget.set_options(options)
         if current is not None and current in self._values:
             rows_widget.highlighted = self._option_index(current)
         elif highlighted is not None and highlighted < rows_widget.option_count:
