@@ -22,7 +22,7 @@ from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
 from gmscreen.ui import GMScreenApp
-from gmscreen.ui.wire import join_runs
+from gmscreen.ui.wire import join_runs, render_from_first_cell
 
 from _pilot import press, ready
 
@@ -298,3 +298,37 @@ def test_joined_runs_draw_the_same_screen() -> None:
     # A sequence it does not know is passed on unchanged, and what follows from a known reset.
     odd = "\x1b[0m\x1b[73ma\x1b[0m\x1b[1mb\x1b[0m"
     assert _screen(join_runs(odd)) == _screen(odd)
+
+
+async def test_partial_updates_are_written_from_the_cells_they_change(campaign_file) -> None:
+    """The driver writes a partial update from the first run of text it changes (Textual's own
+    writing starts each line at the widget's left edge): every cell of the update is drawn as
+    Textual draws it, the cells it writes are Textual's, and fewer bytes go."""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        frames = await _open(app, pilot)
+        updates: list[ChopsUpdate] = []
+        display = app._display
+
+        def keep(screen, renderable) -> None:
+            if isinstance(renderable, ChopsUpdate):
+                updates.append(renderable)
+            display(screen, renderable)
+
+        app._display = keep  # type: ignore[method-assign]
+        for keys in (("n",), ("ctrl+z",), ("slash", *"6d12 sd2", "enter"), ("slash", *"6d12 sd2", "enter")):
+            await _action(pilot, frames, *keys)
+        assert updates
+        console = Console(color_system="truecolor", force_terminal=True, width=120, legacy_windows=False)
+        blank = _screen("", 120, 40)
+        saved = 0
+        for update in updates:
+            theirs, ours = update.render_segments(console), render_from_first_cell(update, console)
+            assert len(ours) <= len(theirs)
+            saved += len(theirs) - len(ours)
+            drawn, expected = _screen(ours, 120, 40), _screen(theirs, 120, 40)
+            for y, x1, x2 in update.spans:
+                assert drawn[y][x1:x2] == expected[y][x1:x2], (y, x1, x2)
+            assert all(cell == expected[y][x] for y, row in enumerate(drawn) for x, cell in enumerate(row)
+                       if cell != blank[y][x])
+        assert saved > 0
