@@ -838,6 +838,13 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if self.session is None or pane_id not in PANES:
             return
         await self._ensure_pane(pane_id)
+        from .repaint import one_frame
+
+        one_frame(self)          # tables, borders and footer restyled, each widget on its own: one frame
+        shown, before = self.pane(pane_id), self.pane(self.current_pane)
+        presize = getattr(shown, "presize", None)
+        if presize is not None and before is not None and shown is not before and not shown.size.width:
+            presize(before.content_size)        # its first showing: drawn at the size it gets
         if self.screen.maximized is not None:
             self.screen.minimize()
         if pane_id in MAIN_PANES:

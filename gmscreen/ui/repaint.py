@@ -131,3 +131,22 @@ def update_lines(static: Any, content: Content, width: int) -> None:
             continue
         x = same_start(was, now)
         static.refresh(Region(x, y, max(width - x, 1), 1))
+
+
+ONE_FRAME_SECONDS = 0.03
+
+
+def one_frame(app: Any, seconds: float = ONE_FRAME_SECONDS) -> None:
+    """Hold the screen's updates a moment, then send them as one frame. Each widget asks for
+    its repaint when its own queue is idle: a pane switch restyles the tables (focus), then
+    the panes (their borders lit), then the footer, and the screen sent the tables, then the
+    panes with the tables inside them again. (`App.delay_update` would send the whole screen.)"""
+    screen = app.screen
+    app._begin_batch()
+
+    def send() -> None:
+        app._end_batch()
+        if not app._batch_count and screen is app.screen:
+            screen._update_timer.resume()        # what came meanwhile goes now
+
+    app.set_timer(seconds, send, name="one-frame")

@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
+from textual.geometry import Size
 from textual.widgets import DataTable, Static
 
 from gmscreen import rules
@@ -242,11 +243,22 @@ class InitiativePane(TablePane[Entry]):
                                   width=widths[i] if widths else None)
         self._widths = widths
 
+    def presize(self, size: Size) -> None:
+        """Drawn at `size` before its first showing (the app knows it: the pane it replaces),
+        so that the layout showing it sends it once, not drawn again at its size right after."""
+        width = size.width
+        if self._space or width <= 0:
+            return
+        self._space, self._presized = width, True
+        session = self.session
+        if session is not None:
+            self._draw(session)
+
     def on_resize(self) -> None:
         """Column widths follow the pane's width (the wide layout gives it about 46 cells)."""
         space = self.content_size.width
-        if space and space != self._space:
-            self._space = space
+        if space and (space != self._space or getattr(self, "_presized", False)):
+            self._space, self._presized = space, False     # (the same widths: no row sent again)
             session = self.session
             if session is not None:
                 self._draw(session)
