@@ -842,13 +842,14 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
         one_frame(self)          # tables, borders and footer restyled, each widget on its own: one frame
         shown, before = self.pane(pane_id), self.pane(self.current_pane)
-        presize = getattr(shown, "presize", None)
-        if presize is not None and before is not None and shown is not before and not shown.size.width:
-            presize(before.content_size)        # its first showing: drawn at the size it gets
+        room = before.content_size if before is not None and before is not shown else None
         if self.screen.maximized is not None:
             self.screen.minimize()
         if pane_id in MAIN_PANES:
             self._mark_current(pane_id)
+        presize = getattr(shown, "presize", None)
+        if presize is not None and room and not shown.size.width:
+            presize(room)                       # its first showing: drawn at the size it gets
         self._focus_pane(pane_id)
 
     async def action_cycle_pane(self, step: int) -> None:

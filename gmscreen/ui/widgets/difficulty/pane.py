@@ -58,6 +58,20 @@ class _Rows(OptionList):
         self._laid_out = sizes
         return super()._size_updated(size, virtual_size, container_size, layout)
 
+    _lines_width: int | None = None
+
+    def _update_lines(self) -> None:
+        super()._update_lines()
+        if self._line_cache.lines:
+            self._lines_width = self.scrollable_content_region.width
+
+    def _on_resize(self) -> None:
+        """Its lines measured at this width already (its first showing: by the frame that laid
+        it out): not measured and sent again."""
+        if self._lines_width is not None and self._lines_width == self.scrollable_content_region.width:
+            return
+        super()._on_resize()
+
 
 class DifficultyPane(CampaignView, Widget, can_focus=False):
     """The system's difficulty table with the chance of the typed test at each row."""
@@ -131,6 +145,15 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
         if self._stale:
             self._redraw()
 
+    def presize(self, size: Any) -> None:
+        """Drawn at `size` before its first showing (the pane it replaces has it): the layout
+        showing it sends it once, not drawn again on being shown and on getting its size."""
+        if self.size.width or size.width <= 0:
+            return
+        self._width = size.width
+        self._stale = True
+        self._redraw()
+
     def on_resize(self) -> None:
         width = self.size.width
         if width != self._width:
@@ -155,7 +178,7 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             test.update(literal(_("{test}: no difficulty (opposition)").format(test=self._label or _("this test"))))
         else:
             test.update(literal(_("Odds: {test}").format(test=self._label or _("test being typed"))))
-        width = max(20, self.size.width - 1)
+        width = max(20, (self.size.width or self._width or 0) - 1)
         labels = [clean(d.label) for d in system.difficulties]
         label_w = min(max((cell_len(t) for t in labels), default=8), max(8, width // 2 - 6))
         options: list[Option | None] = []
