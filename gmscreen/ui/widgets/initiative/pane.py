@@ -221,6 +221,7 @@ class InitiativePane(TablePane[Entry]):
         self._keys: list[str] = []
         self._widths: tuple[int, ...] | None = None   # fixed column widths; None: fit content
         self._space = 0                                # the table's width, once laid out
+        self._space_drawn = 0                          # the width the columns were last fitted to
         self._compact = False                          # short state words: the pane is narrow
         self._columns_language = language()            # the language of the column headers
 
@@ -300,12 +301,17 @@ class InitiativePane(TablePane[Entry]):
             self._compact = True
             rows = build()
             widths, _squeezed = self._fit(rows)
+        keys = [k for k, _ in rows]
+        if (widths is not None and self._widths and widths != self._widths and keys == self._keys
+                and len(self._widths) == len(widths) and self._space_drawn == self._space
+                and all(cells[i].cell_len <= self._widths[i] for _, cells in rows for i in range(4))):
+            widths = self._widths       # the columns drawn still hold every cell: rows sent, not the table
         if widths is not None:          # notes too long for their column: shortened so rounds stay visible
             for i, entry in enumerate(enc.entries):
                 if rows[i][1][4].cell_len > widths[4]:
                     rows[i] = (rows[i][0], self._entry_cells(session, entry, entry is current, widths[4]))
         table = self.table
-        keys = [k for k, _ in rows]
+        self._space_drawn = self._space
         if keys == self._keys and widths == self._widths:
             for key, cells in rows:
                 if widths is not None:          # fixed widths: the row alone is repainted
