@@ -111,6 +111,8 @@ def update_lines(static: Any, content: Content, width: int) -> None:
     of fixed height whose lines are `content.wrap(width)`; otherwise a plain update."""
     lines = content.wrap(width)
     before = getattr(static, "_sent_lines", None)
+    if before is None and static.content in ("", None) and static.size.width == width:
+        before = ([], width)               # blank until now: its blank lines need not be sent
     static._sent_lines = (lines, width)
     height = static.styles.height
     if (before is None or before[1] != width or static.size.width != width or height is None

@@ -149,7 +149,8 @@ def render_from_first_cell(update: Any, console: Any) -> str:
     """`ChopsUpdate.render_segments`, but each line written from the first run of text its
     span asks for: Textual's writes a widget's row from its left edge even when only its end
     changed ("saved" at the end of the status line: the whole line went again). A line starts
-    at a boundary between runs, never inside one (a wide character is never cut in half)."""
+    at the first cell changed, or at the start of its run when that cell is the second half
+    of a wide character (never cut in half)."""
     from rich.control import Control
 
     move_to = Control.move_to
@@ -171,6 +172,7 @@ def render_from_first_cell(update: Any, console: Any) -> str:
                 for segment in strip:
                     width = segment.cell_length
                     if x + skip + width > x1:
+                        skip += _boundary(segment.text, x1 - x - skip)
                         break
                     skip += width
             strip = strip.crop(skip, min(end, x2) - x)
@@ -179,6 +181,21 @@ def render_from_first_cell(update: Any, console: Any) -> str:
         if y != last_y:
             append("\n")
     return "".join(out)
+
+
+def _boundary(text: str, cells: int) -> int:
+    """The cells of `text` before the character boundary at `cells`, or 0 when that cell is
+    the second half of a wide character (the run is then written from its start)."""
+    from rich.cells import get_character_cell_size
+
+    at = 0
+    for char in text:
+        if at == cells:
+            return at
+        at += get_character_cell_size(char)
+        if at > cells:
+            return 0
+    return at if at == cells else 0
 
 
 def send_changed_cells_only() -> None:
