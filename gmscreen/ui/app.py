@@ -616,6 +616,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             secret = recovered.gm_only or bool(recovered.result.get("hidden"))
             what = _("the GM's secret roll") if secret else f"{recovered.who} · {recovered.line}"
             self.warn(_("roll shown before the stop, logged as it stood: {roll}").format(roll=what))
+        self._focus_pane(self.current_pane)      # lit in the first frame, not the pane sent again after it
         self.call_after_refresh(self._show_ready)
         self._check_keymap()
         if not session.rolls_loaded:
