@@ -110,6 +110,22 @@ class MainScreen(SteadyScreen):
     # depends on focus restyle (and redraw) themselves, so a pane switch sends what changed.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
+    def on_mount(self) -> None:
+        """The size classes (`-wide`, `-tall`) from the start: Textual sets them on the first
+        Resize, after the screen's first frame, which then went in the one-pane layout and
+        the whole screen again in the four-pane one."""
+        width, height = self.app.size
+        app = self.app
+        if not width or not height:
+            return
+        horizontal = self.HORIZONTAL_BREAKPOINTS or app.HORIZONTAL_BREAKPOINTS or []
+        vertical = self.VERTICAL_BREAKPOINTS or app.VERTICAL_BREAKPOINTS or []
+        classes = {name: False for _, name in (*horizontal, *vertical)}
+        for name in (*self._get_breakpoint_classes(width, horizontal),
+                     *self._get_breakpoint_classes(height, vertical)):
+            classes[name] = True
+        self.update_classes(classes, animate=False)
+
 
 class GMScreenApp(SessionKeeper, CampaignHost):
     """The app: `GMScreenApp(path)` (None: the last campaign, or a copy of the MIR sample)."""
