@@ -171,6 +171,26 @@ async def test_a_pane_shown_the_first_time_is_sent_once(campaign_file, size) -> 
         assert log.scroll_y == log.max_scroll_y          # the newest rolls in view, as before
 
 
+async def test_start_up_draws_the_wide_layout_from_the_first_frame(campaign_file) -> None:
+    """At 120×40 the first full frame is already the four-pane layout (the size classes were set
+    by the first Resize, after a frame of the one-pane layout: a whole screen more at start)."""
+    app = GMScreenApp(campaign_file("mir"))
+    layouts: list[bool] = []
+    display = app._display
+
+    def record(screen, renderable) -> None:
+        if isinstance(renderable, LayoutUpdate) and not app._batch_count:
+            layouts.append(screen.has_class("-wide") and screen.has_class("-tall"))
+        display(screen, renderable)
+
+    app._display = record  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(app, pilot)
+        await pilot.pause(0.3)
+    assert layouts and all(layouts), layouts
+    assert len(layouts) <= 2, layouts
+
+
 async def _drawn_as_fresh(app: GMScreenApp, pilot) -> None:
     """What the screen shows after the actions (parts of widgets sent alone) is what it shows
     once every widget is drawn again from scratch: no cell left stale by a partial repaint."""
