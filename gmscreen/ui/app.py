@@ -89,6 +89,7 @@ App.-ascii FooterKey.-command-palette { border-left: ascii $foreground 20%; }
 
 ROLL_FOLLOW_SECONDS = 0.5               # another process's roll shows within a second
 _LOG_READ_DELAY = 0.25               # seconds after the first frame: see `on_ready`
+SAVING_SHOWN_AFTER = 0.1                # a save still running then says "saving…" on the status line
 _ASCII_KEY_NAMES = {"⏎": "enter", "↑": "up", "↓": "down", "←": "left", "→": "right", "⌫": "backspace"}
 
 
@@ -109,6 +110,22 @@ class MainScreen(SteadyScreen):
     # Textual's Screen repaints all of itself on each focus move; the widgets whose look
     # depends on focus restyle (and redraw) themselves, so a pane switch sends what changed.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
+    def on_mount(self) -> None:
+        """The size classes (`-wide`, `-tall`) from the start: Textual sets them on the first
+        Resize, after the screen's first frame, which then went in the one-pane layout and
+        the whole screen again in the four-pane one."""
+        width, height = self.app.size
+        app = self.app
+        if not width or not height:
+            return
+        horizontal = self.HORIZONTAL_BREAKPOINTS or app.HORIZONTAL_BREAKPOINTS or []
+        vertical = self.VERTICAL_BREAKPOINTS or app.VERTICAL_BREAKPOINTS or []
+        classes = {name: False for _, name in (*horizontal, *vertical)}
+        for name in (*self._get_breakpoint_classes(width, horizontal),
+                     *self._get_breakpoint_classes(height, vertical)):
+            classes[name] = True
+        self.update_classes(classes, animate=False)
 
 
 class GMScreenApp(SessionKeeper, CampaignHost):
@@ -429,6 +446,9 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     def on_mount(self) -> None:
         self._keep_toast_rack()
+        from .repaint import forget_stale_repaints
+
+        forget_stale_repaints(self.screen)
         self._stop_listening = i18n.on_change(self._language_changed)
         self._theme_ready = True
         if self._config_changed:
@@ -583,9 +603,15 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 self._show_rolls()
         elif worker.name == "autosave" and self.session is not None:
             if event.state == WorkerState.RUNNING:
-                self._show_save_state(N_("saving…"))
-            elif event.state == WorkerState.SUCCESS:
-                self._show_save_state(N_("saved") if not self.session.dirty else "")
+                # "saving…" only for a save still running after a moment: a quick one says
+                # "saved" once, not two words flashing by (each one a write down the wire).
+                self._saving_timer = self.set_timer(SAVING_SHOWN_AFTER, self._say_saving)
+            elif event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+                if getattr(self, "_saving_timer", None) is not None:
+                    self._saving_timer.stop()
+                    self._saving_timer = None
+                if event.state == WorkerState.SUCCESS:
+                    self._show_save_state(N_("saved") if not self.session.dirty else "")
 
     def _open_failed(self, error: BaseException | None) -> None:
         from gmscreen.campaign.errors import CampaignError, Problem
@@ -645,7 +671,11 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             secret = recovered.gm_only or bool(recovered.result.get("hidden"))
             what = _("the GM's secret roll") if secret else f"{recovered.who} · {recovered.line}"
             self.warn(_("roll shown before the stop, logged as it stood: {roll}").format(roll=what))
-        self._show_ready() if mounted else self.call_after_refresh(self._show_ready)
+        if mounted:
+            self._show_ready()                      # lit in the first frame, keys let in at once
+        else:
+            self._focus_pane(self.current_pane)      # lit in the next frame, not the pane sent again after it
+            self.call_after_refresh(self._show_ready)
         self._check_keymap()
         if not session.rolls_loaded:
             # The roll log grows all campaign long: read it once the first frame is out (a
@@ -788,16 +818,30 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if status is not None:
             status.show_session(self.session, ascii=self.ascii)
 
+    def _say_saving(self) -> None:
+        self._saving_timer = None
+        self._show_save_state(N_("saving…"))
+
     def _show_save_state(self, state: str) -> None:
         status = self._status_line()
         if status is not None:
             status.save_state = state
             self.show_status()
 
+    def tell(self, message: str) -> None:
+        """Said on the status line in place of the last change's label, until the next change
+        (a toast would send its box and the screen under it twice); a toast while players
+        watch (the status line hides what may name a secret)."""
+        if self.players_watching or self._status_line() is None:
+            super().tell(message)
+            return
+        self._told = message
+
     def after_change(self) -> None:
         super().after_change()
         status = self._status_line()
         if status is not None:
+            status.notice, self._told = getattr(self, "_told", ""), ""
             status.save_state = "" if not self.writable else N_("unsaved")
             self.show_status()
 
@@ -853,10 +897,18 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if self.session is None or pane_id not in PANES:
             return
         await self._ensure_pane(pane_id)
+        from .repaint import one_frame
+
+        one_frame(self)          # tables, borders and footer restyled, each widget on its own: one frame
+        shown, before = self.pane(pane_id), self.pane(self.current_pane)
+        room = before.content_size if before is not None and before is not shown else None
         if self.screen.maximized is not None:
             self.screen.minimize()
         if pane_id in MAIN_PANES:
             self._mark_current(pane_id)
+        presize = getattr(shown, "presize", None)
+        if presize is not None and room and not shown.size.width:
+            presize(room)                       # its first showing: drawn at the size it gets
         self._focus_pane(pane_id)
 
     async def action_cycle_pane(self, step: int) -> None:

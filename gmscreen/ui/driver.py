@@ -27,7 +27,7 @@ from textual.message import Message
 
 from . import exitguard
 from .escape_split import ESC, EscapeSplitter
-from .wire import join_runs
+from .wire import join_runs, send_changed_cells_only
 
 
 KEYS_GRACE = 3.0            # s: keys read before the input ended get this long to be handled
@@ -84,6 +84,10 @@ class EOFAwareDriver(NoticesKeys, LinuxDriver):
 
     def _input_ended(self) -> None:
         input_ended(self, "standard input closed")
+
+    def start_application_mode(self) -> None:
+        send_changed_cells_only()          # partial updates from the cells they change
+        super().start_application_mode()
 
     def write(self, data: str) -> None:
         """Each frame with its repeated styles joined (`gmscreen.ui.wire`): fewer bytes over SSH."""

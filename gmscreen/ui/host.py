@@ -238,8 +238,12 @@ class CampaignHost(App[int]):
             self.warn(_("nothing to undo") if which == "undo" else _("nothing to redo"))
             return
         said = _("undo: {change}") if which == "undo" else _("redo: {change}")
-        self.warn(said.format(change=change.label), severity="information")
+        self.tell(said.format(change=change.label))
         self.after_change()
+
+    def tell(self, message: str) -> None:
+        """What a routine action did, said to the GM (the app: on its status line)."""
+        self.warn(message, "information")
 
     def after_change(self) -> None:
         """Redraw the views and schedule the full save off the UI thread."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.content import Content
+from textual.geometry import Region
 from textual.widgets import Static
 
 from gmscreen.i18n import _
 
+from .repaint import no_refresh, same_start
 from .sanitize import literal
 
 if TYPE_CHECKING:
@@ -35,6 +37,7 @@ class StatusLine(Static):
         self.campaign_file = ""
         self.save_state = ""          # "", "saving…", "saved", "unsaved", "save failed" (msgids)
         self.loading = ""             # text shown while the campaign loads
+        self.notice = ""              # what undo/redo did, shown until the next change
         self._shown: Content | None = None
 
     def show_loading(self, text: str) -> None:
@@ -53,8 +56,19 @@ class StatusLine(Static):
         screen's width): a layout of the screen sends a frame of its own down the wire."""
         if content == self._shown:
             return
-        self._shown = content
-        self.update(content, layout=False)
+        before, self._shown = self._shown, content
+        start = same_start(before, content) if before is not None else 0
+        if not start or not self.size.width:
+            self.update(content, layout=False)
+            return
+        # Only the cells from the first one that differs go down the wire ("saved" after
+        # "unsaved", a new round's number): the start of the line is the same.
+        self.refresh = no_refresh  # type: ignore[method-assign]
+        try:
+            self.update(content, layout=False)
+        finally:
+            del self.refresh
+        self.refresh(Region(start, 0, max(self.size.width - start, 1), 1))
 
     def describe(self, session: CampaignSession, *, ascii: bool = False) -> Content:
         sep = (" | ", "dim") if ascii else (" · ", "dim")
@@ -71,7 +85,9 @@ class StatusLine(Static):
         if campaign.encounter.round:
             parts += [sep, _("round {n}").format(n=campaign.encounter.round)]
         label = session.last_label if not watching else ""     # it may name a secret (a hidden test's timer)
-        if label:
+        if self.notice and not watching:                      # what undo/redo just did, in its place
+            parts += [sep, literal(self.notice, "bold")]
+        elif label:
             arrow = _("undo:") + " " if ascii else "↶ "
             parts += [sep, Content.assemble((arrow, "dim"), literal(label))]
         if self.save_state:

@@ -13,6 +13,7 @@ does not understand is passed on as it is and the state taken as unknown until a
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _TOKEN = re.compile(r"\x1b\[([0-9;]*)m|\x1b\[[0-9]+;[0-9]+H")
 # Attribute code -> the code that turns it off (which may turn off others too).
@@ -142,3 +143,70 @@ def join_runs(data: str) -> str:
     elif want != have and want is not None:
         append(_change(have, want))
     return "".join(out)
+
+
+def render_from_first_cell(update: Any, console: Any) -> str:
+    """`ChopsUpdate.render_segments`, but each line written from the first run of text its
+    span asks for: Textual's writes a widget's row from its left edge even when only its end
+    changed ("saved" at the end of the status line: the whole line went again). A line starts
+    at the first cell changed, or at the start of its run when that cell is the second half
+    of a wide character (never cut in half)."""
+    from rich.control import Control
+
+    move_to = Control.move_to
+    out: list[str] = []
+    append = out.append
+    chops = update.chops
+    chop_ends = update.chop_ends
+    last_y = update.spans[-1][0]
+    for y, x1, x2 in update.spans:
+        for end, (x, strip) in zip(chop_ends[y], chops[y].items()):
+            if strip is None or x > x2 or end <= x1:
+                continue
+            if x2 > x >= x1 and end <= x2:
+                append(move_to(x, y).segment.text)
+                append(strip.render(console))
+                continue
+            skip = 0
+            if x < x1:
+                for segment in strip:
+                    width = segment.cell_length
+                    if x + skip + width > x1:
+                        skip += _boundary(segment.text, x1 - x - skip)
+                        break
+                    skip += width
+            strip = strip.crop(skip, min(end, x2) - x)
+            append(move_to(x + skip, y).segment.text)
+            append(strip.render(console))
+        if y != last_y:
+            append("\n")
+    return "".join(out)
+
+
+def _boundary(text: str, cells: int) -> int:
+    """The cells of `text` before the character boundary at `cells`, or 0 when that cell is
+    the second half of a wide character (the run is then written from its start)."""
+    from rich.cells import get_character_cell_size
+
+    at = 0
+    for char in text:
+        if at == cells:
+            return at
+        at += get_character_cell_size(char)
+        if at > cells:
+            return 0
+    return at if at == cells else 0
+
+
+def send_changed_cells_only() -> None:
+    """Partial updates written from the cells they change (see `render_from_first_cell`)."""
+    from textual._compositor import ChopsUpdate
+
+    if getattr(ChopsUpdate.render_segments, "_gmscreen", False):
+        return
+
+    def render_segments(self: Any, console: Any) -> str:
+        return render_from_first_cell(self, console)
+
+    render_segments._gmscreen = True  # type: ignore[attr-defined]
+    ChopsUpdate.render_segments = render_segments  # type: ignore[method-assign]

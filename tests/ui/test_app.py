@@ -167,9 +167,13 @@ async def test_undo_redo_keys_and_last_change_in_the_status_line(campaign_file) 
         assert "↶ Renommer [b]X[/b]" in str(app.status.render())
         await press(pilot, "ctrl+z")
         assert campaign.characters[0].name == before
-        assert "Renommer" not in str(app.status.render())
+        shown = str(app.status.render())
+        assert "↶ Renommer" not in shown                # nothing left to undo...
+        assert "annulé : Renommer [b]X[/b]" in shown      # ...and what was undone said there (no toast)
+        assert not any("Renommer" in n.message for n in app._notifications)
         await press(pilot, "ctrl+y")
         assert campaign.characters[0].name == "Nouvel [nom]"
+        assert "rétabli : Renommer [b]X[/b]" in str(app.status.render())
         await press(pilot, "ctrl+z")
     assert open_session(path).campaign.characters[0].name == before
 

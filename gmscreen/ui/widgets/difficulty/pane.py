@@ -25,6 +25,7 @@ from gmscreen.rules import RequestError, System
 from gmscreen.play import chances
 from gmscreen.play.games import table_for
 from gmscreen.ui.host import CampaignView
+from gmscreen.ui.repaint import replace_prompts
 from gmscreen.ui.sanitize import clean, literal
 
 if TYPE_CHECKING:
@@ -56,6 +57,20 @@ class _Rows(OptionList):
             return False
         self._laid_out = sizes
         return super()._size_updated(size, virtual_size, container_size, layout)
+
+    _lines_width: int | None = None
+
+    def _update_lines(self) -> None:
+        super()._update_lines()
+        if self._line_cache.lines:
+            self._lines_width = self.scrollable_content_region.width
+
+    def _on_resize(self) -> None:
+        """Its lines measured at this width already (its first showing: by the frame that laid
+        it out): not measured and sent again."""
+        if self._lines_width is not None and self._lines_width == self.scrollable_content_region.width:
+            return
+        super()._on_resize()
 
 
 class DifficultyPane(CampaignView, Widget, can_focus=False):
@@ -130,6 +145,15 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
         if self._stale:
             self._redraw()
 
+    def presize(self, size: Any) -> None:
+        """Drawn at `size` before its first showing (the pane it replaces has it): the layout
+        showing it sends it once, not drawn again on being shown and on getting its size."""
+        if self.size.width or size.width <= 0:
+            return
+        self._width = size.width
+        self._stale = True
+        self._redraw()
+
     def on_resize(self) -> None:
         width = self.size.width
         if width != self._width:
@@ -154,7 +178,7 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             test.update(literal(_("{test}: no difficulty (opposition)").format(test=self._label or _("this test"))))
         else:
             test.update(literal(_("Odds: {test}").format(test=self._label or _("test being typed"))))
-        width = max(20, self.size.width - 1)
+        width = max(20, (self.size.width or self._width or 0) - 1)
         labels = [clean(d.label) for d in system.difficulties]
         label_w = min(max((cell_len(t) for t in labels), default=8), max(8, width // 2 - 6))
         options: list[Option | None] = []
@@ -191,7 +215,8 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
                 options.append(Option(literal("  " + " · ".join(parts)), id=f"row-{len(self._values)}"))
                 self._values.append(None)
         highlighted = rows_widget.highlighted
-        rows_widget.set_options(options)
+        if not replace_prompts(rows_widget, options):      # the odds alone changed: only they are sent
+            rows_widget.set_options(options)
         if current is not None and current in self._values:
             rows_widget.highlighted = self._option_index(current)
         elif highlighted is not None and highlighted < rows_widget.option_count:

@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
+from textual.geometry import Size
 from textual.widgets import DataTable, Static
 
 from gmscreen import rules
@@ -220,6 +221,7 @@ class InitiativePane(TablePane[Entry]):
         self._keys: list[str] = []
         self._widths: tuple[int, ...] | None = None   # fixed column widths; None: fit content
         self._space = 0                                # the table's width, once laid out
+        self._space_drawn = 0                          # the width the columns were last fitted to
         self._compact = False                          # short state words: the pane is narrow
         self._columns_language = language()            # the language of the column headers
 
@@ -242,11 +244,22 @@ class InitiativePane(TablePane[Entry]):
                                   width=widths[i] if widths else None)
         self._widths = widths
 
+    def presize(self, size: Size) -> None:
+        """Drawn at `size` before its first showing (the app knows it: the pane it replaces),
+        so that the layout showing it sends it once, not drawn again at its size right after."""
+        width = size.width
+        if self._space or width <= 0:
+            return
+        self._space, self._presized = width, True
+        session = self.session
+        if session is not None:
+            self._draw(session)
+
     def on_resize(self) -> None:
         """Column widths follow the pane's width (the wide layout gives it about 46 cells)."""
         space = self.content_size.width
-        if space and space != self._space:
-            self._space = space
+        if space and (space != self._space or getattr(self, "_presized", False)):
+            self._space, self._presized = space, False     # (the same widths: no row sent again)
             session = self.session
             if session is not None:
                 self._draw(session)
@@ -288,12 +301,17 @@ class InitiativePane(TablePane[Entry]):
             self._compact = True
             rows = build()
             widths, _squeezed = self._fit(rows)
+        keys = [k for k, _ in rows]
+        if (widths is not None and self._widths and widths != self._widths and keys == self._keys
+                and len(self._widths) == len(widths) and self._space_drawn == self._space
+                and all(cells[i].cell_len <= self._widths[i] for _, cells in rows for i in range(4))):
+            widths = self._widths       # the columns drawn still hold every cell: rows sent, not the table
         if widths is not None:          # notes too long for their column: shortened so rounds stay visible
             for i, entry in enumerate(enc.entries):
                 if rows[i][1][4].cell_len > widths[4]:
                     rows[i] = (rows[i][0], self._entry_cells(session, entry, entry is current, widths[4]))
         table = self.table
-        keys = [k for k, _ in rows]
+        self._space_drawn = self._space
         if keys == self._keys and widths == self._widths:
             for key, cells in rows:
                 if widths is not None:          # fixed widths: the row alone is repainted

@@ -27,6 +27,7 @@ from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from gmscreen.campaign.rolllog import masked
 from gmscreen.play.public import Visibility, visibility
@@ -287,6 +288,18 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         super().notify_style_update()
         self._styles = None
         self._strips.clear()
+
+    def presize(self, size: Size) -> None:
+        """Before its first showing, at the size it gets (the pane it replaces): the newest
+        rolls in view, so that the layout showing it sends it once, not scrolled right after."""
+        height = size.height - (1 if self._query is not None else 0)
+        if self.size.height or height <= 0 or self._view is not None or self._cursor < self.row_count - 1:
+            return
+        self._tail = len(self._rows)
+        rows = max(self._tail, len(self._rows), height)
+        self.set_reactive(Widget.virtual_size, Size(0, rows + (1 if self._query is not None else 0)))
+        self.set_reactive(Widget.scroll_y, float(max(rows - height, 0)))
+        self.set_reactive(Widget.scroll_target_y, float(max(rows - height, 0)))
 
     def on_resize(self, event: events.Resize) -> None:
         # A new height changes where the bottom is: follow it without leaving blank rows.

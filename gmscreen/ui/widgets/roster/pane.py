@@ -229,7 +229,11 @@ class RosterPane(TablePane[Character]):
         if columns is None or self._columns is None or self._columns.side != columns.side:
             return False
         ordered = [c for c in self._ordered if c.id in self._glances]
-        return (max((cell_len(clean(c.name)) for c in ordered), default=0) <= columns.name
+        # Names cut to their column stay cut as they were drawn (a condition gone leaves room
+        # that a whole table sent again would give them): only a new or longer name needs it.
+        names = {c.id: c.name for c in ordered}
+        names_drawn = names == getattr(self, "_names_drawn", None)
+        return ((names_drawn or max((cell_len(clean(c.name)) for c in ordered), default=0) <= columns.name)
                 and max((conditions_text(c).cell_len for c in ordered), default=0) <= columns.conditions
                 and max([cell_len(self._header), *(g.cell_len for g in self._glances.values())]) <= columns.stats)
 
@@ -243,6 +247,7 @@ class RosterPane(TablePane[Character]):
         columns = self._columns
         assert columns is not None
         table.clear(columns=True)
+        self._names_drawn = {c.id: c.name for c in self._ordered}
         table.add_column("", width=columns.side, key="side")
         table.add_column(_("Name"), width=columns.name, key="name")
         table.add_column(_("Conditions"), width=columns.conditions, key="conditions")

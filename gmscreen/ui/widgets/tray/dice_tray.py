@@ -32,6 +32,7 @@ from gmscreen.rules import RequestError, get_system
 from gmscreen.ui.config import notable_luck
 from gmscreen.ui.host import CampaignView
 from gmscreen.ui.panes import set_title
+from gmscreen.ui.repaint import update_lines
 from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
 from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
@@ -645,7 +646,7 @@ class DiceTray(CampaignView, Widget):
         width = self.result_view.size.width or max(20, self.size.width - 4)
         content = shown_content(shown, watching=self.players_watching, ascii=self.ascii, width=width)
         self._shown_rows = len(content.wrap(width))
-        self.result_view.update(content)
+        update_lines(self.result_view, content, width)      # only the cells that changed are sent
         self._fit_info_row()          # unmasked, revealed, resized: the result may need the row now
 
     def _update_title(self) -> None:
