@@ -166,13 +166,9 @@ class RollLog:
         a `LazyRecords` (a sequence); `index_older` + `install_index` put the older rolls
         behind it, parsed when asked for. Raises as `load` does."""
         log = cls(Path(path))
-        try:
-            fd = os.open(log.path, os.O_RDONLY | os.O_CLOEXEC)
-        except FileNotFoundError:
+        fd = log._open_read()
+        if fd is None:
             return log
-        except OSError as exc:
-            raise CampaignError([Problem(str(log.path), "", _("cannot read the {file}: {reason}").format(
-                file=_("roll log"), reason=exc.strerror or exc))]) from None
         try:
             size = os.fstat(fd).st_size
             start = tail_start(fd, size, tail)
@@ -180,11 +176,7 @@ class RollLog:
                 os.close(fd)
                 fd = -1
                 return cls.load(path)       # a short log: read whole, as before
-            head = os.pread(fd, min(size, 4096), 0)
-            cut = head.find(b"\n[[")
-            head_scan = scan(head[: cut + 1] if cut >= 0 else head, str(log.path), NAMES, _convert)
-            if not head_scan.torn:
-                log._check_header(head_scan, format_line(head))
+            log._check_head(fd, size)
             data = os.pread(fd, size - start, start)
         finally:
             if fd >= 0:
@@ -206,20 +198,12 @@ class RollLog:
         not the log's. A log laid out by hand (or numbered out of order) is read whole and
         filtered: slower, the same rolls."""
         log = cls(Path(path))
-        try:
-            fd = os.open(log.path, os.O_RDONLY | os.O_CLOEXEC)
-        except FileNotFoundError:
+        fd = log._open_read()
+        if fd is None:
             return log
-        except OSError as exc:
-            raise CampaignError([Problem(str(log.path), "", _("cannot read the {file}: {reason}").format(
-                file=_("roll log"), reason=exc.strerror or exc))]) from None
         try:
             size = os.fstat(fd).st_size
-            head = os.pread(fd, min(size, 4096), 0)
-            cut = head.find(b"\n[[")
-            head_scan = scan(head[: cut + 1] if cut >= 0 else head, str(log.path), NAMES, _convert)
-            if not head_scan.torn:
-                log._check_header(head_scan, format_line(head))
+            log._check_head(fd, size)
             try:
                 start, end = session_range(fd, size, session)
                 if end < size and _last_session(fd, size) < session + 1:
@@ -246,6 +230,24 @@ class RollLog:
             if rec is not None:
                 rec.revealed = True
         return log
+
+    def _open_read(self) -> int | None:
+        """A read-only descriptor on the log (None: no log yet); CampaignError when unreadable."""
+        try:
+            return os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise CampaignError([Problem(str(self.path), "", _("cannot read the {file}: {reason}").format(
+                file=_("roll log"), reason=exc.strerror or exc))]) from None
+
+    def _check_head(self, fd: int, size: int) -> None:
+        """The header's format checked from the file's first entry alone (a read from the end)."""
+        head = os.pread(fd, min(size, 4096), 0)
+        cut = head.find(b"\n[[")
+        found = scan(head[: cut + 1] if cut >= 0 else head, str(self.path), NAMES, _convert)
+        if not found.torn:
+            self._check_header(found, format_line(head))
 
     def _parse_between(self, start: int, end: int) -> list[RollRecord]:
         """The rolls of the bytes [start, end) of the file (entry boundaries)."""
