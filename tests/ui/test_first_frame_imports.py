@@ -21,6 +21,8 @@ DEFERRED = (
     "gmscreen.play.chances",
     "gmscreen.play.choice_odds",
     "gmscreen.ui.widgets.tray.roll_result",      # a roll shown in the tray
+    "gmscreen.play.encounter",                   # the roster's actions (at 80x24 the initiative pane is not drawn)
+    "gmscreen.play.roster_rules",
 )
 
 FIRST_FRAME_MODULES = textwrap.dedent('''
