@@ -23,6 +23,7 @@ DEFERRED = (
     "gmscreen.ui.widgets.tray.roll_result",      # a roll shown in the tray
     "gmscreen.play.encounter",                   # the roster's actions (at 80x24 the initiative pane is not drawn)
     "gmscreen.play.roster_rules",
+    "json", "tomli_w",                           # the roll log's fast reader, saving: after the first frame
     "gmscreen.ui.quick_switch",                  # a worker thread's: none shares the interpreter with the first frame
 )
 
