@@ -80,6 +80,19 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{self.prog}: {message}")
 
 
+class _LateHelp(_Parser):
+    """A parser whose help is worded only when shown: naming every system reads the installed
+    packages' entry points (tens of ms), which opening the screen should not pay for."""
+
+    def __init__(self, *args: Any, word: Callable[[argparse.ArgumentParser], None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._word = word
+
+    def format_help(self) -> str:
+        self._word(self)
+        return super().format_help()
+
+
 # ---------------------------------------------------------------- entry point
 
 
@@ -833,18 +846,21 @@ def _cmd_screen(argv: list[str], lang: str | None = None) -> int:
     """The screen; `lang`: --lang as given (the screen weighs it against config.toml itself)."""
     from gmscreen.rules import registry
 
-    parser = _Parser(
+    def word(parser: argparse.ArgumentParser) -> None:
+        parser.description = _("A game master's screen for the terminal. Without a file, opens the last "
+                               "campaign (or a copy of the {game} sample on first run).").format(
+            game=registry.system(registry.FIRST_RUN).game)
+        system.help = _("system of the new campaign: {systems}").format(systems=", ".join(SYSTEMS))
+
+    parser = _LateHelp(
         prog="gmscreen",
-        description=_("A game master's screen for the terminal. Without a file, opens the last campaign "
-                      "(or a copy of the {game} sample on first run).").format(
-            game=registry.system(registry.FIRST_RUN).game),
         epilog=_subcommand_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        word=word,
     )
     parser.add_argument("campaign", nargs="?", metavar="CAMPAIGN.toml", help=_("campaign file to open"))
     parser.add_argument("--new", action="store_true", help=_("create CAMPAIGN.toml (with --system)"))
-    parser.add_argument("--system", metavar="ID",
-                        help=_("system of the new campaign: {systems}").format(systems=", ".join(SYSTEMS)))
+    system = parser.add_argument("--system", metavar="ID")
     parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
     parser.add_argument("--theme", metavar="NAME", help=_("theme to use (remembered)"))
     parser.add_argument("--lang", choices=i18n.LANGUAGES,     # read (and taken out) by main()

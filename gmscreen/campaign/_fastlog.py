@@ -10,7 +10,6 @@ parses the piece with `tomllib` as before: the fast path never decides what a fi
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -63,6 +62,8 @@ def loads_entries(text: str, names: tuple[str, ...]) -> dict[str, list[dict[str,
         body = parts[k + 1].rstrip("\n")
         lines = body.count("\n") + 1 if body else 0
         pieces.append(f'["{parts[k]}",{{"{_LINES}":{lines}' + ("," + body.replace("\n", ",") if body else "") + "}]")
+    import json   # (the log is read after the first frame)
+
     try:
         items = json.loads("[" + ",".join(pieces) + "]", object_pairs_hook=_check, parse_constant=_refuse_constant)
     except (ValueError, _Refused, RecursionError):

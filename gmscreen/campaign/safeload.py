@@ -11,7 +11,6 @@ the screen import it at no cost.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tomllib
@@ -28,8 +27,16 @@ MAX_LOG_BYTES = 1024 * MiB           # roll log, journal: they grow all campaign
 MAX_REQUEST_DEPTH = 8                # nested tables/lists in a request: it needs 3 (dice lists)
 OUT_OF_MEMORY = N_("too big to read (out of memory)")      # translated where shown
 
-# What a parser of untrusted text may raise besides its own syntax error.
-PARSE_ERRORS = (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError, MemoryError)
+# What a parser of untrusted text may raise besides its own syntax error: `PARSE_ERRORS`, made
+# when first asked for (json is not imported to open a campaign; see `__getattr__`).
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PARSE_ERRORS":
+        import json
+
+        return (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError, MemoryError)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class LoadError(ValueError):
@@ -102,6 +109,8 @@ def loads_toml(text: str, *, max_depth: int | None = None) -> dict[str, Any]:
 
 def loads_json(text: str, *, max_depth: int | None = None) -> Any:
     """json.loads, with every failure a LoadError (line of the syntax error given)."""
+    import json
+
     try:
         return _parse(json.loads, text, max_depth)
     except json.JSONDecodeError as exc:

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import tomli_w
 
 from gmscreen.i18n import _
 
@@ -137,6 +136,8 @@ def _other_format(text: str, file: str, fmt: int) -> tuple[Campaign, list[Proble
             data = MIGRATIONS[fmt](data)
             fmt += 1
             data["format"] = fmt
+        import tomli_w   # (writing TOML: not needed to open a campaign at its current format)
+
         migrated = tomli_w.dumps(data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise CampaignError([Problem(file, "format", _("cannot migrate format {start} to {format} "
@@ -189,6 +190,8 @@ def dump_campaign(campaign: Campaign) -> str:
     `format` comes first; notes keep their line breaks as TOML multi-line strings, except
     when some text holds a carriage return, which multi-line strings cannot keep exactly.
     """
+    import tomli_w
+
     data = campaign_data(campaign)
     try:
         return tomli_w.dumps(data, multiline_strings=not _has_cr(data))
@@ -361,6 +364,8 @@ def _patched(data: dict[str, Any], path: str | Path, base: FileState | None) -> 
         try:
             if not same(tomllib.loads(out), base.cache.get("mirror")):
                 return None
+            import tomli_w
+
             parse_text(tomli_w.dumps(data), str(path))
         except CampaignError:
             return out

@@ -184,6 +184,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._settled = False                      # a campaign is shown, or the load error screen
         self._preopened: Any = None                # a session opened in compose, panes already there
         self._rolls_to_load: Any = None            # a session whose roll log is read after the first frame
+        self._config_to_save = False               # the campaign opened, remembered after the first frame
         self.start_slices = 0                      # turns of the loop the start took after the first frame
         self.startup_problems: list[str] = list(self.config.problems)
         themes, problems = load_themes()
@@ -497,6 +498,9 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             gc.enable()
         # The rest of the start, a slice per turn of the loop (keys typed meanwhile go between).
         next_slice(self, self._start_slices, self.session)
+        if self._config_to_save:
+            self._config_to_save = False
+            self.save_config()
         session, self._rolls_to_load = self._rolls_to_load, None
         if session is not None and session is self.session:
             # A little later: the keys typed as the screen appeared are answered first, not
@@ -657,7 +661,10 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self.show_status()
         self.refresh_bindings()
         self.config.remember_campaign(self.path, save=False)
-        self.save_config()
+        if self._dom_ready:
+            self.save_config()
+        else:
+            self._config_to_save = True     # after the first frame: its thread would share the interpreter
         if session.read_only:
             self.warn(_("{name} is open read-only ({reason}): changes and rolls are not saved").format(
                 name=session.path.name, reason=session.read_only_reason), "warning")

@@ -22,10 +22,8 @@ from gmscreen.campaign.model import Character, Condition, to_data
 from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
-from gmscreen.play.encounter import roll_initiative, slugify, unique_slug
 from gmscreen.ui.panes import is_wide, set_title
 from gmscreen.play.games import table_for
-from gmscreen.play.roster_rules import leaving, remove_character, start_session
 from gmscreen.ui.sanitize import clean, literal_text
 from gmscreen.ui.start_slices import next_slice
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
@@ -470,6 +468,8 @@ class RosterPane(TablePane[Character]):
 
     @editing
     def action_add(self, session: CampaignSession) -> None:
+        from gmscreen.play.encounter import slugify, unique_slug
+
         found = self.current_id()
         current = session.campaign.character(found) if found else None
         side = current.side if current else "party"
@@ -489,6 +489,7 @@ class RosterPane(TablePane[Character]):
 
     @editing_row
     def action_duplicate(self, session: CampaignSession, _index: int, ch: Character) -> None:
+        from gmscreen.play.encounter import slugify, unique_slug
 
         def apply(index: int, values: dict[str, str]) -> None:
             count = int(values["count"].strip() or "1")
@@ -514,6 +515,8 @@ class RosterPane(TablePane[Character]):
 
     @editing_row
     def action_remove(self, session: CampaignSession, _index: int, ch: Character) -> None:
+        from gmscreen.play.roster_rules import leaving
+
         char_id = ch.id
         takes = leaving(session.campaign, char_id)
         detail = []
@@ -533,6 +536,8 @@ class RosterPane(TablePane[Character]):
 
     def _remove(self, session: CampaignSession, char_id: str) -> None:
         """The character leaves, and all that leaves with them (`play.roster_rules`), as one change."""
+        from gmscreen.play.roster_rules import remove_character
+
         ch = session.campaign.character(char_id)
         if ch is None:
             return
@@ -647,6 +652,8 @@ class RosterPane(TablePane[Character]):
 
     @editing_row
     def action_to_initiative(self, session: CampaignSession, _index: int, ch: Character) -> None:
+        from gmscreen.play.encounter import roll_initiative
+
         if any(e.character == ch.id for e in session.campaign.encounter.entries):
             self.host.warn(_("{name} is already in the initiative order").format(name=clean(ch.name)))
             return
@@ -673,6 +680,8 @@ class RosterPane(TablePane[Character]):
 
     @editing
     def action_new_session(self, session: CampaignSession) -> None:
+        from gmscreen.play.roster_rules import start_session
+
         campaign = session.campaign
         number = campaign.session + 1
         fight = table_for(session.system.id).fight

@@ -35,12 +35,7 @@ from gmscreen.ui.panes import set_title
 from gmscreen.ui.repaint import update_lines
 from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
-from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
-from gmscreen.ui.widgets.tray.odds_pricing import odds_ready
-from gmscreen.ui.widgets.tray.roll_odds import error_content, odds_content
-from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES, ShownRoll, shown_content, winner_words
-from gmscreen.ui.widgets.tray.odds_fit import fit_odds
 from gmscreen.ui.widgets.tray.watched import (draft_visibility, line_visibility, watched_error_content,
                                               watched_odds_content, watched_prompt_content)
 from gmscreen.play.public import Visibility
@@ -50,12 +45,27 @@ if TYPE_CHECKING:
     from gmscreen.play.table_roll import TableRoll
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession
+    from gmscreen.ui.widgets.tray.roll_result import ShownRoll
 
 # The empty line's hint (an English id, translated where shown: the language may change live).
 PLACEHOLDER = N_("/ quick roll — ? for the grammar")
 
 # Names other modules (and tests) import from here, now defined next door.
 __all__ = ["DIE_STYLES", "ChoicePrompt", "DiceTray", "GrammarHelp", "LineSuggester"]
+
+
+def __getattr__(name: str) -> Any:
+    """The names defined next door that the first frame does not need (the grammar's help,
+    a roll's dice), imported when first asked for."""
+    if name == "GrammarHelp":
+        from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
+
+        return GrammarHelp
+    if name == "DIE_STYLES":
+        from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES
+
+        return DIE_STYLES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _HISTORY = 100
 _HISTORY_SCAN = 500          # the newest rolls the history is rebuilt from
@@ -262,6 +272,8 @@ class DiceTray(CampaignView, Widget):
         campaign = self.session.campaign if self.session is not None else None
         description = name_description(describe_result(system, record.result), record.result, clean(record.who),
                                        record.line, campaign)
+        from gmscreen.ui.widgets.tray.roll_result import ShownRoll
+
         self._shown = ShownRoll(who=record.who, headline=description.headline, detail=description.detail,
                              good=description.good, groups=description.groups, gm_only=record.gm_only,
                              secret=bool(record.gm_only or record.result.get("hidden")), record=record,
@@ -327,6 +339,8 @@ class DiceTray(CampaignView, Widget):
 
         # No campaign yet: the first game of the registry, as the help needs one.
         system = self.session.campaign.system if self.session else system_ids()[0]
+        from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
+
         self.app.push_screen(GrammarHelp(system))
 
     def _reparse(self, value: str) -> None:
@@ -383,6 +397,8 @@ class DiceTray(CampaignView, Widget):
             if visible is not Visibility.PUBLIC:            # the error quotes what was typed
                 self._set_info(watched_error_content(visible, ascii=self.ascii), error=True)
                 return
+            from gmscreen.ui.widgets.tray.roll_odds import error_content
+
             self._set_info(error_content(self.error, ascii=self.ascii), error=True)
             return
         draft = self.draft
@@ -392,6 +408,10 @@ class DiceTray(CampaignView, Widget):
         if visible is not Visibility.PUBLIC:
             self._set_info(watched_odds_content(draft, visible, ascii=self.ascii))
             return
+        from gmscreen.ui.widgets.tray.odds_fit import fit_odds
+        from gmscreen.ui.widgets.tray.odds_pricing import odds_ready
+        from gmscreen.ui.widgets.tray.roll_odds import odds_content
+
         if not odds_ready(self, draft):
             return                  # the previous figure stays until these odds are priced
         width = self.info.size.width or max(20, self.app.size.width - 4)
@@ -610,6 +630,8 @@ class DiceTray(CampaignView, Widget):
         description = system.describe(result) if system.describe else None
         gm_only = self.gm_only or draft.gm_only
         secret = gm_only or bool(result.get("hidden"))
+        from gmscreen.ui.widgets.tray.roll_result import ShownRoll, winner_words
+
         if description is None:
             self._shown = ShownRoll(who=draft.who, headline="", detail="", good=None, groups=(), gm_only=gm_only,
                                  secret=secret, record=record, plain=str(result))
@@ -644,6 +666,8 @@ class DiceTray(CampaignView, Widget):
         if shown is None or not self.is_mounted:
             return
         width = self.result_view.size.width or max(20, self.size.width - 4)
+        from gmscreen.ui.widgets.tray.roll_result import shown_content
+
         content = shown_content(shown, watching=self.players_watching, ascii=self.ascii, width=width)
         self._shown_rows = len(content.wrap(width))
         update_lines(self.result_view, content, width)      # only the cells that changed are sent
