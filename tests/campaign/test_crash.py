@@ -20,7 +20,7 @@ from gmscreen.campaign.changes import apply_change
 from gmscreen.campaign.rolllog import RollLog
 from gmscreen.campaign.store import backup_path
 
-KILLS = 60
+KILLS = 40
 
 BUILD = '''
 from gmscreen.campaign.changes import Change, delete_op, insert_op, set_op
