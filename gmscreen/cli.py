@@ -96,7 +96,9 @@ class _LateHelp(_Parser):
 # ---------------------------------------------------------------- entry point
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
+    """`gc_paused`: the command's entry point paused the collector for the start (see
+    `gmscreen.__main__`); the screen resumes it after its first frame, the others now."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         option, args = _lang_option(args)
@@ -124,11 +126,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.update(players=lambda a: _players_command("cmd_players", a),
                     serve=lambda a: _players_command("cmd_serve", a))
     if args and args[0] in commands:
+        if gc_paused:
+            import gc
+
+            gc.enable()
         # Every line a subcommand prints, on stdout or stderr, whoever prints it, passes one
         # gate: a control character from a file or an argument shows as `\x1b`, never acts.
         with _safe_output():
             return _run(lambda: commands[args[0]](args[1:]))
-    return _run(lambda: _cmd_screen(args, option))
+    return _run(lambda: _cmd_screen(args, option, gc_paused))
 
 
 def _lang_option(args: list[str]) -> tuple[str | None, list[str]]:
@@ -842,8 +848,9 @@ def _cmd_new(argv: list[str]) -> int:
 # ---------------------------------------------------------------- the screen
 
 
-def _cmd_screen(argv: list[str], lang: str | None = None) -> int:
-    """The screen; `lang`: --lang as given (the screen weighs it against config.toml itself)."""
+def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = False) -> int:
+    """The screen; `lang`: --lang as given (the screen weighs it against config.toml itself);
+    `gc_paused`: see `main`."""
     from gmscreen.rules import registry
 
     def word(parser: argparse.ArgumentParser) -> None:
@@ -897,7 +904,7 @@ def _cmd_screen(argv: list[str], lang: str | None = None) -> int:
     path_arg = Path(ns.campaign) if ns.campaign is not None else None
     try:
         status = ui.run(path_arg, new_system=ns.system if ns.new else None, ascii=ns.ascii, theme=ns.theme,
-                        language=lang)
+                        language=lang, gc_paused=gc_paused)
     except CampaignError as err:
         first = str(err.problems[0]) if err.problems else str(err)
         more = (" " + _("(and {n} more; see gmscreen validate)").format(n=len(err.problems) - 1)

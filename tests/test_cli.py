@@ -6,6 +6,7 @@ to check what only a fresh interpreter shows (exit codes, stdin, start-up import
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -477,12 +478,14 @@ def fake_ui(monkeypatch):
     languages = []
     module = types.ModuleType("gmscreen.ui")
 
-    def run_screen(path, *, new_system=None, ascii=False, theme=None, language=None):
+    def run_screen(path, *, new_system=None, ascii=False, theme=None, language=None, gc_paused=False):
         calls.append((path, new_system, ascii, theme))
         languages.append(language)
+        module.gc_states.append((gc_paused, gc.isenabled()))
         return 0
 
     module.run = run_screen
+    module.gc_states = []
     monkeypatch.setitem(sys.modules, "gmscreen.ui", module)
     import gmscreen
 
@@ -499,6 +502,27 @@ def test_screen_dispatch(fake_ui, tmp_path, capsys):
     new = tmp_path / "new.toml"
     assert run(capsys, "--new", str(new), "--system", "tedeum")[0] == 0
     assert fake_ui == [(existing, None, True, "contraste"), (None, None, False, None), (new, "tedeum", False, None)]
+
+
+def test_the_command_pauses_the_collector_for_the_screens_start_and_no_subcommand(fake_ui, tmp_path, monkeypatch,
+                                                                                  capsys):
+    """`gmscreen` (`gmscreen.__main__.main`) pauses the collector from its first import: the
+    screen is told (it resumes it after its first frame); a subcommand runs with it on; and it
+    is on again when the command returns."""
+    import gmscreen.__main__ as entry
+    import gmscreen.ui
+
+    existing = tmp_path / "my.toml"
+    existing.write_text('name = "x"\n')
+    monkeypatch.setattr(sys, "argv", ["gmscreen", str(existing)])
+    assert gc.isenabled()
+    assert entry.main() == 0
+    assert gmscreen.ui.gc_states == [(True, False)] and gc.isenabled()
+    seen = []
+    monkeypatch.setattr(cli, "_cmd_systems", lambda args: seen.append(gc.isenabled()) or 0)
+    monkeypatch.setattr(sys, "argv", ["gmscreen", "systems"])
+    assert entry.main() == 0
+    assert seen == [True] and gc.isenabled()
 
 
 @pytest.mark.parametrize("args, words", [

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import re
 import tomllib
@@ -303,7 +302,10 @@ def current_signature(path: str | Path) -> tuple[int, int, int, int] | None:
 
 
 def digest_of(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    """Tells two versions of a file apart within this process (a digest is never written nor
+    shared): the bytes' length and Python's own keyed 64-bit hash of them. No cryptography is
+    asked of it, and hashlib's OpenSSL would be loaded before the first frame for it."""
+    return f"{len(data)}:{hash(data) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
 
 
 @dataclass

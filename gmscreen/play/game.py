@@ -13,12 +13,12 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
 
-from .effect_rules import EffectRules
 from .fight_rules import FightRules
 from .roll_rules import RollRules
 from .sheet_look import SheetLook
 
-if TYPE_CHECKING:   # the quick-roll package loads after the first frame; the roster's glance needs none of it
+if TYPE_CHECKING:   # the quick-roll package and the effects load after the first frame; the roster's glance needs neither
+    from .effect_rules import EffectRules
     from .quickroll.line_rules import LineRules
 
 P = TypeVar("P")
@@ -55,6 +55,12 @@ def _line_rules() -> LineRules:
     return LineRules()
 
 
+def _effect_rules() -> EffectRules:
+    from .effect_rules import EffectRules
+
+    return EffectRules()
+
+
 class GameTable:
     """One system's parts: given as objects, or found as `<package>.<part>.<PART>`."""
 
@@ -62,7 +68,7 @@ class GameTable:
     sheet = _Part(SheetLook)
     roll = _Part(RollRules)
     fight = _Part(FightRules)
-    effects = _Part(EffectRules)      # what a condition's effect means (not given to __init__: found)
+    effects = _Part(_effect_rules)    # what a condition's effect means (not given to __init__: found)
 
     def __init__(self, system_id: str, *, package: str | None = None, line: LineRules | None = None,
                  sheet: SheetLook | None = None, roll: RollRules | None = None,

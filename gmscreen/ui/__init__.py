@@ -22,9 +22,10 @@ def __getattr__(name: str) -> Any:
 
 
 def run(path: Path | None, *, new_system: str | None = None, ascii: bool = False, theme: str | None = None,
-        language: str | None = None) -> int:
+        language: str | None = None, gc_paused: bool = False) -> int:
     """`gmscreen [CAMPAIGN.toml]`: run the screen until the GM quits; returns the exit status.
-    `language`: --lang ("fr", "en"); None: config.toml's, else the environment's, else French."""
+    `language`: --lang ("fr", "en"); None: config.toml's, else the environment's, else French.
+    `gc_paused`: the entry point paused the collector already (to be resumed all the same)."""
     from gmscreen import i18n
     from gmscreen.i18n import _
 
@@ -43,7 +44,7 @@ def run(path: Path | None, *, new_system: str | None = None, ascii: bool = False
     # styles, the campaign, the rules tables): collecting them while they are being built
     # costs a sixth of the start. The app freezes them and turns the collector back on once
     # the first frame is on screen.
-    collecting = gc.isenabled()
+    collecting = gc.isenabled() or gc_paused
     gc.disable()
     try:
         from .app import GMScreenApp

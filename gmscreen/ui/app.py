@@ -37,7 +37,7 @@ from .lifecycle import SessionKeeper
 from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pane, pane_title, retitle
 from .sanitize import clean, pasted
 from .screens.steady import SteadyScreen
-from .start_slices import next_slice
+from .start_slices import next_slice, warm_up
 from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes, next_theme
 from .widgets.footer import QuietFooter
@@ -196,6 +196,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._pick_theme(theme)
         # The stylesheet, not read yet, takes the chosen theme's variables now: Textual's own
         # refresh for the change (queued by the theme's watcher) would parse it all twice.
+        self._theme_chosen = True
         self.stylesheet.set_variables(self.get_css_variables())
         self._theme_set_early = True
         if ascii:
@@ -238,6 +239,15 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             if not self._is_mounted:           # the theme chosen in __init__: already in the variables
                 return
         super().refresh_css(animate)
+
+    _theme_chosen = False
+
+    def get_css_variables(self) -> dict[str, str]:
+        """None before `__init__` has chosen the theme: Textual's own `__init__` asks for its
+        default theme's, which would be worked out only to be replaced."""
+        if not self._theme_chosen:
+            return {}
+        return super().get_css_variables()
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         generated = self.current_theme.to_color_system().generate()
@@ -518,7 +528,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     def _start_slices(self, session: Any, step: int = 0) -> None:
         """After the first frame, one piece per turn of the loop (keys typed meanwhile go in
         between, none waits for the whole): the tray's grammar with the game's words, the
-        module of each hidden pane, then those panes mounted together (one layout, one frame)."""
+        module of each hidden pane, then those panes mounted together (one layout, one frame),
+        then the modules of a first roll (`warm_up`)."""
         if session is None or session is not self.session or not self.is_running:
             return
         missing = [p for p in MAIN_PANES if self.pane(p) is None]
@@ -533,6 +544,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self.start_slices += 1
         if step > len(missing):
             self._mount_missing_panes()
+            next_slice(self, warm_up, self, session)
             return
         next_slice(self, self._start_slices, session, step + 1)
 
@@ -670,10 +682,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 name=session.path.name, reason=session.read_only_reason), "warning")
         self._warn_all([str(p) for p in session.warnings if "read-only" not in p.message], "warning",
                        f"gmscreen validate {session.path}")
-        from gmscreen.play.effects import file_problems as effect_problems
-
-        self._warn_all([str(p) for p in effect_problems(session.campaign, Path(session.path))], "warning",
-                       f"gmscreen validate {session.path}")
+        self.call_after_refresh(self._warn_unread_effects, session)    # (its module: after the first frame)
         if recovered is not None:
             secret = recovered.gm_only or bool(recovered.result.get("hidden"))
             what = _("the GM's secret roll") if secret else f"{recovered.who} · {recovered.line}"
@@ -691,6 +700,15 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 self._load_rolls(session)
             else:
                 self._rolls_to_load = session
+
+    def _warn_unread_effects(self, session: Any) -> None:
+        """The conditions whose effect the game cannot read (so not applied), once per opening."""
+        if session is not self.session:
+            return
+        from gmscreen.play.effects import file_problems
+
+        self._warn_all([str(p) for p in file_problems(session.campaign, Path(session.path))], "warning",
+                       f"gmscreen validate {session.path}")
 
     def _show_ready(self) -> None:
         """The campaign is on screen: focus its pane, then let the keys typed meanwhile in."""

@@ -86,8 +86,9 @@ class KeyGate:
     @property
     def busy(self) -> bool:
         """A key is held, on its way, or what the last one did is still settling (`start_slices`
-        waits for it)."""
-        return bool(self.held) or self._in_flight or self._task is not None
+        waits for it): from the moment a key is let through until its frame is out and the
+        screen has settled, not only while a settle runs."""
+        return bool(self.held) or self._in_flight or self._unsettled or self._task is not None
 
     async def settled(self) -> None:
         """Every key typed so far handled, and what it did done (the input ends: exit after)."""

@@ -25,6 +25,9 @@ DEFERRED = (
     "gmscreen.play.roster_rules",
     "json", "tomli_w",                           # the roll log's fast reader, saving: after the first frame
     "gmscreen.ui.quick_switch",                  # a worker thread's: none shares the interpreter with the first frame
+    "gmscreen.play.effects",                     # the conditions' effects: on a roll; unread ones warned of after
+    "gmscreen.play.effect_rules",
+    "_hashlib",                                  # OpenSSL: a file's version is told apart by Python's own hash
 )
 
 FIRST_FRAME_MODULES = textwrap.dedent('''

@@ -92,6 +92,66 @@ async def test_a_slice_steps_aside_while_a_key_is_on_its_way():
     assert ran == [1]
 
 
+async def test_a_slice_steps_aside_a_few_turns_while_the_app_has_a_message_queued():
+    """A key the terminal's reader has just queued on the app is not the gate's yet: the slice
+    waits for it, a few turns at most (the queue carries other messages too)."""
+    from gmscreen.ui import start_slices
+
+    class Gate:
+        busy = False
+
+    class App:
+        key_gate = Gate()
+        is_running = True
+        _message_queue = asyncio.Queue()
+
+    App._message_queue.put_nowait("a key")
+    ran: list[int] = []
+    next_slice(App, ran.append, 1)
+    await asyncio.sleep(start_slices.KEY_WAIT * 2)
+    assert ran == []                      # stepped aside for it
+    App._message_queue.get_nowait()
+    await asyncio.sleep(start_slices.KEY_WAIT * 3)
+    assert ran == [1]
+    App._message_queue.put_nowait("a message that stays")
+    next_slice(App, ran.append, 2)
+    await asyncio.sleep(start_slices.KEY_WAIT * (start_slices.QUEUED_WAITS + 4))
+    assert ran == [1, 2]                  # not forever
+
+
+async def test_the_gate_is_busy_from_a_keys_admission_until_the_screen_has_settled(campaign_file):
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        gate = app.key_gate
+        assert not gate.busy
+        key = events.Key("x", "x")
+        assert gate.admit(key)
+        assert gate.busy                  # let through, what it does not settled yet
+        gate.dispatched()
+        for _ in range(100):
+            if not gate.busy:
+                break
+            await pilot.pause(0.01)
+        assert not gate.busy
+
+
+async def test_after_the_panes_the_modules_of_a_first_roll_are_imported_a_turn_each(campaign_file, monkeypatch):
+    from gmscreen.ui import start_slices
+
+    imported: list[str] = []
+    real = start_slices.import_module
+    monkeypatch.setattr(start_slices, "import_module", lambda name: imported.append(name) or real(name))
+    app = GMScreenApp(campaign_file("eclats"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        for _ in range(50):
+            if len(imported) == len(start_slices.FIRST_ROLL_MODULES):
+                break
+            await pilot.pause(0.01)
+    assert imported == list(start_slices.FIRST_ROLL_MODULES)
+
+
 FIRST_FRAME_MODULES = textwrap.dedent('''
     import sys
     from pathlib import Path

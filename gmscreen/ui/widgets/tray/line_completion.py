@@ -19,8 +19,8 @@ class LineSuggester(Suggester):
         self.tray = tray
 
     async def get_suggestion(self, value: str) -> str | None:
-        if not value or value.endswith(" "):
-            return None
+        if not value or value.endswith(" ") or not self.tray.line_read_once:
+            return None          # (the first key's: asked again once its echo is out)
         completion = self.tray.completion_for(value, len(value))
         if completion is None or not completion.candidates:
             return None
