@@ -669,7 +669,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             await body.mount(Container(*panes, id="panes"), make_pane("dice-tray"))
         self._mark_current(self.current_pane)
         self.selected_id = None
-        self.refresh_views()
+        if not mounted or recovered is not None:     # (panes composed with the session showed it as they mounted)
+            self.refresh_views()
         self.show_status()
         self.refresh_bindings()
         self.config.remember_campaign(self.path, save=False)
