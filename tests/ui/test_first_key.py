@@ -44,3 +44,21 @@ async def test_the_first_keys_echo_goes_out_before_its_line_is_read(campaign_fil
         assert tray.line._suggestion.casefold() == "alexis"     # then its suggestion
         await pilot.press("l")
         assert tray.line.value == "al" and read_after[-1] is False     # later keys: read in their own turn
+
+
+async def test_keys_typed_before_the_first_read_are_read_once_together(campaign_file, monkeypatch):
+    reads: list[str] = []
+    reparse = DiceTray._reparse
+    monkeypatch.setattr(DiceTray, "_reparse", lambda tray, value: reads.append(value) or reparse(tray, value))
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        tray = app.dice_tray()
+        tray.line.focus()
+        tray.line.value = "a"                 # two changes in one turn, as a paste or a
+        tray.line.value = "al"                # burst in one packet can make
+        for _ in range(50):
+            if tray.line_read_once and tray.draft is not None:
+                break
+            await pilot.pause(0.01)
+        assert reads == ["al"]

@@ -123,7 +123,8 @@ class DiceTray(CampaignView, Widget):
         self._shown_rows = 0                      # rows the result shown takes at the tray's width
         self._info_empty = True                   # the odds row has nothing to say
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
-        self._line_read_once = False              # see `on_input_changed`
+        self.line_read_once = False               # the first key's line read (see `on_input_changed`)
+        self._first_read_due = False
         # The parts, top to bottom: the line, the odds row, a pending choice, the result.
         self.line = Input(placeholder=_(PLACEHOLDER), id="quick-roll", compact=True,
                           suggester=LineSuggester(self), select_on_focus=False)
@@ -333,25 +334,23 @@ class DiceTray(CampaignView, Widget):
         pos = self._history_pos
         if pos is None or event.value != (self.history[pos] if pos < len(self.history) else ""):
             self._history_pos = None        # typed: ↑ starts again from the newest line
-        if not self._line_read_once:
+        if not self.line_read_once:
             # The first key typed: its echo goes out first, then the line is read (its grammar
             # loaded, its odds priced), as a key typed while the screen still starts up
-            # would otherwise wait for all of it.
-            self.call_after_refresh(self._read_first_line)
+            # would otherwise wait for all of it. Keys typed before that read are in it.
+            if not self._first_read_due:
+                self._first_read_due = True
+                self.call_after_refresh(self._read_first_line)
             return
         self._reparse(event.value)
 
     def _read_first_line(self) -> None:
         """The first key's line, read once its echo is out; then the suggestion it was not
         given (`LineSuggester` waits for this)."""
-        self._line_read_once = True
+        self.line_read_once = True
         self._reparse(self.line.value)
         if self.line.suggester is not None and self.line.value:
             self.line.run_worker(self.line.suggester._get_suggestion(self.line, self.line.value))
-
-    @property
-    def line_read_once(self) -> bool:
-        return self._line_read_once
 
     def show_grammar(self) -> None:
         from gmscreen.rules.registry import system_ids
