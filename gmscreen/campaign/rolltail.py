@@ -193,13 +193,18 @@ class LazyRecords(Sequence[RollRecord]):
         self._tail_pos.setdefault(rec.seq, len(self.tail))
         self.tail.append(rec)
 
+    def _header(self, i: int, name: str) -> int:
+        """Record i's `seq` or `session`, without parsing it: from the tail, the index's
+        records (a log read whole), or the index's array of that name plus "s"."""
+        if i >= self._older:
+            return getattr(self.tail[i - self._older], name)
+        if self._index.records is not None:
+            return getattr(self._index.records[i], name)
+        return getattr(self._index, name + "s")[i]
+
     def session_of(self, i: int) -> int:
         """The session of record i without parsing it."""
-        if i >= self._older:
-            return self.tail[i - self._older].session
-        if self._index.records is not None:
-            return self._index.records[i].session
-        return self._index.sessions[i]
+        return self._header(i, "session")
 
     def sessions(self, start: int, end: int) -> list[int]:
         older = min(end, self._older)
@@ -213,11 +218,7 @@ class LazyRecords(Sequence[RollRecord]):
         return out
 
     def seq_of(self, i: int) -> int:
-        if i >= self._older:
-            return self.tail[i - self._older].seq
-        if self._index.records is not None:
-            return self._index.records[i].seq
-        return self._index.seqs[i]
+        return self._header(i, "seq")
 
     def index_of(self, seq: int) -> int | None:
         """Where the roll numbered `seq` is, without parsing older rolls."""

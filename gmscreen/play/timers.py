@@ -47,12 +47,10 @@ class TimedTest(ABC):
     @abstractmethod
     def form(self, campaign: Campaign, system: System, character: Character) -> Form:
         """The fields the GM fills in to start one for `character`."""
-        raise NotImplementedError
 
     @abstractmethod
     def make(self, campaign: Campaign, system: System, character: Character, values: dict[str, str]) -> Timer:
         """The timer (id left empty) the filled-in `form` starts: its label, request and people."""
-        raise NotImplementedError
 
     def refusal(self, campaign: Campaign, timer: Timer) -> str | None:
         """Why its next interval cannot be rolled now (None: it can)."""
@@ -61,12 +59,10 @@ class TimedTest(ABC):
     @abstractmethod
     def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random) -> str:
         """Add one interval's dice to `dice` (a copy, changed in place); returns the step's name."""
-        raise NotImplementedError
 
     @abstractmethod
     def progress(self, campaign: Campaign, timer: Timer, result: dict) -> str:
         """Where it stands, from what the rules say of its dice (`result`), plain and cleaned."""
-        raise NotImplementedError
 
     def round_fields(self, campaign: Campaign, timer: Timer) -> list:
         """Fields (`forms.Field`) the GM may change for the next interval alone (Magisphère R18:
