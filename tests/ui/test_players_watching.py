@@ -168,7 +168,10 @@ async def test_a_hidden_extended_test_shows_no_threshold_in_the_queue(campaign_f
     secrets = ("9 succès", "/9", "sd", "marge")        # (the sample's open Guérison says 6/8: public)
     async with app.run_test(size=(80, 24)) as pilot:
         await _watched(app, pilot)
-        await _type(pilot, "caché loriane guérison 9 tour max3")
+        line = "caché loriane guérison 9 tour max3"            # a first interval that decides nothing
+        seed = _seed(app.session.campaign, line, lambda f: f.result is not None and f.result["outcome"] == "pending")
+        app.pane("dice-tray").rng = random.Random(seed)
+        await _type(pilot, line)
         await press(pilot, "enter")
         timer = app.session.campaign.timers[-1]
         assert timer.request["hidden"] and timer.request["threshold"] == 9
@@ -176,6 +179,7 @@ async def test_a_hidden_extended_test_shows_no_threshold_in_the_queue(campaign_f
         assert not _leaks(screen, secrets), screen                     # the tray, the log, the status line
         await press(pilot, "escape", "2")
         pane = app.pane("initiative")
+        assert timer.status == "running"
         pane._cursor_to(f"t:{timer.id}")
         await press(pilot, "r")                                        # the next interval, from the queue
         assert await until(app, pilot, lambda: len(app.session.campaign.timers[-1].dice["rolls"]) == 2)
