@@ -19,11 +19,12 @@ import fcntl
 import os
 import re
 import tomllib
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from gmscreen.i18n import N_, _
+from gmscreen.rules.records import record
 
 from . import safeload
 from ._fastlog import loads_piece
@@ -46,7 +47,7 @@ class EntryError(ValueError):
 Convert = Callable[[str, dict], Any]
 
 
-@dataclass
+@record
 class Scan:
     header: dict[str, Any] = field(default_factory=dict)   # top-level keys (format)
     entries: dict[str, list[Any]] = field(default_factory=dict)
@@ -371,7 +372,7 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class AppendFile:
     """The writing end of an append-only file, shared safely between processes.
 

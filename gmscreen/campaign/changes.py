@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from gmscreen.rules.records import record
 
 from .model import Campaign, from_data, to_data, type_at
 
 OPS = ("set", "insert", "delete", "move")
 
 
-@dataclass
+@record
 class Op:
     """One step. `path` leads to the value (set) or to the list (insert/delete/move).
 
@@ -65,7 +67,7 @@ class Op:
         )
 
 
-@dataclass
+@record
 class Change:
     label: str
     ops: list[Op] = field(default_factory=list)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from gmscreen.i18n import _
+from gmscreen.rules.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     file: str
     path: str            # dotted key path ("characters[2].sheet.voies.peur"), "" for the whole file

@@ -19,11 +19,12 @@ rebuild the undo and redo stacks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from gmscreen.i18n import N_, _
+from gmscreen.rules.records import record
 
 from . import _toml, safeload
 from ._appendlog import AppendFile, EntryError, beside, file_header, format_line, read_whole
@@ -42,7 +43,7 @@ def journal_path(campaign_path: str | Path) -> Path:
     return beside(campaign_path, ".journal.toml")
 
 
-@dataclass
+@record
 class JournalEntry:
     revision: int           # the campaign revision once this change is applied
     action: str             # "do", "undo" (ops are the inverse, label the undone change's), "redo"

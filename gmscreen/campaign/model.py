@@ -10,14 +10,16 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Union
+
+from gmscreen.rules.records import record
 
 FORMAT = 1
 SIDES = ("party", "npc")
 
 
-@dataclass
+@record
 class Condition:
     """A state on a character: a name, its effect in the system's terms, rounds left."""
 
@@ -26,7 +28,7 @@ class Condition:
     rounds: int | None = None      # rounds left; None = until removed. Ticks at the end of the bearer's turn.
 
 
-@dataclass
+@record
 class Character:
     id: str                        # unique slug, referenced by encounter entries and timers
     name: str
@@ -39,7 +41,7 @@ class Character:
     hidden: bool = field(default=False, metadata={"omit_empty": True})
 
 
-@dataclass
+@record
 class Entry:
     """One place in the turn order: a character of the roster or an ad-hoc name."""
 
@@ -51,7 +53,7 @@ class Entry:
     delayed: bool = False
 
 
-@dataclass
+@record
 class Declaration:
     """Actions an entry declared for the round (Arpèges: several at once, −3 each extra)."""
 
@@ -59,7 +61,7 @@ class Declaration:
     actions: list[str] = field(default_factory=list)
 
 
-@dataclass
+@record
 class TickedCondition:
     """A condition an end of turn ticked: its bearer, its place, itself before, rounds after."""
 
@@ -69,7 +71,7 @@ class TickedCondition:
     after: int | None = None       # rounds left after the tick; None: it expired
 
 
-@dataclass
+@record
 class TickedCountdown:
     """A countdown a new round ticked: rounds and status before and after."""
 
@@ -84,7 +86,7 @@ class TickedCountdown:
 _OMIT_EMPTY = {"omit_empty": True}
 
 
-@dataclass
+@record
 class TurnTicks:
     """What one end of turn ticked, kept so that `p` back across it gives exactly that back
     (saved with the encounter: a restart keeps it; see `gmscreen.play.turns`)."""
@@ -100,7 +102,7 @@ class TurnTicks:
     order_after: list[str] | None = None
 
 
-@dataclass
+@record
 class Encounter:
     round: int = 0                 # 0: no fight running
     turn: int = 0                  # index into entries of the current actor
@@ -110,7 +112,7 @@ class Encounter:
     ticks: list[TurnTicks] = field(default_factory=list)   # the latest ends of turn, oldest first
 
 
-@dataclass
+@record
 class Timer:
     """An extended test or opposition in progress, or a plain countdown in rounds.
 
@@ -134,7 +136,7 @@ class Timer:
     round_stats: list[dict[str, Any]] = field(default_factory=list, metadata=_OMIT_EMPTY)
 
 
-@dataclass
+@record
 class RollRecord:
     """One roll of the log, as recorded on disk (append-only)."""
 
@@ -151,7 +153,7 @@ class RollRecord:
     pending: str | None = None     # id of the pending roll (X.pending.toml) this settles
 
 
-@dataclass
+@record
 class Campaign:
     name: str
     system: str

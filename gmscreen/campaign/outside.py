@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import errno
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from gmscreen.i18n import _
+from gmscreen.rules.records import record
 
 from ..rules import RequestError, get_system
 from ._appendlog import real_path
@@ -29,7 +30,7 @@ from .store import Stamp, _migrated, campaign_data, current_signature, decode_te
 SIDE_KINDS = ("theirs", "mine-aside", "mine")
 
 
-@dataclass
+@record
 class OutsideVersion:
     """A version of the campaign file this session did not write (or None bytes: gone)."""
 
@@ -50,7 +51,7 @@ class OutsideVersion:
         return self.campaign is not None
 
 
-@dataclass
+@record
 class DiskEvent:
     """What a look at the disk found, for the screen to say. kind: "taken" (their version is
     now the session's), "conflict" (both changed: `session.disk_conflict` waits for the GM),

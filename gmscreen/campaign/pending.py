@@ -16,11 +16,12 @@ import contextlib
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from gmscreen.i18n import N_, _
+from gmscreen.rules.records import record
 
 from . import _toml
 from ._appendlog import beside, fsync_dir, scan
@@ -35,7 +36,7 @@ _HEADER = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PendingSpend:
     """One resource the roll uses up: the value at `path` after it (an absolute value, so that
     applying it twice is applying it once)."""
@@ -45,7 +46,7 @@ class PendingSpend:
     text: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PendingRoll:
     """What the roll logs if it is settled with its defaults (see module doc)."""
 

@@ -18,8 +18,10 @@ import threading
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterator, Sequence, overload
+
+from gmscreen.rules.records import record
 
 from .model import RollRecord
 
@@ -50,7 +52,7 @@ def tail_start(fd: int, size: int, want: int) -> int:
         window *= 4
 
 
-@dataclass
+@record
 class OlderIndex:
     """Where each roll before the tail starts, its number and session; the rolls revealed there."""
 

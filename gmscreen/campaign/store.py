@@ -18,12 +18,13 @@ import errno
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Callable
 
 
 from gmscreen.i18n import _
+from gmscreen.rules.records import record
 
 from ._appendlog import fsync_dir, real_path
 from .errors import CampaignError, Problem
@@ -280,7 +281,7 @@ def _keep_backup(path: Path) -> None:
 # ---------------------------------------------------------------- what the file held, saves that keep it
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Stamp:
     """One version of a file: its stat signature (cheap to compare, every few seconds) and
     the hash of its bytes (compared only when the signature changed)."""
@@ -308,7 +309,7 @@ def digest_of(data: bytes) -> str:
     return f"{len(data)}:{hash(data) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
 
 
-@dataclass
+@record
 class FileState:
     """The campaign file as this process last read or wrote it: its stamp, its text and the
     plain data that text holds, from which the next save patches only what changed (data

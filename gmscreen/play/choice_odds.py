@@ -10,12 +10,13 @@ first and never the difficulty.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from gmscreen.i18n import _
 from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError
+from gmscreen.rules.records import record
 
 from . import chances
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from .quickroll.grammar import Draft
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Assumed:
     """The choice the odds assume, and the same test without it."""
 

@@ -15,8 +15,9 @@ import tomllib
 import unicodedata
 from functools import cached_property
 from pathlib import Path
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from gmscreen.rules.records import record
 
 if TYPE_CHECKING:
     from .quickroll.grammar import Choice, Side
@@ -45,7 +46,7 @@ def effect_shown(text: str) -> str:
     return " ".join(_COMMENT.sub(" ", str(text)).split())
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Effect:
     """An effect read: an amount on the game's target (a field, a characteristic), or a
     reminder (`reminder`: something to remember that changes no number, "ne peut pas agir")."""
@@ -57,7 +58,7 @@ class Effect:
     brief: str = ""             # as a narrow odds line names it ("−2"; "": as shown)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Preset:
     """A condition the GM can add from the game's short list: its name as the rules and samples
     write it, its effect in the game's words, its length in rounds (None: until removed)."""

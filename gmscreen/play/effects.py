@@ -10,11 +10,11 @@ the odds line (`conditions_said`), the roll log (`noted`), and the load notice a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from gmscreen.i18n import _
 from gmscreen.rules import get_system
+from gmscreen.rules.records import record
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 APPLIED, LEFT_OUT, REMINDER, UNREADABLE, NO_FIELD = "applied", "left_out", "reminder", "unreadable", "no_field"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConditionEffect:
     """One condition met by a roll, and what became of it."""
 
@@ -102,7 +102,7 @@ def condition_names(campaign: Campaign, character_ids: Sequence[str | None] = ()
 
 # ---------------------------------------------------------------- the odds line
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConditionsSaid:
     """The odds line's words about conditions: the effects applied with the chance before and
     after them ("Ébloui par la lanterne −1 dé", "91 %", "74 %"), those left out, the reminders."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable
 
 from gmscreen import rules
@@ -22,6 +22,7 @@ from gmscreen.rules.expr import parse_expression
 
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _
+from gmscreen.rules.records import record
 from .turns import TURN_LABEL, TurnTicks, is_turn_label, turn_label, end_turn, forget_turns, give_back, remember, start_fight, ticks_before, wait
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def insertion_index(entries: list[Entry], initiative: int) -> int:
 # ---------------------------------------------------------------- moving the turn
 
 
-@dataclass
+@record
 class TurnMove:
     """What `n` or `p` did, for the screen or the command line to say."""
 

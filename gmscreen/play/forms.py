@@ -7,16 +7,17 @@ modules can build forms without the screen, and the checks are one set for both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable
 
 from gmscreen.i18n import _
 from gmscreen.i18n.typography import minus
+from gmscreen.rules.records import record
 
 Check = Callable[[str], "str | None"]
 
 
-@dataclass
+@record
 class Field:
     """One field of a form. `check(text)` returns an error message or None."""
 
@@ -28,7 +29,7 @@ class Field:
     multiline: bool = False
 
 
-@dataclass
+@record
 class Form:
     """A titled list of fields, with a line of help under them."""
 

@@ -12,12 +12,13 @@ and logged before it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from gmscreen.campaign.model import Entry
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import N_, _, ngettext
+from gmscreen.rules.records import record
 from .encounter import insertion_index, roll_initiative, slugify, unique_slug
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ GROUP_LABELS = {PARTY: N_("The whole party"), NPCS: N_("All NPCs"), EVERYONE: N_
 THIS_ROUND, NEXT_ROUND = "this", "next"
 
 
-@dataclass
+@record
 class Join:
     """What a join did, for the screen or a command to say."""
 

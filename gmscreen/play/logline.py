@@ -9,7 +9,7 @@ literal segments, never as markup.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from gmscreen.campaign.model import Campaign, RollRecord
@@ -19,6 +19,7 @@ from gmscreen.campaign.rolllog import masked
 from gmscreen.rules import System
 from gmscreen.rules._base import Description, DiceGroup
 from gmscreen.campaign.textsafe import clean
+from gmscreen.rules.records import record
 
 from .luck_words import DEFAULT_NOTABLE, luck_words
 from .quickroll.text import fold
@@ -31,7 +32,7 @@ _VS = re.compile(r"\s(?:vs|contre|versus)\s+(\S+)", re.IGNORECASE)
 _TIME = re.compile(r"T(\d\d):(\d\d)")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LogLine:
     """What one log row says; `masked` rolls hide all but the time from players."""
 

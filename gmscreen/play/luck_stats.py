@@ -20,7 +20,7 @@ cannot be computed (a plain dice expression, an unknown kind) only lacks from th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterable, Mapping
 
 from gmscreen.campaign.model import RollRecord
@@ -29,6 +29,7 @@ from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import N_, _, ngettext
 from gmscreen.i18n.typography import Name, number, percent
 from gmscreen.rules import RequestError, get_system
+from gmscreen.rules.records import record
 
 CURSED, BLESSED, FAIR, UNKNOWN = "cursed", "blessed", "fair", "unknown"
 # A tail this unlikely under fair dice earns a verdict (one-sided, each way).
@@ -36,7 +37,7 @@ VERDICT_TAIL = 0.05
 TABLE = ""          # the `who` of the whole table's tally
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RollLuck:
     """One roll as the statistics count it."""
 
@@ -49,7 +50,7 @@ class RollLuck:
     success: bool | None        # the result was a success (None: no success or failure to read)
 
 
-@dataclass
+@record
 class LuckTally:
     """One character's (or the table's, `who == TABLE`) rolls in one session (or all, `session is None`)."""
 

@@ -14,7 +14,6 @@ difficulty shows no difficulty) and without the characters the GM marked hidden.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -27,6 +26,7 @@ from gmscreen.campaign.store import current_signature, load_campaign
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _
 from gmscreen.rules import RequestError, System, get_system
+from gmscreen.rules.records import record
 
 from .logline import PLAIN, _tone, compact_dice, hhmm, log_line
 from .public import Visibility, public_result, visibility
@@ -42,7 +42,7 @@ Signature = tuple[int, int, int, int] | None
 # ---------------------------------------------------------------- what players see
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PublicEntry:
     """One place in the turn order as players see it."""
 
@@ -54,7 +54,7 @@ class PublicEntry:
     conditions: tuple[str, ...]         # "Ébloui (1)": name and rounds left, never the GM's effect note
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PublicTimer:
     """A countdown or an extended test in progress."""
 
@@ -64,7 +64,7 @@ class PublicTimer:
     progress: str                       # "6/8 · test 2/3", "3 rounds"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PublicRoll:
     """One roll as players see it; `secret`: only the mark of a GM's secret roll."""
 
@@ -79,7 +79,7 @@ class PublicRoll:
     secret: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlayerState:
     name: str
     game: str

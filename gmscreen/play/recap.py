@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _, ngettext
 from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError, System, get_system
+from gmscreen.rules.records import record
 
 from . import luck_stats
 from .logline import CRIT, FUMBLE, log_line
@@ -44,7 +45,7 @@ class RecapError(ValueError):
     """A recap that cannot be made (a session the campaign never had): one line to show."""
 
 
-@dataclass
+@record
 class RollNote:
     """One notable roll, in the words of the log."""
 
@@ -60,7 +61,7 @@ class RollNote:
                 "luck": self.luck}
 
 
-@dataclass
+@record
 class Recap:
     campaign: str
     system: str

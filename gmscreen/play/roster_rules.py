@@ -8,8 +8,9 @@ part's `session_gains`). Each is ops added to one `EditBuilder`, so one undo tak
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from gmscreen.rules.records import record
 
 from .turns import pass_turn
 
@@ -28,7 +29,7 @@ class SheetGain(NamedTuple):
     value: Any
 
 
-@dataclass
+@record
 class Leaving:
     """What a character leaving the roster takes with them."""
 

@@ -8,11 +8,12 @@ drawn in the first frame: keep the imports here light).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from gmscreen.i18n import N_, _, typography
+from gmscreen.rules.records import record
 
 if TYPE_CHECKING:
     from gmscreen.rules import Stat, StatGroup, System
@@ -74,7 +75,7 @@ class Glance:
         return any(text for text, _ in self.pieces)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Resource:
     """The value the roster's +/- keys adjust for a system."""
 

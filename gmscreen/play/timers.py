@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gmscreen import rules
 from gmscreen.campaign.model import Timer
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import N_, _, ngettext
+from gmscreen.rules.records import record
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character
@@ -158,7 +158,7 @@ def next_interval_dice(timer: Timer, before: dict) -> tuple[dict, str]:
     return dice, step
 
 
-@dataclass
+@record
 class IntervalRoll:
     """One interval of a test timer, rolled: the logged request and result, the timer's dice
     and status after it, and the step's name."""

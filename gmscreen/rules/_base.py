@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import abc
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .errors import RequestError, english, type_key  # a code and its parameters; English from its catalog
+from .records import record
 
 _REQUIRED = object()
 
@@ -225,7 +226,7 @@ def make_rng(seed: int | None) -> random.Random:
 # ---------------------------------------------------------------- descriptions for the screen
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Stat:
     """One value on a character sheet (a Voie, a skill, a characteristic die, a resource)."""
 
@@ -249,7 +250,7 @@ class Stat:
         return f"an integer from {self.lo} to {self.hi}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatGroup:
     """A block of the sheet. Fixed groups list their stats; free groups take any names.
 
@@ -265,7 +266,7 @@ class StatGroup:
     required: bool = True             # fixed groups: every stat must be given
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Difficulty:
     """One row of the system's difficulty table, in the rules' own French words."""
 
@@ -274,7 +275,7 @@ class Difficulty:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FieldSpec:
     """One request field of a kind, for the screen's forms, help and CLI flags."""
 
@@ -288,7 +289,7 @@ class FieldSpec:
     help: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Kind:
     """One test kind of a system: how to resolve it, how to compute its odds, its fields."""
 
@@ -309,7 +310,7 @@ class Kind:
     luck: Callable[[Reader], Callable[[Mapping[str, Any]], float]] | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class System:
     id: str
     game: str                 # "MIR", "Éclats", ...
@@ -366,7 +367,7 @@ def forced_mode(reader: Reader, dice_fields: Iterable[str]) -> bool:
 # ---------------------------------------------------------------- describing a result
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Die:
     """One face as the screen shows it. `status` says what the rules did with it:
     "counted" (gave a success / counts), "critical" (a 12 in MIR, a natural 20...),
@@ -379,14 +380,14 @@ class Die:
     low: int = 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DiceGroup:
     label: str                 # "Alexis", "dé de chance", "Providence", "aide 1"...
     dice: tuple[Die, ...]
     total: int | None = None   # the group's value when meaningful (sum, successes)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Description:
     """A resolved test in the game's own words; the one renderer (`gmscreen.rules.render`) walks
     it into the CLI's, the log's and the export's text, and the dice tray's styled lines."""

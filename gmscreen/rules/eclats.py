@@ -6,7 +6,6 @@ Rules: shared spec `eclats.md`, R1–R12. Kind: simple.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping, Sequence
 
@@ -16,6 +15,7 @@ from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System)
 from .luck import LuckOf, probability
+from .records import record
 from .render import margin
 
 CHARACTERISTICS = (
@@ -63,7 +63,7 @@ SINGLE_ZERO = ("counts_zero", "automatic_failure")
 OUTCOMES = ("success", "failure", "automatic_failure", "critical_failure")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Test:
     """One Éclats test as the GM set it, with the rule options in force."""
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from operator import sub
 
 from ._base import DiceSource, RandomDice, RequestError
+from .records import record
 
 MAX_COUNT = 100
 MIN_SIDES, MAX_SIDES = 2, 1000
@@ -23,7 +23,7 @@ _DICE = re.compile(r"\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+)\s*)?")
 _NUMBER = re.compile(r"\s*([+-]?)\s*(\d+)\s*")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DiceExpr:
     """`count` dice of `sides` faces plus `modifier`; count 0 is a fixed number."""
 

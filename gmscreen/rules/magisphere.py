@@ -9,7 +9,7 @@ import random
 import threading
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import Mapping
 
@@ -20,6 +20,7 @@ from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System, forced_mode)
 from .luck import LuckOf, probability
+from .records import record
 from .render import margin
 
 # Statistics and skills are not listed by the seed: free names. Skills are stored under
@@ -58,7 +59,7 @@ _FAILING = ("failure", "critical_failure")
 # ---------------------------------------------------------------- reading a roller
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Roller:
     """One side of a test: the fixed part of its score and its Impulsion."""
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 import threading
 from bisect import bisect_left
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
@@ -18,6 +17,7 @@ from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System, forced_mode)
 from .luck import LuckOf, probability
+from .records import record
 from .render import margin
 
 VOIES = (
@@ -180,7 +180,7 @@ def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
 # ---------------------------------------------------------------- reading a roller
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Roller:
     """One side's pool as the rules build it (R2–R5)."""
 

@@ -8,10 +8,11 @@ at run time. Everything else asks this registry; nothing branches on a system id
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .records import record
 
 if TYPE_CHECKING:
     from ._base import System
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "gmscreen.systems"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Plugin:
     """One game system: its rules, the play side that the table and the screen read
     (a `gmscreen.play.game.GameTable`, or None for every default), and its sample campaign.

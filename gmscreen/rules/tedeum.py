@@ -11,7 +11,6 @@ a periodic series summed in closed form (see `_pair_sum`).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from typing import Any, Iterable, Mapping
@@ -22,6 +21,7 @@ from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, Kind, RandomDice, Reader, RequestError, Stat,
     StatGroup, System, forced_mode)
 from .luck import LuckOf, probability
+from .records import record
 from .render import margin
 
 DICE = (4, 6, 8, 10, 12, 20)
@@ -138,7 +138,7 @@ def _prefixed(specs: Iterable[FieldSpec], prefix: str, who: str) -> tuple[FieldS
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Roller:
     """One side's request fields (R1–R4, R11)."""
 
@@ -167,7 +167,7 @@ def _read_roller(reader: Reader) -> _Roller:
 # ---------------------------------------------------------------- dice of one side
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Roll:
     """One side's test once the dice are known."""
 

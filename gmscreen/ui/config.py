@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from gmscreen import i18n
 from gmscreen.i18n import _
 from gmscreen.play.luck_words import DEFAULT_NOTABLE, NOTABLE_RANGE
+from gmscreen.rules.records import record
 
 CONFIG_ENV = "GMSCREEN_CONFIG_DIR"
 DATA_ENV = "GMSCREEN_DATA_DIR"
@@ -68,7 +69,7 @@ def notable_luck(app: object) -> int:
     return config.notable_luck if isinstance(config, Config) else DEFAULT_NOTABLE
 
 
-@dataclass
+@record
 class Config:
     """Settings read from config.toml; `problems` says what was wrong with the file."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gettext
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
 
@@ -23,6 +22,7 @@ from gmscreen import i18n
 from gmscreen.i18n import N_, _
 from gmscreen.play.quickroll.grammar import Side, grammar_for
 from gmscreen.play.quickroll.text import words
+from gmscreen.rules.records import record
 from .binding_words import describe, textual_word
 from .host import SCREEN_GROUP
 from .sanitize import clean
@@ -66,7 +66,7 @@ def fold(text: str) -> str:
     return "".join(out)
 
 
-@dataclass
+@record
 class Command:
     """A palette entry: `title` as shown, `forms` the titles it is also found by (each language)."""
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from gmscreen.rules import resolve
+from gmscreen.rules.records import record
 
 from .grammar import Draft
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from .grammar import Spend
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Option:
     key: str          # the one key that picks it
     label: str        # words shown beside the key, in the language spoken when it was asked
@@ -43,7 +44,7 @@ class Option:
         return priced(self.brief or self.label, self.chance)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Prompt:
     question: str
     options: tuple[Option, ...]
@@ -56,7 +57,7 @@ class Prompt:
         return next((o for o in self.options if o.key == key), None)
 
 
-@dataclass
+@record
 class RollFlow:
     """One roll from Enter to its last choice. `prompt` is None once `done`."""
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gmscreen.i18n import _
+from gmscreen.rules.records import record
 
 from ..effects import condition_names
 from .grammar import COMMON_WORDS, HELP_WORDS, NO_WORDS, VS_WORDS, People, QuickRollError, Side, grammar_for, is_numeric, \
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Completion:
     """Replace line[start:end] by one of `candidates` (display forms, lower case)."""
 

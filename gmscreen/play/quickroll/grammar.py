@@ -10,11 +10,12 @@ Nothing here imports Textual.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from gmscreen.i18n import _
 from gmscreen.rules import RequestError, check, get_system, resolve
+from gmscreen.rules.records import record
 
 from .text import Candidate, Token, candidate, match, ranked, tokenize
 
@@ -59,7 +60,7 @@ class QuickRollError(ValueError):
         return self.message
 
 
-@dataclass
+@record
 class Side:
     """One side of the test: a character (or raw dice) and the traits named for it."""
 
@@ -89,7 +90,7 @@ class Side:
         return value if isinstance(value, dict) else {}
 
 
-@dataclass
+@record
 class Spend:
     """A resource change the roll makes on a sheet once it is resolved."""
 
@@ -99,7 +100,7 @@ class Spend:
     text: str
 
 
-@dataclass
+@record
 class Choice:
     """What may be decided inside the roll (see `choices.py`), and what it needs to know."""
 
@@ -107,7 +108,7 @@ class Choice:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class Draft:
     """A parsed line: a valid request for `gmscreen.rules`, who rolls, and how to show it."""
 
@@ -137,7 +138,7 @@ class Draft:
         return {k: v for k, v in self.request.items() if k not in kind.dice_fields}
 
 
-@dataclass
+@record
 class Context:
     """Everything the scanner found; the system grammar reads and fills it."""
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from gmscreen.campaign.textsafe import CONTROL
+from gmscreen.rules.records import record
 
 _SPLIT_INSIDE = re.compile(r"(?<=[^\W\d_])[-'’](?=[^\W\d_])")
 _EDGE = re.compile(r"^[^\w]+|[^\w]+$")
@@ -54,7 +54,7 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Token:
     """One word of the line: as typed, folded, and where it sits (character offsets)."""
 
@@ -99,7 +99,7 @@ def _add(tokens: list[Token], text: str, start: int) -> None:
     tokens.append(Token(text, norm or folded, start, start + len(text)))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Candidate:
     """Something a phrase can name: a character, a skill, a characteristic, a table row."""
 

@@ -8,7 +8,6 @@ questions are modal screens, so the roster itself only draws and dispatches.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from rich.cells import cell_len
@@ -22,6 +21,7 @@ from gmscreen.campaign.model import Character, Condition, to_data
 from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
+from gmscreen.rules.records import record
 from gmscreen.ui.panes import is_wide, set_title
 from gmscreen.play.games import table_for
 from gmscreen.ui.sanitize import clean, literal_text
@@ -82,7 +82,7 @@ def copy_names(base: str, count: int, taken: set[str]) -> list[str]:
     return names
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Columns:
     """Content widths of the roster's columns (the table adds its padding around each)."""
 

@@ -8,7 +8,7 @@ headlines, details, labels) goes through `literal`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from textual.content import Content
@@ -16,6 +16,7 @@ from textual.content import Content
 from gmscreen.i18n import _
 from gmscreen.play.public import Visibility, roll_visibility
 from gmscreen.rules._base import Description
+from gmscreen.rules.records import record
 from gmscreen.rules.render import DescriptionRenderer
 
 from gmscreen.ui.sanitize import literal
@@ -64,7 +65,7 @@ class TrayRenderer(DescriptionRenderer[Content]):
 TRAY = TrayRenderer()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ShownRoll:
     """The roll the tray shows, kept so that it can be drawn again: masked or not as the players
     come and go, revealed from the log, or at a new width."""
