@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual.app import ComposeResult, InvalidThemeError
+from textual.app import App, ComposeResult, InvalidThemeError
 from textual.binding import Binding
 from textual.containers import Container
 from textual.reactive import Reactive
@@ -111,21 +111,26 @@ class MainScreen(SteadyScreen):
     # depends on focus restyle (and redraw) themselves, so a pane switch sends what changed.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
-    def on_mount(self) -> None:
-        """The size classes (`-wide`, `-tall`) from the start: Textual sets them on the first
-        Resize, after the screen's first frame, which then went in the one-pane layout and
-        the whole screen again in the four-pane one."""
-        width, height = self.app.size
-        app = self.app
-        if not width or not height:
-            return
-        horizontal = self.HORIZONTAL_BREAKPOINTS or app.HORIZONTAL_BREAKPOINTS or []
-        vertical = self.VERTICAL_BREAKPOINTS or app.VERTICAL_BREAKPOINTS or []
+    @classmethod
+    def size_classes(cls, app: App, width: int, height: int) -> dict[str, bool]:
+        """The breakpoint classes (`-wide`, `-tall`…) of a terminal that size, as Textual's own
+        Resize handler sets them (the highest breakpoint reached, each way)."""
+        horizontal = cls.HORIZONTAL_BREAKPOINTS or app.HORIZONTAL_BREAKPOINTS or []
+        vertical = cls.VERTICAL_BREAKPOINTS or app.VERTICAL_BREAKPOINTS or []
         classes = {name: False for _, name in (*horizontal, *vertical)}
-        for name in (*self._get_breakpoint_classes(width, horizontal),
-                     *self._get_breakpoint_classes(height, vertical)):
-            classes[name] = True
-        self.update_classes(classes, animate=False)
+        for size, breakpoints in ((width, horizontal), (height, vertical)):
+            reached = [name for at, name in sorted(breakpoints, reverse=True) if size >= at]
+            if reached:
+                classes[reached[0]] = True
+        return classes
+
+    def on_mount(self) -> None:
+        """The size classes from the start: Textual sets them on the first Resize, after the
+        screen's first frame, which then went in the one-pane layout and the whole screen again
+        in the four-pane one. (Set when the app made the screen, they change nothing here.)"""
+        width, height = self.app.size
+        if width and height:
+            self.update_classes(self.size_classes(self.app, width, height), animate=False)
 
 
 class GMScreenApp(SessionKeeper, CampaignHost):
@@ -370,7 +375,11 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         return EOFAwareDriver
 
     def get_default_screen(self) -> Screen:
-        return MainScreen(id="_default")
+        """The screen of the panes, with its size classes before anything in it is styled (set
+        once mounted, they restyled the whole screen a second time before the first frame)."""
+        width, height = self.size
+        classes = MainScreen.size_classes(self, width, height) if width and height else {}
+        return MainScreen(id="_default", classes=" ".join(name for name, on in classes.items() if on))
 
     def compose(self) -> ComposeResult:
         preopened = self._preopen()
@@ -382,7 +391,9 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             if preopened is None:
                 yield Static("", classes="loading", markup=False)
             else:
-                yield Container(*[make_pane(pane_id) for pane_id in self._first_panes()], id="panes")
+                # The current pane lit before it is styled (lit once mounted, it was styled twice).
+                yield Container(*[make_pane(pane_id, current=pane_id == self.current_pane)
+                                  for pane_id in self._first_panes()], id="panes")
                 yield make_pane("dice-tray")
         yield QuietFooter()
 
@@ -667,7 +678,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             await body.remove_children()
             panes = [make_pane(pane_id) for pane_id in MAIN_PANES]
             await body.mount(Container(*panes, id="panes"), make_pane("dice-tray"))
-        self._mark_current(self.current_pane)
+            self._mark_current(self.current_pane)         # (composed with the session: lit in compose)
         self.selected_id = None
         if not mounted or recovered is not None:     # (panes composed with the session showed it as they mounted)
             self.refresh_views()

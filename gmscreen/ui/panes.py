@@ -52,9 +52,9 @@ def pane_title(pane_id: str) -> str:
     return _(PANES[pane_id])
 
 
-def make_pane(pane_id: str) -> Widget:
-    widget = pane_class(pane_id)(id=pane_id)
-    widget.add_class("pane")
+def make_pane(pane_id: str, *, current: bool = False) -> Widget:
+    """A pane, with its classes from the start (added later, each restyles it once more)."""
+    widget = pane_class(pane_id)(id=pane_id, classes="pane -current" if current else "pane")
     if not widget.border_title:
         widget.border_title = pane_title(pane_id)
         widget._default_title = True          # retitled when the language changes (`retitle`)
