@@ -78,7 +78,7 @@ class KeysHelpScreen(SteadyModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(_("Keys"), _("Action"), _("Id"))
+        table.add_columns(Text(_("Keys")), Text(_("Action")), Text(_("Id")))
         app = self.app
         last_group = None
         for group, keys, description, binding_id in key_rows(app):

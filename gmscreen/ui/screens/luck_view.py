@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -94,7 +95,7 @@ class LuckScreen(SteadyModalScreen[None]):
     def _show(self, sessions: list[int], rows: list[list[str]], sentences: list[str]) -> None:
         table = self.query_one(DataTable)
         table.clear(columns=True)
-        table.add_columns(_("Who"), *[_("Session {n}").format(n=s) for s in sessions])
+        table.add_columns(Text(_("Who")), *[Text(_("Session {n}").format(n=s)) for s in sessions])
         for cells in rows:
             table.add_row(*[literal_text(c) for c in cells])
         self.query_one("#luck-words", Static).update(literal_text("\n".join(sentences), single_line=False))

@@ -246,10 +246,12 @@ class RosterPane(TablePane[Character]):
         assert columns is not None
         table.clear(columns=True)
         self._names_drawn = {c.id: c.name for c in self._ordered}
-        table.add_column("", width=columns.side, key="side")
-        table.add_column(_("Name"), width=columns.name, key="name")
-        table.add_column(_("Conditions"), width=columns.conditions, key="conditions")
-        table.add_column(self._header, width=columns.stats, key="stats")
+        # Headers as Text: a string would be read as markup (a stat named "[x]" lost), and the
+        # markup reader loads Rich's emoji table, 2 ms of the first frame.
+        table.add_column(Text(""), width=columns.side, key="side")
+        table.add_column(Text(_("Name")), width=columns.name, key="name")
+        table.add_column(Text(_("Conditions")), width=columns.conditions, key="conditions")
+        table.add_column(Text(self._header), width=columns.stats, key="stats")
         self._ids = []
         # At start-up a long roster (a campaign's whole cast of NPCs) is drawn a screenful first
         # and the rest right after that frame is out: a table measures every cell it is given
