@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -226,7 +227,9 @@ def _error_line(text: str) -> None:
     print(escape_controls(" ".join(text.split("\n"))), file=sys.stderr)
 
 
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+@cache
+def _json_unsafe() -> re.Pattern[str]:
+    return re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 def _dump(data: Any) -> str:
@@ -235,7 +238,7 @@ def _dump(data: Any) -> str:
     import json
 
     text = json.dumps(data, ensure_ascii=False)
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _json_unsafe().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 # ---------------------------------------------------------------- systems

@@ -95,3 +95,59 @@ def test_the_pseudo_language_marks_every_message() -> None:
     i18n.set_language(i18n.PSEUDO)
     assert i18n._("Undo") == "⟦Ůṅḋȯ⟧"
     assert i18n.pseudo("{n} roll of {name:de}, %(type)s") == "⟦{n} ṙȯŀŀ ȯḟ {name:de}, %(type)s⟧"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_lazy_catalog_reader_says_what_the_stdlib_says(lang: str) -> None:
+    """Every message, context and plural form of the shipped catalogs, read back through
+    `catalog_for` exactly as gettext's own reader gives it."""
+    import gettext
+
+    ours = i18n.catalog_for(lang)
+    with open(i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo", "rb") as handle:
+        stdlib = gettext.GNUTranslations(handle)
+    wrong = []
+    for key in stdlib._catalog:
+        if isinstance(key, tuple):
+            calls = [("ngettext", key[0], key[0] + "+", n) for n in (0, 1, 2, 11)]
+        elif "\x04" in key:
+            calls = [("pgettext", *key.split("\x04"))]
+        else:
+            calls = [("gettext", key)]
+        for name, *args in calls:
+            if getattr(ours, name)(*args) != getattr(stdlib, name)(*args):
+                wrong.append((name, args))
+    assert wrong == [] and len(stdlib._catalog) > 1000
+    assert ours.gettext("not in the catalog") == "not in the catalog"
+    assert ours.ngettext("one apple", "{n} apples", 2) == "{n} apples"
+    assert ours.plural(0) == stdlib.plural(0) and ours.plural(2) == stdlib.plural(2)
+
+
+def test_a_catalog_the_lazy_reader_does_not_take_is_read_by_the_stdlib(tmp_path, monkeypatch) -> None:
+    """A big-endian or non-UTF-8 `.mo` (none is shipped) goes to gettext's reader; a missing one
+    gives the English ids."""
+    import struct
+
+    def mo(entries: dict[bytes, bytes], *, big: bool, charset: str) -> bytes:
+        entries = {b"": f"Content-Type: text/plain; charset={charset}\nPlural-Forms: nplurals=2; plural=(n > 1);\n"
+                   .encode(), **entries}
+        order = "> " if big else "<"
+        keys = sorted(entries)
+        ids_at, strs_at = 28, 28 + 8 * len(keys)
+        data_at = strs_at + 8 * len(keys)
+        blob, ids, strs = b"", [], []
+        for table, values in ((ids, keys), (strs, [entries[k] for k in keys])):
+            for value in values:
+                table += [len(value), data_at + len(blob)]
+                blob += value + b"\0"
+        head = struct.pack(f"{order.strip()}7I", 0x950412DE, 0, len(keys), ids_at, strs_at, 0, 0)
+        return (head + struct.pack(f"{order.strip()}{2 * len(keys)}I", *ids)
+                + struct.pack(f"{order.strip()}{2 * len(keys)}I", *strs) + blob)
+
+    folder = tmp_path / "zz" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    for big, charset, text in ((True, "UTF-8", "é".encode()), (False, "latin-1", "é".encode("latin-1"))):
+        (folder / f"{i18n.DOMAIN}.mo").write_bytes(mo({b"Yes": text}, big=big, charset=charset))
+        assert i18n.catalog_for("zz").gettext("Yes") == "é"
+    assert i18n.catalog_for("nowhere").gettext("Yes") == "Yes"

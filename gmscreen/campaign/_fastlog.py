@@ -11,16 +11,28 @@ parses the piece with `tomllib` as before: the fast path never decides what a fi
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
+
 
 # A key where our writer puts one: at the start of a line (entries start with their header
 # line, so a newline comes before), or after "{ " or ", " in an inline table. One found
 # inside a string splits it in two: JSON then refuses what follows.
-_KEY = re.compile(r"(\n|\{ |, )([A-Za-z0-9_-]+) = ")
+@cache
+def _key() -> re.Pattern[str]:
+    return re.compile(r"(\n|\{ |, )([A-Za-z0-9_-]+) = ")
+
+
 # JSON escapes TOML refuses (\/, surrogate halves), DEL, CR, multi-line strings and the word
 # null (TOML's own rules apply to those; null may be in a string: tomllib then reads it).
 _NOT_TOML = ("\x7f", "\r", '"""', "\\/", "null")
-_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+@cache
+def _surrogate() -> re.Pattern[str]:
+    return re.compile(r"\\u[dD][89a-fA-F]")
+
+
 _LINES = "\\u0000"                # first key of an entry: how many lines it had
 
 
@@ -51,10 +63,10 @@ def loads_entries(text: str, names: tuple[str, ...]) -> dict[str, list[dict[str,
     None when the text is anything else (then parse it with tomllib)."""
     if not text.startswith("[[") or any(bad in text for bad in _NOT_TOML):
         return None
-    if "\\u" in text and _SURROGATE.search(text):
+    if "\\u" in text and _surrogate().search(text):
         return None
     header = re.compile(r"(?:\A|\n)\n*\[\[(" + "|".join(map(re.escape, names)) + r")\]\]\n")
-    parts = header.split(_KEY.sub(r'\1"\2": ', text))
+    parts = header.split(_key().sub(r'\1"\2": ', text))
     if parts[0].strip():
         return None
     pieces = []

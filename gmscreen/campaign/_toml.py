@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cache
 from typing import Any
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
@@ -23,9 +24,13 @@ _ESCAPES = {
     "\f": "\\f",
     "\r": "\\r",
 }
+
+
 # Characters a TOML basic string must escape: backslash, quote, C0 controls and DEL; and lone
 # surrogates (text decoded with errors="surrogateescape"), which UTF-8 cannot hold at all.
-_NEEDS_ESCAPE = re.compile('[\\\\"\x00-\x1f\x7f\ud800-\udfff]')
+@cache
+def _needs_escape() -> re.Pattern[str]:
+    return re.compile('[\\\\"\x00-\x1f\x7f\ud800-\udfff]')
 
 
 def _escape(match: re.Match) -> str:
@@ -37,7 +42,7 @@ def _escape(match: re.Match) -> str:
 
 def string(text: str) -> str:
     """A TOML basic string on one line: newlines and controls are escaped."""
-    return '"' + _NEEDS_ESCAPE.sub(_escape, text) + '"'
+    return '"' + _needs_escape().sub(_escape, text) + '"'
 
 
 def key(name: str) -> str:

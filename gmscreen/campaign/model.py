@@ -2,10 +2,10 @@
 
 Sheets stay dictionaries shaped by the system's `StatGroup`s (rules layer), so one model
 serves five systems. Conversion to and from plain data (`to_data`, `from_data`) is generic:
-it follows the dataclass type hints, which is also what the change journal relies on.
+it follows the dataclass type hints, which is also what the change journal relies on. (The
+hints are evaluated as the classes are made, not as strings: reading them back then costs
+no compile, at every start.)
 """
-
-from __future__ import annotations
 
 import dataclasses
 import types
@@ -181,7 +181,10 @@ _HINTS: dict[type, dict[str, Any]] = {}
 
 def _hints(cls: type) -> dict[str, Any]:
     if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
+        hints = {f.name: f.type for f in dataclasses.fields(cls)}
+        if any(isinstance(hint, str) for hint in hints.values()):
+            hints = typing.get_type_hints(cls)
+        _HINTS[cls] = hints
     return _HINTS[cls]
 
 

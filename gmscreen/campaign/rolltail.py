@@ -19,6 +19,7 @@ from array import array
 from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import field
+from functools import cache
 from typing import Any, Callable, Iterator, Sequence, overload
 
 from gmscreen.rules.records import record
@@ -31,11 +32,18 @@ CACHED_CHUNKS = 16
 _PIECE = 1 << 20                # bytes of the older part scanned at a time
 _OVERLAP = 512                  # an entry header never spans more than this past a piece
 
+
 # Every entry our writer appends starts so (see rolllog.format_roll / format_reveal); any
 # other entry line (the empty alternative) means a hand-laid file, parsed whole.
-_ENTRY = re.compile(rb'\n\[\[(?:roll\]\]\nseq = (\d+)\ntime = "[^"\\\n]*"\nsession = (\d+)\n'
-                    rb'|reveal\]\]\nseq = (\d+)\n|)')
-_ROLL_LINE = re.compile(rb"\n\[\[roll\]\]")
+@cache
+def _entry() -> re.Pattern[bytes]:
+    return re.compile(rb'\n\[\[(?:roll\]\]\nseq = (\d+)\ntime = "[^"\\\n]*"\nsession = (\d+)\n'
+                      rb'|reveal\]\]\nseq = (\d+)\n|)')
+
+
+@cache
+def _roll_line() -> re.Pattern[bytes]:
+    return re.compile(rb"\n\[\[roll\]\]")
 
 
 def tail_start(fd: int, size: int, want: int) -> int:
@@ -44,7 +52,7 @@ def tail_start(fd: int, size: int, want: int) -> int:
     while True:
         start = max(0, size - window)
         data = os.pread(fd, size - start, start)
-        found = [m.start() for m in _ROLL_LINE.finditer(data)]
+        found = [m.start() for m in _roll_line().finditer(data)]
         if len(found) >= want:
             return start + found[-want] + 1
         if start == 0:
@@ -79,7 +87,7 @@ def build_index(fd: int, end: int, parse_whole: Callable[[bytes], list[RollRecor
         buffer += piece
         last = pos >= end or not piece
         cut = len(buffer) if last else max(0, len(buffer) - _OVERLAP)
-        for m in _ENTRY.finditer(buffer, 0, len(buffer)):
+        for m in _entry().finditer(buffer, 0, len(buffer)):
             if m.start() >= cut:
                 break
             seq, session, reveal = m.group(1, 2, 3)
@@ -308,7 +316,9 @@ class SeqLookup:
         return len(self.records)
 
 
-_REVEAL_SEQ = re.compile(rb"\n\[\[reveal\]\]\nseq = (\d+)\n")
+@cache
+def _reveal_seq() -> re.Pattern[bytes]:
+    return re.compile(rb"\n\[\[reveal\]\]\nseq = (\d+)\n")
 
 
 def _roll_after(fd: int, size: int, at: int) -> tuple[int, int] | None:
@@ -322,7 +332,7 @@ def _roll_after(fd: int, size: int, at: int) -> tuple[int, int] | None:
         complete = begin + len(data) - len(prefix) >= size
         pos = 0
         while True:
-            m = _ENTRY.search(data, pos)
+            m = _entry().search(data, pos)
             if m is None or (not complete and m.start() + _OVERLAP > len(data)):
                 break
             if m.group(1) is not None:
@@ -371,7 +381,7 @@ def revealed_after(fd: int, size: int, start: int) -> set[int]:
         buffer += piece
         last = pos >= size or not piece
         cut = len(buffer) if last else max(0, len(buffer) - _OVERLAP)
-        seqs.update(int(m.group(1)) for m in _REVEAL_SEQ.finditer(buffer) if m.start() < cut)
+        seqs.update(int(m.group(1)) for m in _reveal_seq().finditer(buffer) if m.start() < cut)
         if last:
             return seqs
         buffer = buffer[cut:]

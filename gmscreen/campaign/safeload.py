@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from functools import cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -181,7 +182,9 @@ def dotted(path: tuple) -> str:
     return out
 
 
-_TOKEN = re.compile(r'''
+@cache
+def _token() -> re.Pattern[str]:
+    return re.compile(r'''
   (?P<nl>\n)
 | (?P<comment>\#[^\n]*)
 | (?P<mlb>"""(?:[^"\\]|\\.|"(?!""))*(?:"""|\Z))
@@ -202,7 +205,7 @@ def nesting_line(text: str, limit: int) -> int | None:
     pos = 0
     end = len(text)
     while pos < end:
-        m = _TOKEN.match(text, pos)
+        m = _token().match(text, pos)
         if m is None:
             pos += 1
             continue

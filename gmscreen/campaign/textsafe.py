@@ -11,14 +11,24 @@ No Textual here: the command line and the campaign layer use it too.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 # C0 controls but tab and newline, DEL, C1 controls, and the bidi embeddings, overrides and
 # isolates that can make a name display as something else.
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 # The same, with newline, and lone surrogates (undecodable bytes of a file name or argument
 # read with surrogateescape), which no terminal encoding can write.
-_UNSAFE_LINE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-_UNSAFE_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+@cache
+def _unsafe_line() -> re.Pattern[str]:
+    return re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+@cache
+def _unsafe_text() -> re.Pattern[str]:
+    return re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
 
 _NAMED = {"\r": "\\r", "\n": "\\n"}
 _LINE_BREAKS = re.compile("[\t\n]+")
@@ -50,12 +60,12 @@ def escape_controls(text: object, *, newlines: bool = True) -> str:
     such as a name in a heading or an error message).
     """
     value = str(text)
-    pattern = _UNSAFE_TEXT if newlines else _UNSAFE_LINE
+    pattern = _unsafe_text() if newlines else _unsafe_line()
     return pattern.sub(_visible, value)
 
 
 def has_controls(text: str) -> bool:
-    return _UNSAFE_TEXT.search(text) is not None
+    return _unsafe_text().search(text) is not None
 
 
 class SafeWriter:

@@ -14,6 +14,7 @@ import difflib
 import importlib
 import re
 import tomllib
+from functools import cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -204,7 +205,10 @@ def _is_int(value: Any) -> bool:
 
 # ---------------------------------------------------------------- line numbers
 
-_TOKEN = re.compile(r'''
+
+@cache
+def _token() -> re.Pattern[str]:
+    return re.compile(r'''
   (?P<nl>\n)
 | (?P<ws>[ \t\r]+)
 | (?P<comment>\#[^\n]*)
@@ -216,7 +220,12 @@ _TOKEN = re.compile(r'''
 | (?P<bare>[^\s\#\[\]{}=,."']+)
 ''', re.X | re.S)
 
-_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
+
+@cache
+def _escape() -> re.Pattern[str]:
+    return re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
+
+
 _SIMPLE_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\", "e": "\x1b"}
 
 
@@ -231,7 +240,7 @@ def _key_text(kind: str, raw: str) -> str:
                     return code
             return _SIMPLE_ESCAPES.get(code, code)
 
-        return _ESCAPE.sub(unescape, raw[1:-1])
+        return _escape().sub(unescape, raw[1:-1])
     if kind == "ls":
         return raw[1:-1]
     return raw
@@ -268,7 +277,7 @@ def key_lines(text: str) -> dict[tuple, int]:
             stack.append(["table", path, "key_start", None])
 
     while pos < end:
-        m = _TOKEN.match(text, pos)
+        m = _token().match(text, pos)
         if m is None:            # not valid TOML here: skip the character
             pos += 1
             continue
@@ -373,7 +382,10 @@ _KNOWN_SHOWN = 12          # ids listed in a dangling-reference message, at most
 _NO_CHARACTER = N_("no character with id {value}; expected one of: {known}")
 _NO_ENTRY = N_("no encounter entry with id {value}; expected one of: {known}")
 
-_SYNTAX_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$|\s*\(at end of document\)\s*$")
+
+@cache
+def _syntax_where() -> re.Pattern[str]:
+    return re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$|\s*\(at end of document\)\s*$")
 
 
 # ---------------------------------------------------------------- the checker
@@ -430,7 +442,7 @@ class _Checker:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             message = str(exc)
-            where = _SYNTAX_WHERE.search(message)
+            where = _syntax_where().search(message)
             line = None
             if where:
                 message = message[: where.start()]

@@ -38,10 +38,7 @@ LANGUAGE_NAMES = {"fr": "français", "en": "English"}
 
 @lru_cache(maxsize=None)
 def _catalog(lang: str) -> gettext.NullTranslations:
-    try:
-        return gettext.translation(i18n.DOMAIN, i18n.LOCALE_DIR, languages=[lang])
-    except OSError:
-        return gettext.NullTranslations()
+    return i18n.catalog_for(lang)
 
 
 def _every(message: str) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ which never parse markup.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from rich.text import Text
 from textual.content import Content
@@ -18,9 +19,12 @@ from gmscreen.campaign.textsafe import CONTROL, REPLACEMENT, clean
 
 __all__ = ["REPLACEMENT", "clean", "literal", "literal_text", "pasted"]
 
+
 # Terminal escape sequences as they come in pasted text: CSI (colours, cursor moves), OSC
 # (titles, hyperlinks, clipboard writes) up to BEL or ST, and two-character escapes.
-_ESCAPE_SEQUENCE = re.compile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]")
+@cache
+def _escape_sequence() -> re.Pattern[str]:
+    return re.compile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]")
 
 
 def literal(text: object, style: str = "", *, single_line: bool = True) -> Content:
@@ -37,5 +41,5 @@ def literal_text(text: object, style: str = "", *, single_line: bool = True) -> 
 def pasted(text: str) -> str:
     """Text pasted into a field, as the GM meant it: escape sequences (a colour copied from a
     terminal, a hostile clipboard) are dropped whole, other controls removed, tabs made spaces."""
-    value = _ESCAPE_SEQUENCE.sub("", text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    value = _escape_sequence().sub("", text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
     return CONTROL.sub("", value)

@@ -44,10 +44,7 @@ def _english_line() -> dict[str, Any]:
 def _translation(lang: str) -> gettext.NullTranslations:
     if lang == i18n.language():
         return i18n._translation
-    try:
-        return gettext.translation(i18n.DOMAIN, i18n.LOCALE_DIR, languages=[lang])
-    except OSError:
-        return gettext.NullTranslations()
+    return i18n.catalog_for(lang)
 
 
 def catalog(lang: str | None = None) -> Catalog:
