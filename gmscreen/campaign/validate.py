@@ -199,6 +199,27 @@ def _stat_expected(stat: Any) -> str:
     return _("an integer from {lo} to {hi}").format(lo=stat.lo, hi=stat.hi)
 
 
+def _within_limits(data: dict) -> bool:
+    """No table or list too deep or too long, no string too long or with a control character:
+    one pass that builds no paths (the checker's own walk, which names where, runs only when
+    this says no)."""
+    texts: list[str] = []
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth >= MAX_DEPTH or len(value) > MAX_ITEMS:
+            return False
+        if isinstance(value, dict):
+            texts += value
+            value = value.values()
+        for item in value:
+            if isinstance(item, str):
+                texts.append(item)
+            elif isinstance(item, (dict, list)):
+                stack.append((item, depth + 1))
+    return all(len(text) <= MAX_STRING for text in texts) and not _CONTROL.search("\n".join(texts))
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -482,6 +503,8 @@ class _Checker:
     # -- size, depth, control characters: every value of the file, iteratively
 
     def _limits(self, data: dict) -> None:
+        if _within_limits(data):
+            return              # the usual file: nothing to say, no path worked out
         stack: list[tuple[tuple, Any, int]] = [((), data, 0)]
         while stack:
             path, value, depth = stack.pop()

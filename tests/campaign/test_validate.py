@@ -559,6 +559,27 @@ def test_limits_are_errors_not_crashes():
     assert p.path == "characters[0].sheet.skills" and "too many entries" in p.message
 
 
+_leaves = st.one_of(st.integers(), st.booleans(), st.text(alphabet=st.sampled_from("ab\n\t\x1b\u202e\x7f é"), max_size=6))
+_trees = st.recursive(_leaves, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                      st.dictionaries(st.text("ab\x1bé", max_size=3), inner, max_size=3)),
+                      max_leaves=30)
+
+
+@given(st.dictionaries(st.text("abc\x07", max_size=3), _trees, max_size=4), st.integers(0, 3))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_the_quick_limits_pass_says_no_whenever_the_full_walk_finds_something(data, tighter):
+    """`_within_limits` (the fast pass, no paths) is true exactly when the checker's own walk
+    reports nothing, limits made small enough for the examples to reach them."""
+    saved = (v.MAX_DEPTH, v.MAX_ITEMS, v.MAX_STRING)
+    v.MAX_DEPTH, v.MAX_ITEMS, v.MAX_STRING = 2 + tighter, 1 + tighter, 2 + tighter
+    try:
+        checker = v._Checker("", "x.toml")
+        checker._limits(data)
+        assert v._within_limits(data) == (checker.found == [])
+    finally:
+        v.MAX_DEPTH, v.MAX_ITEMS, v.MAX_STRING = saved
+
+
 # ---------------------------------------------------------------- new campaigns
 
 
