@@ -11,7 +11,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import field
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 from gmscreen.rules.records import record
 
@@ -188,15 +188,33 @@ def _hints(cls: type) -> dict[str, Any]:
     return _HINTS[cls]
 
 
+def _omitted(cls: type) -> tuple[tuple[str, bool], ...]:
+    """A model class's fields in order, each with whether it is left out when empty."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = tuple((f.name, bool(f.metadata.get("omit_empty"))) for f in dataclasses.fields(cls))
+    return plan
+
+
+_PLANS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_PLAIN = (str, int, float, bool)
+
+
 def to_data(obj: Any) -> Any:
     """Dataclasses to TOML-ready dicts; None values are dropped (TOML has no null)."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+    kind = type(obj)
+    if kind in _PLAIN:
+        return obj
+    plan = _PLANS.get(kind)
+    if plan is None and dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        plan = _omitted(kind)
+    if plan is not None:
         out = {}
-        for f in dataclasses.fields(obj):
-            value = getattr(obj, f.name)
-            if value is None or (not value and f.metadata.get("omit_empty")):
+        for name, omit_empty in plan:
+            value = getattr(obj, name)
+            if value is None or (omit_empty and not value):
                 continue
-            out[f.name] = to_data(value)
+            out[name] = to_data(value)
         return out
     if isinstance(obj, dict):
         return {k: to_data(v) for k, v in obj.items() if v is not None}
@@ -216,21 +234,40 @@ def _strip_optional(tp: Any) -> Any:
 
 def from_data(tp: Any, data: Any) -> Any:
     """Plain data to the model type `tp` (no validation: see `campaign.validate`)."""
-    tp = _strip_optional(tp)
-    if dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        kwargs = {}
-        for f in dataclasses.fields(tp):
-            if f.name in data:
-                kwargs[f.name] = from_data(hints[f.name], data[f.name])
-        return tp(**kwargs)
-    origin = typing.get_origin(tp)
-    if origin is list:
-        (elem,) = typing.get_args(tp)
-        return [from_data(elem, v) for v in data]
-    if origin is dict:
-        return {k: _copy_plain(v) for k, v in data.items()}
-    return _copy_plain(data)
+    return _reader(tp)(data)
+
+
+_READERS: dict[Any, Callable[[Any], Any]] = {}
+
+
+def _reader(tp: Any) -> Callable[[Any], Any]:
+    """The function turning plain data into `tp`, worked out once per type (a roster of 500
+    is read field by field with no type inspected again)."""
+    found = _READERS.get(tp)
+    if found is not None:
+        return found
+    bare = _strip_optional(tp)
+    read: Callable[[Any], Any]
+    if dataclasses.is_dataclass(bare):
+        fields: list[tuple[str, Callable[[Any], Any]]] = []
+
+        def read(data: Any) -> Any:
+            if not fields:              # (filled on first use: a type may name itself)
+                fields.extend((name, _reader(hint)) for name, hint in _hints(bare).items())
+            return bare(**{name: convert(data[name]) for name, convert in fields if name in data})
+    elif typing.get_origin(bare) is list:
+        (elem,) = typing.get_args(bare)
+        item = _reader(elem)
+
+        def read(data: Any) -> Any:
+            return [item(v) for v in data]
+    elif typing.get_origin(bare) is dict:
+        def read(data: Any) -> Any:
+            return {k: _copy_plain(v) for k, v in data.items()}
+    else:
+        read = _copy_plain
+    _READERS[tp] = read
+    return read
 
 
 def _copy_plain(value: Any) -> Any:
