@@ -150,4 +150,10 @@ def test_a_catalog_the_lazy_reader_does_not_take_is_read_by_the_stdlib(tmp_path,
     for big, charset, text in ((True, "UTF-8", "é".encode()), (False, "latin-1", "é".encode("latin-1"))):
         (folder / f"{i18n.DOMAIN}.mo").write_bytes(mo({b"Yes": text}, big=big, charset=charset))
         assert i18n.catalog_for("zz").gettext("Yes") == "é"
+    # the lazy reader: a singular and a plural with the same first id are two messages
+    (folder / f"{i18n.DOMAIN}.mo").write_bytes(mo({b"apple": "pomme".encode(), b"apple\0apples": b"pomme\0pommes"},
+                                                  big=False, charset="UTF-8"))
+    lazy = i18n.catalog_for("zz")
+    assert (lazy.gettext("apple"), lazy.ngettext("apple", "apples", 1), lazy.ngettext("apple", "apples", 2)) == (
+        "pomme", "pomme", "pommes")
     assert i18n.catalog_for("nowhere").gettext("Yes") == "Yes"

@@ -98,17 +98,22 @@ class _Marked(gettext.NullTranslations):
         return pseudo(self._inner.pgettext(context, message))
 
 
+_ABSENT_KEPT = 4096            # messages remembered as not in a catalog (a bound: ids are constants)
+
+
 class _Messages:
     """A compiled catalog's messages, each decoded the first time it is asked for.
 
     Reading a `.mo` whole with the stdlib decodes its 1,500 messages and their translations,
     2 ms of every start for the few dozen words a first frame shows. Here the file is indexed
-    by its raw msgids once (slices, no decoding); `gettext.GNUTranslations` looks messages up
-    in it as in its own dict (`get`, `[]`, with (msgid, form) keys for plurals)."""
+    by its raw msgids once (slices, no decoding; a plural under its singular and a NUL);
+    `gettext.GNUTranslations` looks messages up in it as in its own dict (`get`, `[]`, with
+    (msgid, form) keys for plurals)."""
 
     def __init__(self, data: bytes, index: dict[bytes, tuple[int, int]]) -> None:
         self._data, self._index = data, index
         self._decoded: dict[object, str] = {}
+        self._absent: set[object] = set()             # asked for and not there (the English id then)
 
     def __getitem__(self, key: object) -> str:
         found = self._decoded.get(key)
@@ -116,7 +121,7 @@ class _Messages:
             return found
         msgid, form = key if isinstance(key, tuple) else (key, None)
         try:
-            start, end = self._index[msgid.encode()]         # type: ignore[union-attr]
+            start, end = self._index[msgid.encode() + (b"" if form is None else b"\0")]  # type: ignore[union-attr]
         except (KeyError, UnicodeEncodeError, AttributeError):
             raise KeyError(key) from None
         raw = self._data[start:end]
@@ -129,9 +134,16 @@ class _Messages:
         return found
 
     def get(self, key: object, default: object = None) -> object:
+        found = self._decoded.get(key)
+        if found is not None:
+            return found
+        if key in self._absent:
+            return default
         try:
             return self[key]
         except KeyError:
+            if len(self._absent) < _ABSENT_KEPT:
+                self._absent.add(key)
             return default
 
 
@@ -144,20 +156,21 @@ class _Compiled(gettext.GNUTranslations):
         header = struct.unpack_from("<5I", data) if len(data) >= 20 else (0,) * 5
         magic, version, count, ids, strs = header
         if magic != self.LE_MAGIC or version >> 16 not in self.VERSIONS:
-            return super()._parse(io.BytesIO(data))
+            return self._read_whole(data)
         try:
             lengths_ids = struct.unpack_from(f"<{2 * count}I", data, ids)
             lengths_strs = struct.unpack_from(f"<{2 * count}I", data, strs)
         except struct.error:
-            return super()._parse(io.BytesIO(data))         # (the stdlib says what is wrong)
+            return self._read_whole(data)                    # (the stdlib says what is wrong)
         index: dict[bytes, tuple[int, int]] = {}
         for i in range(0, 2 * count, 2):
             length, at = lengths_ids[i], lengths_ids[i + 1]
-            msgid = data[at:at + length].partition(b"\0")[0]   # a plural: keyed by its singular
+            singular, plural, _forms = data[at:at + length].partition(b"\0")
+            msgid = singular + plural                      # a plural: its singular and a NUL
             index[msgid] = (lengths_strs[i + 1], lengths_strs[i + 1] + lengths_strs[i])
         head = index.get(b"")
         if head is None:
-            return super()._parse(io.BytesIO(data))
+            return self._read_whole(data)
         self._info = {}
         self.plural = lambda n: int(n != 1)
         for line in data[head[0]:head[1]].decode().splitlines():
@@ -166,11 +179,20 @@ class _Compiled(gettext.GNUTranslations):
                 self._info[key.strip().lower()] = value.strip()
         self._charset = self._info.get("content-type", "").partition("charset=")[2] or None
         if (self._charset or "").lower().replace("-", "") != "utf8":
-            return super()._parse(io.BytesIO(data))
+            return self._read_whole(data)
         plural = self._info.get("plural-forms", "").partition("plural=")[2].rstrip(";").strip()
         if plural:
             self.plural = _PLURALS.get(plural) or gettext.c2py(plural)
-        self._catalog = _Messages(data, index)             # type: ignore[assignment]
+        messages = _Messages(data, index)
+        self._catalog, self._decoded = messages, messages._decoded   # type: ignore[assignment]
+
+    def _read_whole(self, data: bytes) -> None:
+        super()._parse(io.BytesIO(data))
+        self._decoded = self._catalog
+
+    def gettext(self, message: str) -> str:
+        found = self._decoded.get(message)                   # (a plain dict lookup once decoded)
+        return found if found is not None else super().gettext(message)
 
 
 # The plural rules of the languages spoken, as msgfmt writes them (any other: gettext reads it).
