@@ -199,6 +199,18 @@ def _stat_expected(stat: Any) -> str:
     return _("an integer from {lo} to {hi}").format(lo=stat.lo, hi=stat.hi)
 
 
+_STATS_BY_KEY: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _stats_by_key(group: Any) -> dict[str, Any]:
+    """A fixed group's stats by key, worked out once per group (the sheet of every character
+    goes through it)."""
+    found = _STATS_BY_KEY.get(id(group))
+    if found is None or found[0] is not group:
+        found = _STATS_BY_KEY[id(group)] = (group, {s.key: s for s in group.stats})
+    return found[1]
+
+
 def _within_limits(data: dict) -> bool:
     """No table or list too deep or too long, no string too long or with a control character:
     one pass that builds no paths (the checker's own walk, which names where, runs only when
@@ -808,14 +820,15 @@ class _Checker:
                 self._free_group(gpath, group, values)
 
     def _fixed_group(self, path: tuple, group: Any, values: dict, derived: Mapping[str, str]) -> None:
-        stats = {s.key: s for s in group.stats}
+        stats = _stats_by_key(group)
         for key, value in values.items():
             stat = stats.get(key)
             if stat is None:
                 hint = derived.get(key, "")
                 self.unknown(path + (key,), key, tuple(stats), group.label, hint)
                 continue
-            self._stat(path + (key,), stat, value)
+            if not (_is_int(value) and stat.allows(value)):      # (a path made only for a problem)
+                self._stat(path + (key,), stat, value)
         if group.required:
             for stat in group.stats:
                 if stat.key not in values:
@@ -842,6 +855,8 @@ class _Checker:
 
     def _free_group(self, path: tuple, group: Any, values: dict) -> None:
         for name, value in values.items():
+            if name.strip() and len(name) <= MAX_NAME and _is_int(value) and group.free.allows(value):
+                continue                # (the usual entry: nothing to say, no path made)
             if self._free_name(path + (name,), name, group.free.label.lower()):
                 self._stat(path + (name,), group.free, value)
 
