@@ -15,11 +15,11 @@ from typing import Any, Mapping
 from gmscreen.campaign.model import RollRecord
 from gmscreen.i18n import _
 
-# Words naming what a hidden difficulty hides, as the systems' contracts call it: the difficulty
-# itself (SD, seuil, threshold, target), and what gives it away (a margin against it, a final
-# difficulty, "no roll needed"). A field is one of them when a word of its name is.
-_DIFFICULTY_WORDS = frozenset({"difficulty", "threshold", "target", "margin", "malus"})
-_DIFFICULTY_FIELDS = frozenset({"no_roll_needed", "luck"})      # luck: how hard it was, from the outcome
+# Told by every kind of every game: how lucky a roll was says how hard it was.
+_ALWAYS_SECRET = frozenset({"luck"})
+# A system this copy cannot describe (a plugin gone): its fields are judged by their names, the
+# words its contract would use for the difficulty and what gives it away.
+_DIFFICULTY_WORDS = frozenset({"difficulty", "threshold", "target", "margin", "malus", "dc", "sd"})
 
 
 class Visibility(enum.Enum):
@@ -48,10 +48,13 @@ def is_hidden(*mappings: Mapping[str, Any] | None) -> bool:
     return any(bool(m.get("hidden")) for m in mappings if m)
 
 
-def is_difficulty_field(name: str, system_field: str = "") -> bool:
-    """`name` tells the difficulty (`difficulty`, `threshold`, `actor_margin`, `final_difficulty`…),
-    or is the field the system's difficulty table sets (`system_field`)."""
-    return name == system_field or name in _DIFFICULTY_FIELDS or bool(_DIFFICULTY_WORDS & set(name.split("_")))
+def is_difficulty_field(name: str, secret: frozenset[str] | None = None) -> bool:
+    """`name` tells a hidden difficulty: one of the `secret` fields the system declares
+    (`difficulty_fields`, its table's `difficulty_field`, `luck`); for a system unknown here
+    (None), a field whose name says difficulty, threshold, target, margin or malus."""
+    if secret is not None:
+        return name in secret
+    return name in _ALWAYS_SECRET or name == "no_roll_needed" or bool(_DIFFICULTY_WORDS & set(name.split("_")))
 
 
 def public_fields(fields: Mapping[str, Any], visible: Visibility) -> dict[str, Any]:
@@ -60,8 +63,8 @@ def public_fields(fields: Mapping[str, Any], visible: Visibility) -> dict[str, A
         return {}
     if visible is Visibility.PUBLIC:
         return dict(fields)
-    system_field = _system_field(fields.get("system"))
-    return {k: v for k, v in fields.items() if not is_difficulty_field(k, system_field)}
+    secret = secret_fields(fields.get("system"))
+    return {k: v for k, v in fields.items() if not is_difficulty_field(k, secret)}
 
 
 def public_result(rec: RollRecord) -> dict:
@@ -77,13 +80,15 @@ def secret_difficulty_words() -> str:
     return "(" + _("secret difficulty") + ")"
 
 
-def _system_field(system_id: Any) -> str:
-    """The request field the system's difficulty table sets ("" for an unknown system)."""
+def secret_fields(system_id: Any) -> frozenset[str] | None:
+    """The fields a hidden difficulty keeps from the players in that system's rolls (None: a
+    system this copy does not know)."""
     from gmscreen.rules import RequestError, get_system
 
     if not isinstance(system_id, str):
-        return ""
+        return None
     try:
-        return get_system(system_id).difficulty_field
+        system = get_system(system_id)
     except (RequestError, KeyError):
-        return ""
+        return None
+    return system.difficulty_fields | {system.difficulty_field} | _ALWAYS_SECRET

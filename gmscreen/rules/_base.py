@@ -341,6 +341,10 @@ class System:
     test_timers: Mapping[str, str] = field(default_factory=dict)
     # Keys a GM may write on a sheet that the system derives itself -> why they are refused.
     derived_keys: Mapping[str, str] = field(default_factory=dict)
+    # The request and result fields that tell a hidden difficulty (MIR R8, Éclats R10): the
+    # difficulty itself, what it became, a margin against it. The players never see them while
+    # it is secret (`gmscreen.play.public`); `difficulty_field` and `luck` are always among them.
+    difficulty_fields: frozenset[str] = frozenset()
 
     @classmethod
     def of_module(cls, names: Mapping[str, Any], **own: Any) -> "System":

@@ -607,5 +607,7 @@ KINDS = {
 SYSTEM = System.of_module(globals(), game="Les Arpèges", gm="Meneur du Jeu",
     dice="±d10 : dé de chance − dé de malchance, + difficulté finale = marge ; réussite si marge ≥ 0",
     difficulty_field="difficulty",
+    difficulty_fields=frozenset({"difficulty", "final_difficulty", "margin", "actor_final_difficulty", "actor_margin",
+                                  "defender_final_difficulty", "defender_margin", "opponent_margin"}),
     difficulty_word="difficulté",
 )

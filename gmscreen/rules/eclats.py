@@ -272,6 +272,7 @@ KINDS = {
 SYSTEM = System.of_module(globals(), game="Éclats", gm="maître de jeu",
     dice="un d10 lu 0–9, relancé selon la caractéristique (0–3), dernier dé gardé + compétence ≥ seuil 1–15",
     difficulty_field="threshold",
+    difficulty_fields=frozenset({"threshold", "margin"}),
     rule_options={"level3_second_zero": ("automatic_failure", "none"),
                   "single_zero": ("counts_zero", "automatic_failure")},
 )

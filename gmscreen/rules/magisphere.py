@@ -845,6 +845,7 @@ KINDS = {
 SYSTEM = System.of_module(globals(), game="Magisphère", gm="MJ",
     dice="1d20 + statistique + compétence + bonus ≥ seuil + malus ; 20 et 1 naturels critiques ; Impulsion",
     difficulty_field="threshold",
+    difficulty_fields=frozenset({"threshold", "target", "margin", "malus", "no_roll_needed"}),
     extra_tables=(("Oppositions étendues (réussites à atteindre)", OPPOSITIONS),),
     initiative="1d20",
     rule_options={"reroll_limit": ("unlimited", "one")},

@@ -846,6 +846,7 @@ KINDS = {
 SYSTEM = System.of_module(globals(), game="MIR", gm="Exarch",
     dice="pool de d12 (compétence + Voie) : 7–11 = 1 succès, 12 = 2 succès ; SD 1–7",
     difficulty_field="difficulty",
+    difficulty_fields=frozenset({"difficulty", "threshold", "margin"}),
     extra_tables=(("Temporalité", TEMPORALITE),),
     die_words={"counted": "success", "critical": "critical success = 2"},   # English: said through pgettext("die")
     total_unit=" successes",                                               # pgettext("total unit")

@@ -960,5 +960,6 @@ KINDS = {
 SYSTEM = System.of_module(globals(), game="Te Deum pour un massacre", gm="MJ",
     dice="dé de caractéristique ouvert D4–D20 + compétence ≥ seuil ; dé de Providence ; dé négatif après un 1",
     difficulty_field="difficulty",
+    difficulty_fields=frozenset({"difficulty", "margin"}),
     rule_options={"open_negative_die": (False, True)},
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gmscreen.campaign.model import RollRecord
-from gmscreen.play.public import Visibility, is_difficulty_field, public_result, visibility
+from gmscreen.play.public import Visibility, is_difficulty_field, public_result, secret_fields, visibility
 from gmscreen.play.quickroll import parse
 from gmscreen.rules import get_system, resolve
 
@@ -44,7 +44,7 @@ def test_a_hidden_difficulty_hides_the_difficulty_and_only_it(sessions, system) 
     assert any(seen.get(f) == rec.result.get(f) and rec.result.get(f) for f in dice_fields)
     # nothing else is taken away: every field left out is a difficulty field
     gone = set(rec.request) | set(rec.result)
-    assert {k for k in gone - set(seen)} == {k for k in gone if is_difficulty_field(k, field)}
+    assert {k for k in gone - set(seen)} == {k for k in gone if is_difficulty_field(k, secret_fields(system))}
 
 
 def test_an_eclats_player_sees_the_die_they_decide_on(sessions) -> None:
@@ -79,9 +79,36 @@ def test_an_open_roll_is_public_whole(sessions) -> None:
     assert seen["difficulty"] == 3 and seen["margin"] == rec.result["margin"]
 
 
-def test_difficulty_fields_by_name() -> None:
+def test_a_system_unknown_here_has_its_fields_judged_by_their_names() -> None:
+    assert secret_fields("no-such-game") is None
     for name in ("difficulty", "threshold", "target", "margin", "actor_margin", "final_difficulty",
-                 "defender_final_difficulty", "no_roll_needed", "malus"):
+                 "defender_final_difficulty", "no_roll_needed", "malus", "luck", "dc"):
         assert is_difficulty_field(name), name
     for name in ("dice", "outcome", "successes", "kept_die", "result", "actor_dice", "score", "total", "pool"):
         assert not is_difficulty_field(name), name
+
+
+def _vector_fields(system: str) -> set[str]:
+    """Every request and result field of the system's golden vectors, as its rules resolve them."""
+    import tomllib
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "data" / "vectors" / f"{system}.toml"
+    fields: set[str] = set()
+    for case in tomllib.loads(path.read_text(encoding="utf-8"))["case"]:
+        try:
+            fields |= set(case["request"]) | set(resolve(case["request"]))
+        except Exception:           # (a refused request: its fields are in others)
+            continue
+    return fields
+
+
+@pytest.mark.parametrize("system", sorted(LINES))
+def test_each_game_declares_every_field_that_tells_its_difficulty(system) -> None:
+    """What a hidden difficulty keeps from the players is each game's own list
+    (`System.difficulty_fields`); a field its rules return that is named as a difficulty, a
+    threshold, a target, a margin or a malus and is not on it would reach the players."""
+    declared = secret_fields(system)
+    assert declared is not None and "luck" in declared and get_system(system).difficulty_field in declared
+    named = {name for name in _vector_fields(system) if is_difficulty_field(name)}
+    assert named - declared == set()
