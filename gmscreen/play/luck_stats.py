@@ -223,10 +223,14 @@ def verdict_sentence(tally: LuckTally) -> str:
     elif verdict == BLESSED:
         said = _("the dice are blessed: {facts}; this good or better happens {rare}.")
         rare = one_in(high)
-    else:
-        said = _("the dice are fair: {facts}; a gap this size happens {chance} of the time.")
+    elif tally.successes < tally.expected:       # fair, each way said as it went: one side's chance
+        said = _("the dice are fair: {facts}; this bad or worse happens {chance} of the time.")
         rare = ""
-    text = said.format(facts=facts, rare=rare, chance=percent(min(1.0, 2 * min(low, high))))
+    else:
+        said = _("the dice are fair: {facts}; this good or better happens {chance} of the time.")
+        rare = ""
+    side = low if tally.successes < tally.expected else high
+    text = said.format(facts=facts, rare=rare, chance=percent(side))
     return _("{name}: {verdict}").format(name=name, verdict=text) if name else \
         _("The table: {verdict}").format(verdict=text)
 

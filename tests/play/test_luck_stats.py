@@ -98,6 +98,23 @@ def test_verdicts_each_way() -> None:
     assert luck_stats.LuckTally("x", 1).verdict == luck_stats.UNKNOWN
 
 
+def test_a_fair_verdict_says_the_chance_of_the_side_it_went() -> None:
+    """One roll failed at 70 %: "this bad or worse happens 30 % of the time" (its own tail), not
+    a two-sided figure that reads 60 % or, for a success, 100 %."""
+    def tally(successes: int, n: int, chance: float) -> luck_stats.LuckTally:
+        rolls = [luck_stats.RollLuck(i, 1, "x", "", None, chance, i < successes) for i in range(n)]
+        return luck_stats.LuckTally("x", 1, rolls)
+
+    i18n.set_language("en")
+    low = tally(0, 1, 0.7)
+    assert low.verdict == FAIR
+    assert "this bad or worse happens 30" in luck_stats.verdict_sentence(low)
+    high = tally(1, 1, 0.7)
+    assert "this good or better happens 70" in luck_stats.verdict_sentence(high)
+    i18n.set_language("fr")
+    assert "aussi mal ou pire, cela arrive 30" in luck_stats.verdict_sentence(low)
+
+
 def test_what_counts_as_a_success_and_what_is_not_yet_decided() -> None:
     assert luck_stats.success_of({"outcome": "critical_success"}) is True
     assert luck_stats.success_of({"outcome": "automatic_failure"}) is False
