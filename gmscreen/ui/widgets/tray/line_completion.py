@@ -24,11 +24,23 @@ class LineSuggester(Suggester):
         completion = self.tray.completion_for(value, len(value))
         if completion is None or not completion.candidates:
             return None
-        choice = completion.candidates[0]
         typed = value[completion.start:]
-        if not choice.casefold().startswith(typed.casefold()):
-            return None
-        return value[:completion.start] + typed + choice[len(typed):]
+        rest = rest_of(completion.candidates[0], typed)
+        return None if rest is None else value[:completion.start] + typed + rest
+
+
+def rest_of(choice: str, typed: str) -> str | None:
+    """What completes `typed` into `choice`, or into one of its later words (the line takes a
+    character by any word of the name: "louv" → "louvensac" for "Mlle de Louvensac"), case and
+    accents aside as the line reads them ("elo" → "eloquence"); None when it begins none."""
+    from gmscreen.play.quickroll.text import fold
+
+    wanted = fold(typed)
+    for word in (choice, *choice.split()[1:]):
+        start = word[:len(typed)]
+        if len(word) > len(typed) and len(fold(start)) == len(wanted) and fold(start) == wanted:
+            return word[len(typed):]
+    return None
 
 
 def common_prefix(words: tuple[str, ...]) -> str:
