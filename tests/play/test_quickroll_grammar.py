@@ -82,6 +82,15 @@ def test_examples_parse_to_valid_requests(camp, system, line, kind, fields, who)
     assert not draft.missing
     odds(draft.odds_request)          # valid for the rules core
     resolve(draft.request, seed=3)
+    # The part of the label stating the difficulty, as the game says it (kept whole when the
+    # odds row must shrink): one of the label's parts, naming the value typed; none without one.
+    parts = draft.label.split(" · ")
+    stated = [draft.request.get(k) for k in ("difficulty", "threshold", "target") if k in draft.request]
+    if stated:
+        assert draft.difficulty_text in parts, (draft.label, draft.difficulty_text)
+        assert str(abs(stated[0])) in draft.difficulty_text
+    else:
+        assert draft.difficulty_text == ""
 
 
 def test_delta_baseline_drops_the_modifiers(camp):

@@ -46,6 +46,7 @@ async def test_the_odds_row_keeps_the_difficulty_whole(campaign_file, system) ->
         tray.line.insert_text_at_cursor(line[:-1])
         await press(pilot, line[-1])
         assert tray.draft is not None and difficulty in tray.draft.label
+        assert difficulty in tray.draft.difficulty_text and tray.draft.difficulty_text in tray.draft.label.split(" · ")
         row = next(r for r in screen_text(app) if "%" in r)
         assert difficulty in row, row
         assert "…" not in row.split(difficulty)[1].split("·")[0]      # not cut right after it either
@@ -54,9 +55,10 @@ async def test_the_odds_row_keeps_the_difficulty_whole(campaign_file, system) ->
 
 def test_a_label_gives_way_everywhere_but_its_difficulty() -> None:
     label = "Maître Gorlois, marchand · Intuition +2 + Manœuvre +1 + Baratin +2 = +5 · difficulté −3"
-    fitted = fit_label(label, 50, floor=6, shrink_first=False)
+    fitted = fit_label(label, 50, "difficulté −3", floor=6, shrink_first=False)
     assert fitted.endswith(" · difficulté −3") and fitted.startswith("Maître Gorlois, marchand · ")
     assert len(fitted) <= 50 and "…" in fitted
-    tight = fit_label(label, 20)
+    tight = fit_label(label, 20, "difficulté −3")
     assert "difficulté −3" in tight and len(tight) <= 20
-    assert fit_label("Callia · Infiltration contre Le garde", 10) == "Callia · Infiltration contre Le garde"
+    assert fit_label("Callia · Infiltration contre Le garde", 10, "") == "Callia · Infiltration contre Le garde"
+    assert fit_label(label, 20, "SD 3") == label          # a difficulty the label does not hold: left to the edge

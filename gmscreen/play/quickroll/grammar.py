@@ -120,6 +120,7 @@ class Draft:
     who_id: str | None
     label: str
     gm_only: bool = False
+    difficulty_text: str = ""              # the part of `label` that states the difficulty ("SD 3 (Moyenne)")
     forced: bool = False
     missing: str = ""                      # why Enter cannot resolve yet (e.g. no difficulty typed)
     baseline: dict[str, Any] | None = None  # the same test without the modifiers typed

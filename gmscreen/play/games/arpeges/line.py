@@ -140,7 +140,7 @@ class ArpegesGrammar(SystemGrammar):
             diff = _("difficulty {value}").format(value=sign(difficulty) if difficulty is not None else "?")
             label = f"{actor.name} · {a_text} · {diff}"
             return finish(self, ctx, "simple", request, who=actor.name, who_id=side_id(actor), label=label,
-                          missing=missing, baseline=baseline)
+                          missing=missing, baseline=baseline, difficulty_text=diff)
         o_level, o_text = self._level(opp)
         o_explicit = "opponent_simultaneous_actions" in v
         o_actions = v["opponent_simultaneous_actions"] if o_explicit else self._declared(opp)
@@ -160,11 +160,11 @@ class ArpegesGrammar(SystemGrammar):
             if o_actions > 1:
                 # The spec's parry level is the defender's "own attributes and penalties": R12 in it.
                 request["opponent_skill_level"] = o_level - _malus(o_actions)
-            label = (f"{actor.name} · {a_text} · " + _("difficulty {value}").format(value=sign(request["difficulty"]))
-                     + " · " + _("{name} parries").format(name=opp.name) + f" · {o_text}")
+            diff = _("difficulty {value}").format(value=sign(request["difficulty"]))
+            label = f"{actor.name} · {a_text} · {diff} · " + _("{name} parries").format(name=opp.name) + f" · {o_text}"
             choice = Choice("arpeges_parry", {}) if v.get("parry") is None else None
             return finish(self, ctx, "confrontation", request, who=actor.name, who_id=side_id(actor), label=label,
-                          baseline=baseline, choice=choice)
+                          baseline=baseline, choice=choice, difficulty_text=diff)
         kind = "opposed_two_rolls" if v.get("two_rolls") else "opposed_one_roll"
         request = {"actor_skill_level": level, "opponent_skill_level": o_level, **common}
         baseline = dict(request) if actions > 1 or o_actions > 1 else None

@@ -68,7 +68,7 @@ class EclatsGrammar(SystemGrammar):
         forced_empty = ctx.faces == [[]]
         choice = Choice("eclats_reroll", {"characteristic": level}) if level > 0 and not forced_empty else None
         return finish(self, ctx, "simple", request, who=side.name, who_id=side_id(side),
-                      label=f"{side.name} · {text} · {seuil}", missing=missing, choice=choice)
+                      label=f"{side.name} · {text} · {seuil}", missing=missing, choice=choice, difficulty_text=seuil)
 
     def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
         return {"dice": flat(ctx)}

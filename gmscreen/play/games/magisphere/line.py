@@ -163,7 +163,8 @@ class MagisphereGrammar(SystemGrammar):
                                                   "limit": request.get("reroll_limit", "unlimited"),
                                                   "gm_help": v.get("gm_helpers", [])})
             return _asking(finish(self, ctx, "simple", request, who=actor.name, who_id=side_id(actor), label=label,
-                                  missing=missing, baseline=baseline, choice=choice if points else None), choice)
+                                  missing=missing, baseline=baseline, choice=choice if points else None,
+                                  difficulty_text=seuil), choice)
         if "difficulty" in v:
             raise QuickRollError("opposition_no_threshold", *ctx.spans["difficulty"])
         if v.get("malus"):
@@ -195,12 +196,13 @@ class MagisphereGrammar(SystemGrammar):
         label = against(f"{actor.name} · {a_text}", f"{opp.name} · {o_text}")
         if extended:
             target = v["target"]
-            label += " · " + ngettext("opposition to {n} success", "opposition to {n} successes", target).format(n=target)
+            goal = ngettext("opposition to {n} success", "opposition to {n} successes", target).format(n=target)
+            label += " · " + goal
             timer = {"label": against(actor.name, opp.name) + " "
                      + ngettext("({n} success)", "({n} successes)", target).format(n=target), "kind": "opposition",
                      "who": side_id(actor), "opponent": side_id(opp) or opp.name}
             return finish(self, ctx, "extended_opposed", request, who=actor.name, who_id=side_id(actor), label=label,
-                          baseline=baseline, timer=timer)
+                          baseline=baseline, timer=timer, difficulty_text=goal)
         choice = Choice("magisphere_reroll", {"sides": sides, "limit": request.get("reroll_limit", "unlimited"),
                                               "gm_help": v.get("gm_helpers", [])})
         return _asking(finish(self, ctx, "opposed", request, who=actor.name, who_id=side_id(actor), label=label,

@@ -159,7 +159,7 @@ class MirGrammar(SystemGrammar):
             label = f"{who} · {notation} · " + _("extended test")
             timer = {"label": notation, "kind": "extended", "who": side_id(actor)}
             return finish(self, ctx, "extended", request, who=who, who_id=side_id(actor), label=label,
-                          missing=missing, timer=timer)
+                          missing=missing, timer=timer, difficulty_text=notation)
         difficulty = v.get("difficulty")
         missing = "" if difficulty is not None else _("SD missing: type sd3, “difficile”, or pick a row")
         if difficulty is not None and difficulty > 7:
@@ -186,12 +186,12 @@ class MirGrammar(SystemGrammar):
             label = f"{who} · {text} · {sd_text} · " + _("help {names}").format(names=", ".join(names))
             baseline = {**baseline, "kind": "simple", "difficulty": sd}
             return finish(self, ctx, "group", request, who=who, who_id=side_id(actor), label=label,
-                          missing=missing, baseline=baseline)
+                          missing=missing, baseline=baseline, difficulty_text=sd_text)
         request = {**base, **mods, "difficulty": sd}
         baseline = {**base, "difficulty": sd} if mods else None
         label = f"{who} · {text} · {sd_text}"
         return finish(self, ctx, "simple", request, who=who, who_id=side_id(actor), label=label, missing=missing,
-                      baseline=baseline)
+                      baseline=baseline, difficulty_text=sd_text)
 
     def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
         def count(prefix: str = "", extra: int = 0) -> int:

@@ -129,7 +129,7 @@ class TeDeumGrammar(SystemGrammar):
             if "difficulty" in v:
                 raise QuickRollError("attack_no_difficulty", *ctx.spans["difficulty"])
             kind = "attack"
-            missing = ""
+            missing = diff = ""
         elif opp is not None:
             o, o_text, _key = self._roller(opp, "opponent_", ctx)
             request = {**a, **o}
@@ -138,7 +138,7 @@ class TeDeumGrammar(SystemGrammar):
                 raise QuickRollError("opposition_no_difficulty", *ctx.spans["difficulty"])
             label = against(f"{actor.name} · {a_text}", f"{opp.name} · {o_text}")
             kind = "opposed"
-            missing = ""
+            missing = diff = ""
         else:
             difficulty = v.get("difficulty")
             missing = "" if difficulty is not None else _("difficulty missing: a number (13) or “périlleux”")
@@ -154,7 +154,7 @@ class TeDeumGrammar(SystemGrammar):
         choice = Choice("tedeum_providence", {"prefix": asked[0][0], "providence": asked[0][1], "sides": asked}) \
             if asked else None
         draft = finish(self, ctx, kind, request, who=actor.name, who_id=side_id(actor), label=label, missing=missing,
-                       baseline=baseline, choice=choice)
+                       baseline=baseline, choice=choice, difficulty_text=diff)
         draft.choice = choice if not draft.forced else None
         return draft
 

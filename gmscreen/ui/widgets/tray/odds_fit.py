@@ -12,15 +12,11 @@ from typing import TYPE_CHECKING, Callable
 from rich.cells import cell_len, set_cell_size
 from textual.content import Content
 
-from gmscreen.rules import RequestError, get_system
-
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Draft
 
 SEP = " · "
-# Words that open the difficulty part of a label, in the games' own words (beside the system's
-# own `difficulty_word`): "SD 3 (Moyenne)", "seuil 9", "difficulté 13 (Périlleux)".
-DIFFICULTY_WORDS = frozenset({"sd", "seuil", "difficulté", "difficulty", "threshold"})
+STUB = 3            # the fewest letters a part cut short keeps ("Gué…"); shorter, it goes
 
 
 def fit_odds(draft: Draft, width: int, render: Callable[[Draft], Content], *, ascii: bool = False,
@@ -33,34 +29,30 @@ def fit_odds(draft: Draft, width: int, render: Callable[[Draft], Content], *, as
     content = render(draft)
     if width <= 0 or content.cell_length <= width or not draft.label:
         return shown(draft)
-    words = _difficulty_words(draft.system)
     ellipsis = "~" if ascii else "…"
     plain = replace(draft, baseline=None, modifier_text="")
     for shorter, floor, who in ((draft, 6, False), (draft, 0, False), (draft, 0, True), (plain, 6, False),
                                 (plain, 0, True)):
         head = render(replace(shorter, label="")).cell_length
-        label = fit_label(draft.label, width - head, words, ellipsis=ellipsis, floor=floor, shrink_first=who)
+        label = fit_label(draft.label, width - head, draft.difficulty_text, ellipsis=ellipsis, floor=floor,
+                          shrink_first=who)
         chosen = replace(shorter, label=label)
         if render(chosen).cell_length <= width:
             return shown(chosen)
     return shown(chosen)
 
 
-def is_difficulty_part(part: str, words: frozenset[str]) -> bool:
-    """A part of a label that states the difficulty ("SD 3 (Moyenne)", "seuil 25 + malus 5")."""
-    return any(w.casefold() in words for w in part.split())
-
-
-def fit_label(label: str, room: int, words: frozenset[str] = DIFFICULTY_WORDS, *, ellipsis: str = "…",
-              floor: int = 0, shrink_first: bool = True) -> str:
-    """`label` in `room` cells if it can be: the parts that do not state the difficulty shrink,
-    the longest first, to `floor` cells at least (0: left out at last); the first part (who
-    rolls) only when `shrink_first`. The difficulty never shrinks."""
+def fit_label(label: str, room: int, difficulty: str, *, ellipsis: str = "…", floor: int = 0,
+              shrink_first: bool = True) -> str:
+    """`label` in `room` cells if it can be: the parts other than `difficulty` (the one the game
+    says states it, `Draft.difficulty_text`) shrink, the longest first, to `floor` cells at least
+    (0: left out at last); the first part (who rolls) only when `shrink_first`. The difficulty
+    never shrinks; a label without it is left to the row's own edge."""
     parts = label.split(SEP)
-    fixed = [is_difficulty_part(p, words) or (n == 0 and not shrink_first) for n, p in enumerate(parts)]
-    if not any(is_difficulty_part(p, words) for p in parts):
+    if not difficulty or difficulty not in parts:
         return label
-    least = max(floor, 1 + cell_len(ellipsis)) if floor else 0
+    fixed = [p == difficulty or (n == 0 and not shrink_first) for n, p in enumerate(parts)]
+    least = max(floor, STUB + cell_len(ellipsis)) if floor else 0
 
     def length() -> int:
         return cell_len(SEP.join(p for p in parts if p))
@@ -72,16 +64,8 @@ def fit_label(label: str, room: int, words: frozenset[str] = DIFFICULTY_WORDS, *
         i = max(candidates, key=lambda n: cell_len(parts[n]))
         size = cell_len(parts[i])
         target = max(size - (length() - room), least)
-        if target >= 1 + cell_len(ellipsis):
+        if target >= STUB + cell_len(ellipsis):
             parts[i] = set_cell_size(parts[i], target - cell_len(ellipsis)).rstrip() + ellipsis
         else:
             parts[i] = ""
     return SEP.join(p for p in parts if p)
-
-
-def _difficulty_words(system_id: str) -> frozenset[str]:
-    try:
-        own = get_system(system_id).difficulty_word
-    except (RequestError, KeyError):
-        return DIFFICULTY_WORDS
-    return DIFFICULTY_WORDS | {own.casefold()}
