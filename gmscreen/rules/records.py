@@ -25,7 +25,6 @@ __all__ = ["record"]
 T = TypeVar("T")
 
 
-
 class _Factory:
     """The default of a field with a factory ("not given: make one"), shown as dataclasses does."""
 
