@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from gmscreen.i18n import N_, _
 
@@ -256,9 +256,10 @@ class RollLog:
             data = f.read(end - start)
         return scan(data, str(self.path), NAMES, _convert, what=N_("roll log entry")).entries["roll"]
 
-    def index_older(self) -> OlderIndex | None:
+    def index_older(self, pause: Callable[[], object] | None = None) -> OlderIndex | None:
         """Where each roll before the tail is (in a thread); None when all are already there.
-        `install_index` (on the thread that reads the records) puts them in place."""
+        `install_index` (on the thread that reads the records) puts them in place. `pause`: see
+        `build_index`."""
         records = self.records
         if not isinstance(records, LazyRecords) or records.indexed:
             return None
@@ -269,7 +270,7 @@ class RollLog:
             return found.entries["roll"]
 
         with open(self.path, "rb") as f:
-            return build_index(f.fileno(), records.older_end, parse_whole)
+            return build_index(f.fileno(), records.older_end, parse_whole, pause)
 
     def install_index(self, index: OlderIndex | None) -> None:
         records = self.records

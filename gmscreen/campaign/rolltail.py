@@ -75,13 +75,16 @@ class OlderIndex:
 
 
 def build_index(fd: int, end: int, parse_whole: Callable[[bytes], list[RollRecord]],
-               ) -> OlderIndex:
+                pause: Callable[[], object] | None = None) -> OlderIndex:
     """Scan [0, end) of the file for entry headers, a megabyte at a time (in a thread: each
-    piece is short work, so the screen's loop gets the interpreter between them)."""
+    piece is short work, so the screen's loop gets the interpreter between them). `pause`,
+    called before each piece, may hold the thread a moment (the screen answering a key)."""
     index = OlderIndex(end=end)
     base, buffer, pos = -1, b"\n", 0
     nonstandard = False
     while True:
+        if pause is not None:
+            pause()
         piece = os.pread(fd, min(_PIECE, end - pos), pos) if pos < end else b""
         pos += len(piece)
         buffer += piece

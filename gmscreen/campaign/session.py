@@ -226,10 +226,11 @@ class CampaignSession:
             self.warnings += [p for p in found if p not in self.warnings]
             return found
 
-    def index_rolls(self) -> Any:
-        """Index the rolls older than the tail read by `load_rolls(tail=...)` (in a thread)."""
+    def index_rolls(self, pause: Any = None) -> Any:
+        """Index the rolls older than the tail read by `load_rolls(tail=...)` (in a thread;
+        `pause`: see `rolltail.build_index`)."""
         rolls = self._rolls
-        return rolls.index_older() if rolls is not None else None
+        return rolls.index_older(pause) if rolls is not None else None
 
     def install_roll_index(self, index: Any) -> None:
         """Put the indexed older rolls behind the tail: call it on the thread that shows them."""

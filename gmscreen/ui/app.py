@@ -755,11 +755,11 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     def _index_rolls(self, session: Any) -> None:
         """Where the rolls older than the tail are, found in a thread; parsed when asked for."""
         if session is self.session:
-            from .quick_switch import quick_switches
+            from .quick_switch import give_way, quick_switches
 
             def index() -> tuple[Any, Any]:
                 with quick_switches():
-                    return session, session.index_rolls()
+                    return session, session.index_rolls(pause=give_way)
 
             self.run_worker(index, thread=True, group="open", name="index-rolls", exit_on_error=False)
 
@@ -822,6 +822,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             self._stop_listening = None
         self._remove_signal_handlers()
         self._drop_session()
+        self.key_gate.gone()
 
     # ------------------------------------------------------------ notices
 

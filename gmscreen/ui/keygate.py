@@ -41,6 +41,24 @@ class KeyGate:
         self._released: set[int] = set()
         self._task: asyncio.Task[None] | None = None
         self._later: asyncio.TimerHandle | None = None
+        self._reported: bool | None = None     # busy, as worker threads were last told (`quick_switch`)
+
+    def gone(self) -> None:
+        """The screen is gone: no worker waits for a key it will never answer."""
+        if self._reported:
+            from .quick_switch import screen_busy
+
+            self._reported = False
+            screen_busy(False)
+
+    def _report(self) -> None:
+        """Tell the worker threads that give way to keys whether one is being answered."""
+        busy = self.busy
+        if busy != self._reported:
+            from .quick_switch import screen_busy      # (after the first frame: the first key's)
+
+            self._reported = busy
+            screen_busy(busy)
 
     @staticmethod
     def gated(event: events.Event) -> bool:
@@ -52,12 +70,15 @@ class KeyGate:
             self._released.discard(id(event))
             self._in_flight = False
             self._unsettled = True
+            self._report()
             return True
         if self.open and not (self.held or self._in_flight or self._task or self._unsettled):
             self._unsettled = True
+            self._report()
             return True
         self.held.append(event)
         self._settle_soon()
+        self._report()
         return False
 
     def dispatched(self) -> None:
@@ -135,6 +156,7 @@ class KeyGate:
         self._task = None
         self._unsettled = False
         self._next()
+        self._report()
 
     async def _settle(self) -> None:
         loop = asyncio.get_running_loop()

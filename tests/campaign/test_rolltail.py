@@ -56,6 +56,22 @@ def test_the_tail_alone_is_parsed_then_the_older_rolls_on_demand(tmp_path):
     assert log.warnings == []
 
 
+def test_the_index_pauses_before_each_piece_it_reads(tmp_path, monkeypatch):
+    """A worker thread indexing a long log can give way to the screen between pieces."""
+    from gmscreen.campaign import rolltail
+
+    path = tmp_path / "c.rolls.toml"
+    write_log(path, 1000)
+    monkeypatch.setattr(rolltail, "_PIECE", 4096)
+    log = RollLog.load_recent(path, 100)
+    pauses = []
+    index = log.index_older(pause=lambda: pauses.append(1))
+    older = log.records.older_end
+    assert len(pauses) >= older // 4096 and len(index.seqs) == 900
+    log.install_index(index)
+    assert list(log.records) == RollLog.load(path).records
+
+
 def test_a_torn_last_entry_is_left_out_and_cut_by_the_next_roll(tmp_path):
     path = tmp_path / "c.rolls.toml"
     write_log(path, 300, extra="\n[[roll]]\nseq = 301\ntime = ")

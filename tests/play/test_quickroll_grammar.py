@@ -93,6 +93,18 @@ def test_examples_parse_to_valid_requests(camp, system, line, kind, fields, who)
         assert draft.difficulty_text == ""
 
 
+def test_the_history_pauses_before_each_line_it_reads(camp):
+    """Built in a thread, it can give way to the screen before each line it parses."""
+    from gmscreen.campaign.model import RollRecord
+    from gmscreen.play.quickroll.history import history_from_log
+
+    lines = ["loriane éloquence sd3", "loriane éloquence sd3", "alexis tir sd2", "personne nulle part sd2"]
+    records = [RollRecord(i, "2025-03-01T21:04:11+01:00", 1, "x", line, {}, {}) for i, line in enumerate(lines)]
+    pauses = []
+    found = history_from_log(records, camp("mir"), 10, pause=lambda: pauses.append(1))
+    assert found == ["loriane éloquence sd3", "alexis tir sd2"] and len(pauses) == 3     # each line read once
+
+
 def test_delta_baseline_drops_the_modifiers(camp):
     draft = parse("alexis force sd4 +1d aide loriane", camp("mir"))
     assert draft.modifier_text == "+1d, aide Loriane"

@@ -14,6 +14,7 @@ import gmscreen.play.quickroll.history as history_module
 from gmscreen.campaign.rolllog import RollLog, rolls_path
 from gmscreen.campaign.rolltail import CHUNK_ROLLS, TAIL_ROLLS
 from gmscreen.ui import GMScreenApp
+from gmscreen.ui.quick_switch import give_way
 
 ROLLS = TAIL_ROLLS + 2 * CHUNK_ROLLS + 44
 
@@ -93,10 +94,11 @@ async def test_history_is_built_off_the_ui_thread_from_the_newest_rolls(campaign
     seen: list[tuple[threading.Thread, int]] = []
     build = history_module.history_from_log
 
-    def spy(records, campaign, limit):
+    def spy(records, campaign, limit, pause=None):
         records = list(records)
         seen.append((threading.current_thread(), len(records)))
-        return build(records, campaign, limit)
+        assert pause is give_way                # and it gives way to the keys typed meanwhile
+        return build(records, campaign, limit, pause)
 
     monkeypatch.setattr(history_module, "history_from_log", spy)
     app = GMScreenApp(path)

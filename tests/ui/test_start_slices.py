@@ -20,7 +20,7 @@ from textual import events
 from gmscreen.campaign import load_campaign, save_campaign
 from gmscreen.campaign.model import Character
 from gmscreen.rules import SYSTEMS
-from gmscreen.ui import GMScreenApp
+from gmscreen.ui import GMScreenApp, quick_switch
 from gmscreen.ui.start_slices import next_slice
 from gmscreen.ui.widgets.roster.pane import FILL_SLICE, FIRST_ROWS
 from gmscreen.ui.widgets.tray.dice_tray import DiceTray
@@ -124,16 +124,33 @@ async def test_the_gate_is_busy_from_a_keys_admission_until_the_screen_has_settl
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         gate = app.key_gate
-        assert not gate.busy
+        assert not gate.busy and quick_switch._screen_idle.is_set()
         key = events.Key("x", "x")
         assert gate.admit(key)
         assert gate.busy                  # let through, what it does not settled yet
+        assert not quick_switch._screen_idle.is_set()     # the threads that give way to keys wait
         gate.dispatched()
         for _ in range(100):
             if not gate.busy:
                 break
             await pilot.pause(0.01)
-        assert not gate.busy
+        assert not gate.busy and quick_switch._screen_idle.is_set()
+
+
+def test_a_worker_gives_way_while_a_key_is_answered_but_never_long() -> None:
+    import time
+
+    quick_switch.screen_busy(True)
+    try:
+        started = time.perf_counter()
+        quick_switch.give_way()
+        waited = time.perf_counter() - started
+        assert quick_switch.GIVE_WAY_LIMIT * 0.9 <= waited < quick_switch.GIVE_WAY_LIMIT * 4
+    finally:
+        quick_switch.screen_busy(False)
+    started = time.perf_counter()
+    quick_switch.give_way()
+    assert time.perf_counter() - started < quick_switch.GIVE_WAY_LIMIT / 2     # idle: at once
 
 
 async def test_after_the_panes_the_modules_of_a_first_roll_are_imported_a_turn_each(campaign_file, monkeypatch):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from .grammar import People, parse
 
@@ -10,11 +10,13 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, RollRecord
 
 
-def history_from_log(records: Iterable[RollRecord], campaign: Campaign, limit: int) -> list[str]:
+def history_from_log(records: Iterable[RollRecord], campaign: Campaign, limit: int,
+                     pause: Callable[[], object] | None = None) -> list[str]:
     """The newest `limit` lines of the log that the quick-roll line can take, oldest first, a line
     repeated in a row kept once (as typing keeps it). Other panes log descriptions, not lines
     ("initiative 1d10", "Guérison · test 3"), and a line the campaign no longer understands (a
-    character gone) would only fail again: both are left out. `records` is oldest first."""
+    character gone) would only fail again: both are left out. `records` is oldest first.
+    `pause`, called before each line is read, may hold the thread a moment (a key answered)."""
     lines: list[str] = []
     understood: dict[str, bool] = {}
     people = People(campaign)           # once: rebuilt a line, 500 names cost seconds
@@ -23,6 +25,8 @@ def history_from_log(records: Iterable[RollRecord], campaign: Campaign, limit: i
         if lines and lines[-1] == line:
             continue
         if line not in understood:
+            if pause is not None:
+                pause()
             try:
                 parse(line, campaign, people=people)
                 understood[line] = True

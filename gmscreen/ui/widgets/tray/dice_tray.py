@@ -221,10 +221,10 @@ class DiceTray(CampaignView, Widget):
 
         def read() -> tuple[CampaignSession, list[str]]:
             from gmscreen.play.quickroll.history import history_from_log
-            from gmscreen.ui.quick_switch import quick_switches
+            from gmscreen.ui.quick_switch import give_way, quick_switches
 
             with quick_switches():          # the keys typed meanwhile do not wait for it
-                return session, history_from_log(recent, campaign, _HISTORY)
+                return session, history_from_log(recent, campaign, _HISTORY, pause=give_way)
 
         self.run_worker(read, thread=True, name="quick-roll-history", group="quick-roll-history",
                         exclusive=True, exit_on_error=False)
