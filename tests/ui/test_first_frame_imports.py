@@ -10,6 +10,8 @@ import subprocess
 import sys
 import textwrap
 
+from gmscreen.rules import SYSTEMS
+
 # What the first frame does without; each is imported where it is first used.
 DEFERRED = (
     "importlib.metadata",                        # the registry's discovery of third-party systems
@@ -52,13 +54,24 @@ FIRST_FRAME_MODULES = textwrap.dedent('''
 ''')
 
 
-def test_the_first_frame_from_the_command_line_imports_none_of_the_deferred_modules(campaign_file, tmp_path):
-    path = campaign_file("eclats")
+def _first_frame_modules(path, tmp_path) -> set[str]:
+    """Every module imported when `gmscreen PATH` draws its first frame (in a fresh process)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
                GMSCREEN_CONFIG_DIR=str(tmp_path / "config"), GMSCREEN_DATA_DIR=str(tmp_path / "data"))
     done = subprocess.run([sys.executable, "-c", FIRST_FRAME_MODULES, str(path)], env=env, capture_output=True,
                           text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    modules = set(done.stdout.split("MODULES", 1)[1].split())
+    return set(done.stdout.split("MODULES", 1)[1].split())
+
+
+def test_the_first_frame_from_the_command_line_imports_none_of_the_deferred_modules(campaign_file, tmp_path):
+    modules = _first_frame_modules(campaign_file("eclats"), tmp_path)
     assert "gmscreen.ui.widgets.tray.dice_tray" in modules and "gmscreen.rules.eclats" in modules
     assert modules.isdisjoint(DEFERRED), sorted(modules & set(DEFERRED))
+
+
+def test_the_first_frame_imports_only_the_campaigns_own_game(campaign_file, tmp_path):
+    modules = _first_frame_modules(campaign_file("eclats"), tmp_path)
+    games = {name.split(".")[2] for name in modules
+             if name.startswith(("gmscreen.rules.", "gmscreen.play.games."))} & set(SYSTEMS)
+    assert games == {"eclats"}, sorted(modules)

@@ -8,10 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 from _pilot import ready
@@ -19,7 +15,6 @@ from textual import events
 
 from gmscreen.campaign import load_campaign, save_campaign
 from gmscreen.campaign.model import Character
-from gmscreen.rules import SYSTEMS
 from gmscreen.ui import GMScreenApp, quick_switch
 from gmscreen.ui.start_slices import next_slice
 from gmscreen.ui.widgets.roster.pane import FILL_SLICE, FIRST_ROWS
@@ -167,38 +162,6 @@ async def test_after_the_panes_the_modules_of_a_first_roll_are_imported_a_turn_e
                 break
             await pilot.pause(0.01)
     assert imported == list(start_slices.FIRST_ROLL_MODULES)
-
-
-FIRST_FRAME_MODULES = textwrap.dedent('''
-    import sys
-    from pathlib import Path
-    import textual.app as textual_app
-    from gmscreen.ui import GMScreenApp
-
-    shown = textual_app.App._display
-    seen = []
-
-    def display(self, screen, update):
-        shown(self, screen, update)
-        if not seen:
-            seen.extend(sorted(m for m in sys.modules if m.startswith(("gmscreen.rules.", "gmscreen.play.games."))))
-            self.exit()
-
-    textual_app.App._display = display
-    GMScreenApp(Path(sys.argv[1])).run(headless=True, size=(80, 24))
-    print("MODULES", " ".join(seen))
-''')
-
-
-def test_the_first_frame_imports_only_the_campaigns_own_game(campaign_file, tmp_path):
-    path = campaign_file("eclats")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    done = subprocess.run([sys.executable, "-c", FIRST_FRAME_MODULES, str(path)], env=env, capture_output=True,
-                          text=True, timeout=60, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    modules = done.stdout.split("MODULES", 1)[1].split()
-    games = {name.split(".")[2] for name in modules} & set(SYSTEMS)
-    assert games == {"eclats"}, modules
 
 
 async def test_the_apps_css_is_parsed_once_with_the_chosen_themes_variables(campaign_file, monkeypatch):
