@@ -123,30 +123,21 @@ def screen_run(py: str, campaign: Path, env: dict[str, str]) -> dict[str, float]
         term.type(b"/")
         term.quiet(0.3)
         echoes = []
-        for i, ch in enumerate(b"xqwzjk"):
-            mark = len(term.output)
-            sent = time.perf_counter()
-            term.type(bytes([ch]))
-            echoes.append(term.wait_for(bytes([ch]), since=mark) - sent)
+        for ch in b"xqwzjk":
+            echoes.append(term.answer(bytes([ch]), bytes([ch])))
             term.quiet(0.15)
         out["key echo"] = statistics.median(echoes)
         term.type(b"\x15")              # ctrl+u: the line emptied
         term.quiet(0.3)
         term.type(b"6d12 sd2")
         term.quiet(0.4)
-        mark = len(term.output)
-        sent = time.perf_counter()
-        term.type(b"\r")
-        out["record a roll"] = term.wait_for(b"6d12", since=mark) - sent
+        out["record a roll"] = term.answer(b"\r", b"6d12")
         term.quiet(0.5)
         term.type(b"\x1b")
         term.quiet(0.3)
         term.type(b"1")
         term.quiet(0.5)
-        mark = len(term.output)
-        sent = time.perf_counter()
-        term.type(b"\r")
-        out["open a sheet"] = term.wait_for(b"escape close", since=mark) - sent
+        out["open a sheet"] = term.answer(b"\r", b"escape close")
         term.quiet(0.3)
         out["peak memory (MiB)"] = peak_rss_mib(term.process.pid)
     finally:
@@ -163,14 +154,11 @@ def keys_while_loading(py: str, campaign: Path, env: dict[str, str]) -> float:
         term.wait_for(b"campagne")
         term.type(b"/")
         for i in range(1, len(word) + 1):
-            mark = len(term.output)
             sent = time.perf_counter()
-            term.type(word[i - 1:i])
             try:
-                seen = term.wait_for(word[i - 1:i], since=mark, timeout=5)
+                worst = max(worst, term.answer(word[i - 1:i], word[i - 1:i], timeout=5))
             except TimeoutError:
                 return float("nan")
-            worst = max(worst, seen - sent)
             time.sleep(max(0.0, 0.1 - (time.perf_counter() - sent)))
     finally:
         term.close()

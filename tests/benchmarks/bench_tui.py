@@ -162,6 +162,13 @@ class Term:
     def type(self, data: bytes) -> None:
         os.write(self.master, data)
 
+    def answer(self, keys: bytes, shown: bytes, timeout: float = 60) -> float:
+        """Seconds from typing `keys` until `shown` is in what the program writes after them."""
+        mark = len(self.output)
+        sent = time.perf_counter()
+        self.type(keys)
+        return self.wait_for(shown, since=mark, timeout=timeout) - sent
+
     def close(self) -> None:
         """SIGTERM, reading what the program still writes (a terminal that stops reading
         would block its last frames and its exit), then SIGKILL after 10 s."""
@@ -208,9 +215,7 @@ def quick_roll(argv: list[str], env: dict[str, str], ready: bytes, focus: bytes,
             term.type(line)
             term.quiet(0.2)
             mark = len(term.output)
-            sent = time.perf_counter()
-            term.type(b"\r")
-            times.append(term.wait_for(shown, since=mark) - sent)
+            times.append(term.answer(b"\r", shown))
             term.quiet(0.3)
             sizes.append(len(term.output) - mark)
     finally:
@@ -231,13 +236,10 @@ def keys_while_loading(argv: list[str], env: dict[str, str], ready: bytes, focus
             term.type(focus)
         first = None
         for i in range(1, len(word) + 1):
-            mark = len(term.output)
             sent = time.perf_counter()
-            term.type(word[i - 1:i])
-            seen = term.wait_for(word[:i], since=mark)
-            echoes.append(seen - sent)
+            echoes.append(term.answer(word[i - 1:i], word[:i]))
             if first is None:
-                first = seen - term.started
+                first = sent + echoes[-1] - term.started
             time.sleep(max(0.0, gap - (time.perf_counter() - sent)))
     finally:
         term.close()
@@ -254,14 +256,11 @@ def slowest_echo_first_second(argv: list[str], env: dict[str, str], ready: bytes
         if focus:
             term.type(focus)
         for ch in b"qwzjvkpqwz":
-            mark = len(term.output)
             sent = time.perf_counter()
-            term.type(bytes([ch]))
             try:
-                seen = term.wait_for(bytes([ch]), since=mark, timeout=5)
+                worst = max(worst, term.answer(bytes([ch]), bytes([ch]), timeout=5))
             except TimeoutError:
                 return float("nan")
-            worst = max(worst, seen - sent)
             time.sleep(max(0.0, 0.1 - (time.perf_counter() - sent)))
     finally:
         term.close()
