@@ -57,23 +57,13 @@ RSS_LIMIT_MIB = 120
 
 def build(folder: Path, rolls: int) -> Path:
     """A campaign of 500 characters and a log of `rolls` rolls, written as gmscreen writes them."""
-    from gmscreen.campaign import load_campaign, sample_path, save_campaign
-    from gmscreen.campaign.model import Character, RollRecord
+    from gmscreen.campaign import save_campaign
+    from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.rolllog import _HEADER, format_reveal, format_roll
     from gmscreen.rules import resolve
 
-    campaign = load_campaign(sample_path("mir"))
-    template = campaign.characters[0]
-    campaign.characters = [Character(id=f"perso-{i}", name=f"Personnage {i}", side="party" if i < 6 else "npc",
-                                     sheet={g: dict(v) for g, v in template.sheet.items()})
-                           for i in range(CHARACTERS)]
-    campaign.name = "Grande campagne"
+    campaign = bench_tui.cast_campaign(CHARACTERS)
     campaign.session = 1 + rolls // SESSION_ROLLS
-    campaign.encounter.entries = []
-    campaign.encounter.round = 0
-    campaign.encounter.turn = 0
-    campaign.encounter.declared = []
-    campaign.timers = []
     path = folder / f"scale{rolls}.toml"
     save_campaign(campaign, path)
     rng = random.Random(rolls)

@@ -87,22 +87,28 @@ BARE_APP = textwrap.dedent('''
 ''')
 
 
-def make_big_campaign(folder: Path, rolls: int = 10_000, name: str = "big", characters: int = 200) -> Path:
-    """`characters` characters (MIR sheets) and `rolls` rolls in the log, written directly."""
-    from gmscreen.campaign import load_campaign, sample_path, save_campaign
-    from gmscreen.campaign.model import Character
-    from gmscreen.rules import resolve
+def cast_campaign(characters: int):  # noqa: ANN201 - a gmscreen Campaign (imported here only)
+    """The MIR sample with `characters` characters (six of the party, the rest NPCs, all with
+    the first one's sheet), no fight and no timer."""
+    from gmscreen.campaign import load_campaign, sample_path
+    from gmscreen.campaign.model import Character, Encounter
 
     campaign = load_campaign(sample_path("mir"))
     template = campaign.characters[0]
     campaign.characters = [Character(id=f"perso-{i}", name=f"Personnage {i}", side="party" if i < 6 else "npc",
                                      sheet={g: dict(v) for g, v in template.sheet.items()}) for i in range(characters)]
     campaign.name = "Grande campagne"
-    campaign.encounter.entries = []
-    campaign.encounter.round = 0
-    campaign.encounter.turn = 0
-    campaign.encounter.declared = []
+    campaign.encounter = Encounter()
     campaign.timers = []
+    return campaign
+
+
+def make_big_campaign(folder: Path, rolls: int = 10_000, name: str = "big", characters: int = 200) -> Path:
+    """`characters` characters (MIR sheets) and `rolls` rolls in the log, written directly."""
+    from gmscreen.campaign import save_campaign
+    from gmscreen.rules import resolve
+
+    campaign = cast_campaign(characters)
     path = folder / f"{name}.toml"
     save_campaign(campaign, path)
     import tomli_w
