@@ -133,7 +133,9 @@ def roll_interval_as(timer: Timer, values: dict[str, str]) -> IntervalRoll:
     from .timers import roll_interval
 
     kind = timed_test_of(timer)
-    if kind is not None and (timer.round_stats or kind.round_fields_changed(timer, values)):
+    own_round = kind is not None and kind.rounds_of_their_own and (
+        bool(timer.round_stats) or kind.round_fields_changed(timer, values))
+    if own_round:
         return kind.roll_round(timer, values, (values.get(DICE_FIELD) or "").strip().lstrip("=").strip())
     text = (values.get(DICE_FIELD) or "").strip()
     if text.lstrip("=").strip():

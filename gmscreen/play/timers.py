@@ -42,6 +42,10 @@ class TimedTest(ABC):
 
     kind = ""                 # the `Timer.kind` it makes
     option = ""               # its line in the "New timer" choice (an N_ message, shown with _)
+    # Its rounds may each have their own settings (Magisphère R18: `round_fields`, kept in
+    # `Timer.round_stats`, added up by `roll_round`). Any other game's timer rolls every interval
+    # from its request, whatever a hand edit left in `round_stats`.
+    rounds_of_their_own = False
     who_missing = N_("select the character first (roster)")   # said when none is selected (N_)
 
     @abstractmethod
@@ -75,7 +79,7 @@ class TimedTest(ABC):
 
     def roll_round(self, timer: Timer, values: dict[str, str], faces: str) -> IntervalRoll:
         """The next interval as `round_fields` set it, with the faces typed (else rolled).
-        Only a game with `round_fields` is asked."""
+        Asked only of a game with `rounds_of_their_own` (an abstract hook for those alone)."""
         raise NotImplementedError
 
     def result_of(self, timer: Timer) -> dict | None:
@@ -180,7 +184,7 @@ def roll_interval(timer: Timer) -> IntervalRoll | None:
     kind = timed_test_of(timer)
     if before is None or kind is None:
         return None
-    if timer.round_stats:                  # rounds with their own settings: the game adds them up
+    if timer.round_stats and kind.rounds_of_their_own:     # the game adds its rounds up
         return kind.roll_round(timer, {}, "")
     dice, step = next_interval_dice(timer, before)
     request = {**timer.request, **dice}

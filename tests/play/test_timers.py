@@ -180,3 +180,22 @@ def test_french_forms_contract_the_name(sessions):
     form = test.form(c, system, session.campaign.character("shady"))
     assert form.title == "Opposition étendue du gros Bob"
     assert fields(form)["actor_skill"].label == "Compétence du gros Bob"
+
+
+def test_a_hand_edited_round_stats_on_a_game_without_rounds_of_their_own_is_rolled_as_usual(tmp_path) -> None:
+    """MIR's extended test has no rounds with their own settings (only Magisphère's opposition,
+    R18): a `round_stats` left by a hand edit is kept in the file but rolls nothing different,
+    where it used to stop `r` with an error from a hook MIR does not have."""
+    from gmscreen.campaign import load_campaign, sample_path
+    from gmscreen.play.interval_dice import roll_interval_as
+
+    campaign = load_campaign(sample_path("mir"))
+    timer = next(t for t in campaign.timers if t.kind == "extended")
+    plain = roll_interval(timer)
+    timer.round_stats = [{}]
+    edited = roll_interval(timer)
+    assert edited is not None and plain is not None
+    assert len(edited.dice["rolls"]) == len(plain.dice["rolls"]) == len(timer.dice["rolls"]) + 1
+    assert edited.round_stats is None
+    faces = " ".join(["7"] * len(timer.dice["rolls"][0]))
+    assert roll_interval_as(timer, {"dice": "= " + faces}).dice["rolls"][-1] == [7] * len(timer.dice["rolls"][0])

@@ -26,6 +26,7 @@ class ExtendedOpposition(TimedTest):
 
     kind = "opposition"
     option = N_("Extended opposition (Magisphère)")
+    rounds_of_their_own = True
     who_missing = N_("select the character who leads the opposition first (roster)")
 
     def form(self, campaign: Campaign, system: System, character: Character) -> Form:
