@@ -221,6 +221,25 @@ def test_a_request_without_a_host_is_refused(door: Door) -> None:
         connection.close()
 
 
+@pytest.mark.parametrize("request_bytes", [
+    b"GET / HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n",
+    b"GET /\x00 HTTP/1.1\r\nHost: localhost\r\n\r\n",
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",          # TLS spoken to an HTTP port
+])
+def test_a_malformed_request_gets_a_clean_error_and_no_traceback(door: Door, request_bytes: bytes) -> None:
+    import socket
+
+    for _ in range(2):
+        with socket.create_connection(("127.0.0.1", door.port), timeout=10) as raw:
+            raw.sendall(request_bytes)
+            raw.shutdown(socket.SHUT_WR)
+            answer = raw.recv(4096)
+        assert answer == b"" or re.match(rb"HTTP/1\.[01] 400 ", answer), answer
+    said = door.log.read_text()
+    assert "Traceback" not in said, said
+    assert all(said.count(kind) <= 1 for kind in ("BadHttpMessage:", "InvalidURLError:")), said   # once
+
+
 # ---------------------------------------------------------------- caps
 
 

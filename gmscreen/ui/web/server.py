@@ -321,9 +321,28 @@ class _OneLine(logging.Formatter):
         return f"{self.prog}: {line}"
 
 
+class _Once(logging.Filter):
+    """Each kind of record (its words, its error's type, its address) logged the first time only:
+    a scanner sending garbage gets one line, not one a request."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[tuple[object, ...]] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        key = (record.msg, type(error).__name__, shown(str(record.args), 100))
+        if key in self.seen:
+            return False
+        if len(self.seen) < REFUSALS_LOGGED:
+            self.seen.add(key)
+        return True
+
+
 def _one_line_logs(prog: str) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_OneLine(prog))
+    handler.addFilter(_Once())
     for name in ("aiohttp", "textual-serve"):
         logger = logging.getLogger(name)
         logger.handlers[:] = [handler]
