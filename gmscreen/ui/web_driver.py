@@ -4,6 +4,10 @@
   two loop hops late and the browser's sizes at once, so the browser's first size could be
   overtaken by the (older) initial one; here every size takes the path of the initial one
   and of the keys.
+- Sizes are capped at 500×200 cells (`web.guard`), the first one (COLUMNS and ROWS) too: a
+  client asking for 10000×10000 cells would cost the app 900 MB and its server 300 MB of
+  output in 30 s. The server caps them as well; this is the app's own guard.
+- The screen reaches the browser with its symbols in the browser's font (`web.glyphs`).
 - A "quit" from the server (the tab was closed, or its connection timed out) or the end of
   standard input (the server itself is gone) saves and ends the session through the app, after
   the keys already received, with the exit guard armed (`driver.input_ended`).
@@ -13,6 +17,7 @@ Loaded only when Textual is asked for its web driver (TEXTUAL_DRIVER, set by tex
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from textual import events
@@ -20,26 +25,34 @@ from textual.drivers.web_driver import WebDriver
 from textual.geometry import Size
 
 from .driver import NoticesKeys, input_ended
+from .web import guard
+from .web.glyphs import for_browser
 
-MAX_CELLS = 10_000          # a size beyond this is not a browser window
 
-
-def _cells(value: Any) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CELLS:
-        return None
-    return value
+def _first_size() -> tuple[int, int]:
+    """The size the server started us with (COLUMNS, ROWS), capped; 80×24 when there is none."""
+    return guard.size(os.environ.get("COLUMNS", ""), os.environ.get("ROWS", "")) or guard.DEFAULT_SIZE
 
 
 class ClientAwareWebDriver(NoticesKeys, WebDriver):
-    """`WebDriver` whose sizes keep their order and whose session ends with its client."""
+    """`WebDriver` whose sizes keep their order and their caps, whose symbols are the browser
+    font's, and whose session ends with its client."""
 
     _gone = False
 
+    def __init__(self, app: Any, *, debug: bool = False, mouse: bool = True,
+                 size: tuple[int, int] | None = None) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size if size is not None else _first_size())
+
+    def write(self, data: str) -> None:
+        super().write(for_browser(data))
+
     def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
         if packet_type == "resize":
-            width, height = _cells(payload.get("width")), _cells(payload.get("height"))
-            if width is None or height is None:
+            sized = guard.size(payload.get("width"), payload.get("height"))
+            if sized is None:
                 return                          # not a size: the last good one stays
+            width, height = sized
             self._size = (width, height)
             size = Size(width, height)
             self.send_message(events.Resize(size, size))

@@ -1,8 +1,9 @@
 """The screen served in a browser (textual-serve): a session ends with its client, saved, and
 lets go of the campaign; SIGTERM ends it in 5 s even when its screen is stuck.
 
-Real processes only: a textual-serve `Server` on 127.0.0.1 in a subprocess, a websocket
-client speaking the browser's protocol, the gmscreen process it starts watched in /proc.
+Real processes only: gmscreen serve's server (`gmscreen.ui.web.server`) on 127.0.0.1 in a
+subprocess, a websocket client speaking the browser's protocol, the gmscreen process it
+starts watched in /proc.
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ from gmscreen.ui.app import GMScreenApp
 
 REPO = Path(__file__).resolve().parents[2]
 TICKS = os.sysconf("SC_CLK_TCK")
-SERVER = ("import sys; from textual_serve.server import Server; "
-          "Server(sys.argv[1], host='127.0.0.1', port=int(sys.argv[2])).serve()")
+# gmscreen serve's server (no token: these tests are about sessions, the door has its own).
+SERVER = ("import sys; from gmscreen.ui.web import guard; from gmscreen.ui.web.server import Door, WebServer; "
+          "WebServer(sys.argv[1], Door(guard.Hosts()), host='127.0.0.1', port=int(sys.argv[2]), title='gmscreen', "
+          "ready='listening').serve()")
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -64,7 +67,7 @@ def gmscreen_processes(campaign: Path) -> list[int]:
 
 @contextlib.contextmanager
 def served(campaign: Path, tmp_path: Path) -> Iterator[tuple[int, Path, subprocess.Popen[bytes]]]:
-    """`textual serve` of the screen on `campaign` on a free loopback port: (port, log, server)."""
+    """The screen on `campaign` served on a free loopback port: (port, log, server)."""
     port = free_port()
     command = f"{shlex.quote(sys.executable)} -m gmscreen {shlex.quote(str(campaign))}"
     log = tmp_path / "server.log"
