@@ -746,11 +746,12 @@ def _roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: 
     header = f"{system.game} · {kind.label}"
     if result.get("hidden"):
         header += " · " + _("hidden difficulty")
-    if system.describe is None:
-        return [header, "  " + _dump(result)]
-    from gmscreen.play.render import CliRenderer
+    from gmscreen.play.render import CliRenderer, describe
 
-    return [header, *CliRenderer(system, request).lines(system.describe(dict(result)))]
+    described = describe(system, result)    # a logged result (no null field) reads as the fresh one
+    if described is None:
+        return [header, "  " + _dump(result)]
+    return [header, *CliRenderer(system, request).lines(described)]
 
 
 def _pct(p: float) -> str:
