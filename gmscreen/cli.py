@@ -192,17 +192,40 @@ def _players_command(name: str, argv: list[str]) -> int:
 
 def _run(call: Callable[[], int]) -> int:
     try:
-        return call()
+        status = call()
+        if sys.stdout is not None:
+            sys.stdout.flush()            # a reader gone shows here, not as a traceback at exit
+        return status
     except CliError as err:
         _error_line(str(err))
         return EXIT_USAGE
     except SystemExit as stop:            # argparse after --help / --version
         code = stop.code
         return code if isinstance(code, int) else (0 if code is None else EXIT_USAGE)
-    except BrokenPipeError:               # `gmscreen odds ... | head`
+    except BrokenPipeError:
+        # `gmscreen line ... | head -c1`: the reader left while the outcome was printed. What
+        # the command did (a roll logged, a turn moved) stands: it succeeded, and a script
+        # that retries on failure would do it twice.
+        _stdout_to_devnull()
         return 0
     except KeyboardInterrupt:
         return 130
+
+
+def _stdout_to_devnull() -> None:
+    """What is left to print goes nowhere (the Python docs' way for a closed pipe): the flush at
+    exit then raises no second BrokenPipeError."""
+    import os
+
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):       # no file under it (a test's capture)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fileno)
+    finally:
+        os.close(devnull)
 
 
 class _safe_output:
@@ -808,6 +831,8 @@ def _campaign_call(prog: str, call: Callable[[], int]) -> int:
         return EXIT_USAGE
     except CampaignLocked as err:
         raise CliError(f"{prog}: {err}") from None
+    except BrokenPipeError:
+        raise                               # the reader of the output left: not a file's problem
     except OSError as err:
         raise CliError(f"{prog}: {getattr(err, 'filename', None) or ''}: {err.strerror or err}") from None
 

@@ -97,8 +97,27 @@ def test_keys_given_override_the_policy(table) -> None:
     assert by_enter.flow.request == kept.flow.request                 # Enter keeps, as the tray
     with pytest.raises(ChoiceError, match="'x'"):
         roll_line(session, line, keys=["x"], rng=random.Random(seed))
-    # Dice were shown before the bad key: the roll is logged as it stood, never dropped.
-    assert len(logged(session)) == 3 and not pending_path(session.path).exists()
+    # The bad key is found before any die is shown: nothing logged, nothing kept.
+    assert len(logged(session)) == 2 and not pending_path(session.path).exists()
+
+
+def test_a_key_too_many_is_refused_before_the_roll_and_the_right_keys_roll_the_same_dice(table) -> None:
+    """`--choose` with one key more than the roll asks used to log the roll at its default
+    (the reroll made thrown away), then fail."""
+    session = table("magisphere")
+    line = "shady négo 40"                                            # fails unless a natural 20
+    seed = seed_where(session, line, asks=True)
+    asked = roll_line(session, line, keys=["r"], policy="enter", rng=random.Random(seed))
+    session.undo()                                                    # the Impulsion back
+    keys = [option.key for _prompt, option in asked.answers]          # a key for each prompt
+    assert len(logged(session)) == 1
+    with pytest.raises(ChoiceError, match=r"^1 choix en trop \('g'\) : le jet n'en demandait plus$"):
+        roll_line(session, line, keys=keys + ["g"], rng=random.Random(seed))
+    assert len(logged(session)) == 1 and not pending_path(session.path).exists()
+    assert impulsion(session) == 2                                    # nothing spent
+    again = roll_line(session, line, keys=keys, rng=random.Random(seed))
+    assert again.flow.request["dice"] == asked.flow.request["dice"] and len(again.flow.request["dice"]) >= 2
+    assert logged(session)[-1].request["dice"] == again.flow.request["dice"]   # the reroll logged
 
 
 def test_tedeum_providence_asked_before_the_dice(table) -> None:
