@@ -38,6 +38,11 @@ class ChoiceError(ValueError):
     """A key given for a prompt that has no such option."""
 
 
+class Refused(ValueError):
+    """The game forbids this roll now, and says why (MIR R20: a day-long extended test during a
+    fight); nothing was rolled."""
+
+
 def read_line(campaign: Campaign, text: str, *, selected: str | None = None) -> Draft:
     """The line as the tray reads it; a refusal of the rules is said as a line error too.
     Raises `QuickRollError`."""
@@ -81,9 +86,21 @@ class TableRoll:
     # ------------------------------------------------------------ the flow
 
     def start(self) -> TableRoll:
+        """Roll what comes before the first choice. Refused (nothing rolled) when the line
+        starts a test timer the game forbids now: the refusal `r` gives on such a timer."""
+        self.refuse_if_forbidden()
         self.flow.start()
         self._keep_pending()
         return self
+
+    def refuse_if_forbidden(self) -> None:
+        from .timers import start_refusal
+
+        draft = self.draft
+        if draft.timer is not None:
+            refusal = start_refusal(self.session.campaign, draft.timer, draft.request)
+            if refusal is not None:
+                raise Refused(refusal)
 
     def choose(self, key: str) -> bool:
         """One key of the open prompt ("enter": its default); False when it means nothing now."""
@@ -271,7 +288,8 @@ def roll_line(session: CampaignSession, text: str, *, selected: str | None = Non
     Each prompt takes the next of `keys`, then `policy` ("odds": the choice the odds shown while
     typing assume; "enter": each prompt's default, as Enter). Raises `QuickRollError` for a line
     that does not read (or lacks its difficulty), `ChoiceError` for a key the prompt does not
-    offer or a key too many, and `RequestError` when the rules refuse the roll: all of them
+    offer or a key too many, `RequestError` when the rules refuse the roll, and `Refused` when
+    the game forbids it now (MIR R20): all of them
     before anything is shown or written (the roll is rehearsed first, on the very dice it will
     draw). Once dice are shown nothing raises: the roll is logged. The roll returned holds its
     record, spends and timer; what could not be written is in `table.warnings` (a `SessionTable`)."""
@@ -281,6 +299,7 @@ def roll_line(session: CampaignSession, text: str, *, selected: str | None = Non
     if draft.missing:
         raise QuickRollError("missing", 0, text=draft.missing)
     roll = TableRoll(session, draft, table=table, rng=rng, gm_only=gm_only)
+    roll.refuse_if_forbidden()
     roll.rehearse(keys, policy)
     roll.start()
     try:

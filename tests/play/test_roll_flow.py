@@ -182,11 +182,42 @@ def test_an_abandoned_roll_before_any_die_logs_nothing(table) -> None:
 def test_an_extended_test_starts_its_timer_undoably(table) -> None:
     session = table("mir")
     timers = len(session.campaign.timers)
+    with session.edit("Fin du combat") as b:                          # R20: a day-long test waits for it
+        b.set(("encounter", "round"), 0)
     roll = roll_line(session, "loriane guérison 8 jour max3", rng=random.Random(2))
     timer = session.campaign.timers[-1]
     assert roll.timer == timer.id and len(session.campaign.timers) == timers + 1
     assert timer.dice["rolls"] == roll.result["rolls"] and len(timer.dice["rolls"]) == 1
     assert session.undo().label.startswith("Minuteur :") and len(session.campaign.timers) == timers
+
+
+@pytest.mark.parametrize("interval", ["jour", "heure", "semaine", "tour"])
+def test_mir_r20_the_line_refuses_a_long_extended_test_during_a_fight_as_r_does(table, interval: str) -> None:
+    """R20: during a fight only a Simple extended test (1 tour) is rolled. `r` refused the next
+    interval of a day-long test, while the line started one (its first interval rolled): the
+    line now gives the same refusal, and rolls nothing."""
+    from gmscreen.campaign.model import Timer
+    from gmscreen.play.table_roll import Refused
+    from gmscreen.play.timers import interval_refusal
+
+    session = table("mir")
+    campaign = session.campaign
+    assert campaign.encounter.round > 0                              # the sample is in a fight
+    line = f"loriane guérison 8 {interval} max3"
+    draft = read_line(campaign, line)
+    as_a_timer = Timer(id="", label=draft.timer["label"], kind="extended", who="loriane", request=draft.request)
+    said = interval_refusal(campaign, as_a_timer)                     # what `r` says on that timer
+    timers = len(campaign.timers)
+    if interval == "tour":                                            # a Simple one: allowed
+        assert said is None and roll_line(session, line).timer is not None
+        return
+    assert said is not None and said.startswith("R20 : pendant un combat")
+    with pytest.raises(Refused) as refused:
+        roll_line(session, line, rng=random.Random(2))
+    assert str(refused.value) == said
+    with pytest.raises(Refused):                                      # the tray's way in too
+        TableRoll(session, draft, rng=random.Random(2)).start()
+    assert logged(session) == [] and len(campaign.timers) == timers and not pending_path(session.path).exists()
 
 
 def test_a_read_only_session_shows_the_roll_and_says_it_is_not_kept(table, tmp_path: Path) -> None:
