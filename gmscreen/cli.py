@@ -271,15 +271,26 @@ def _cmd_systems(argv: list[str]) -> int:
     parser = _Parser(prog="gmscreen systems", description=_("List the dice systems: id, game, dice."))
     parser.add_argument("--json", action="store_true", help=_("print a JSON list (with the kinds)"))
     ns = parser.parse_args(argv)
+    from gmscreen.rules import registry
+
     systems = [SYSTEMS[sid] for sid in SYSTEMS]
     if ns.json:
         print(_dump([{"id": s.id, "game": s.game, "dice": s.dice, "kinds": list(s.kinds)} for s in systems]))
-        return 0
-    w_id = max(len(s.id) for s in systems)
-    w_game = max(len(s.game) for s in systems)
-    for s in systems:
-        print(f"{s.id:<{w_id}}  {s.game:<{w_game}}  {s.dice}")
+    else:
+        w_id = max(len(s.id) for s in systems)
+        w_game = max(len(s.game) for s in systems)
+        for s in systems:
+            print(f"{s.id:<{w_id}}  {s.game:<{w_game}}  {s.dice}")
+    for failure in registry.failures():       # skipped, said: the games listed are the ones that work
+        _error_line(f"{parser.prog}: {failure.text} ({failure.value})")
     return 0
+
+
+def _unknown_system_note() -> str:
+    """After "expected one of …, got 'yze'": the packages that failed to load, if any."""
+    from gmscreen.rules import registry
+
+    return registry.failure_note()
 
 
 # ---------------------------------------------------------------- request files
@@ -543,7 +554,7 @@ def _pick_system(token: str, prog: str) -> System:
         return get_system(token)
     except RequestError:
         raise CliError(_("{prog}: SYSTEM: expected one of {systems}, got {token}").format(
-            prog=prog, systems=", ".join(SYSTEMS), token=repr(token))) from None
+            prog=prog, systems=", ".join(SYSTEMS), token=repr(token)) + _unknown_system_note()) from None
 
 
 def _general_help(prog: str, mode: str) -> str:
@@ -868,7 +879,7 @@ def _cmd_new(argv: list[str]) -> int:
     ns = parser.parse_args(argv)
     if ns.system not in SYSTEMS:
         raise CliError(_("{prog}: --system: expected one of {systems}, got {system}").format(
-            prog=parser.prog, systems=", ".join(SYSTEMS), system=repr(ns.system)))
+            prog=parser.prog, systems=", ".join(SYSTEMS), system=repr(ns.system)) + _unknown_system_note())
     from gmscreen.campaign import commands
 
     return _campaign_call(parser.prog, lambda: commands.cmd_new(ns.file, ns.system))
@@ -913,7 +924,7 @@ def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = Fals
                 systems=", ".join(SYSTEMS)))
         if ns.system not in SYSTEMS:
             raise CliError(_("{prog}: --system: expected one of {systems}, got {system}").format(
-                prog="gmscreen", systems=", ".join(SYSTEMS), system=repr(ns.system)))
+                prog="gmscreen", systems=", ".join(SYSTEMS), system=repr(ns.system)) + _unknown_system_note())
         if Path(ns.campaign).exists():
             raise CliError(_("gmscreen: {file}: already exists (open it without --new)").format(file=ns.campaign))
     elif ns.system is not None:
