@@ -94,6 +94,7 @@ class TableRoll:
         return self
 
     def refuse_if_forbidden(self) -> None:
+        """Refused when the line starts a test timer its game forbids now (MIR R20)."""
         from .timers import start_refusal
 
         draft = self.draft
@@ -289,10 +290,10 @@ def roll_line(session: CampaignSession, text: str, *, selected: str | None = Non
     typing assume; "enter": each prompt's default, as Enter). Raises `QuickRollError` for a line
     that does not read (or lacks its difficulty), `ChoiceError` for a key the prompt does not
     offer or a key too many, `RequestError` when the rules refuse the roll, and `Refused` when
-    the game forbids it now (MIR R20): all of them
-    before anything is shown or written (the roll is rehearsed first, on the very dice it will
-    draw). Once dice are shown nothing raises: the roll is logged. The roll returned holds its
-    record, spends and timer; what could not be written is in `table.warnings` (a `SessionTable`)."""
+    the game forbids it now (MIR R20): all of them before anything is shown or written (the
+    roll is rehearsed first, on the very dice it will draw). Once dice are shown nothing
+    raises: the roll is logged. The roll returned holds its record, spends and timer; what
+    could not be written is in `table.warnings` (a `SessionTable`)."""
     if policy not in POLICIES:
         raise ValueError(f"unknown choice policy {policy!r} (expected one of {', '.join(POLICIES)})")
     draft = read_line(session.campaign, text, selected=selected)

@@ -72,7 +72,6 @@ def load(path: str) -> Any:
     return getattr(import_module(module), attribute)
 
 
-
 def _discover() -> None:
     """Read the entry points once, when a system not shipped is asked for or all are listed
     (in the order of their names, whatever the order of the folders they are in)."""
