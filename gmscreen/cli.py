@@ -192,17 +192,40 @@ def _players_command(name: str, argv: list[str]) -> int:
 
 def _run(call: Callable[[], int]) -> int:
     try:
-        return call()
+        status = call()
+        if sys.stdout is not None:
+            sys.stdout.flush()            # a reader gone shows here, not as a traceback at exit
+        return status
     except CliError as err:
         _error_line(str(err))
         return EXIT_USAGE
     except SystemExit as stop:            # argparse after --help / --version
         code = stop.code
         return code if isinstance(code, int) else (0 if code is None else EXIT_USAGE)
-    except BrokenPipeError:               # `gmscreen odds ... | head`
+    except BrokenPipeError:
+        # `gmscreen line ... | head -c1`: the reader left while the outcome was printed. What
+        # the command did (a roll logged, a turn moved) stands: it succeeded, and a script
+        # that retries on failure would do it twice.
+        _stdout_to_devnull()
         return 0
     except KeyboardInterrupt:
         return 130
+
+
+def _stdout_to_devnull() -> None:
+    """What is left to print goes nowhere (the Python docs' way for a closed pipe): the flush at
+    exit then raises no second BrokenPipeError."""
+    import os
+
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):       # no file under it (a test's capture)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fileno)
+    finally:
+        os.close(devnull)
 
 
 class _safe_output:
@@ -248,15 +271,26 @@ def _cmd_systems(argv: list[str]) -> int:
     parser = _Parser(prog="gmscreen systems", description=_("List the dice systems: id, game, dice."))
     parser.add_argument("--json", action="store_true", help=_("print a JSON list (with the kinds)"))
     ns = parser.parse_args(argv)
+    from gmscreen.rules import registry
+
     systems = [SYSTEMS[sid] for sid in SYSTEMS]
     if ns.json:
         print(_dump([{"id": s.id, "game": s.game, "dice": s.dice, "kinds": list(s.kinds)} for s in systems]))
-        return 0
-    w_id = max(len(s.id) for s in systems)
-    w_game = max(len(s.game) for s in systems)
-    for s in systems:
-        print(f"{s.id:<{w_id}}  {s.game:<{w_game}}  {s.dice}")
+    else:
+        w_id = max(len(s.id) for s in systems)
+        w_game = max(len(s.game) for s in systems)
+        for s in systems:
+            print(f"{s.id:<{w_id}}  {s.game:<{w_game}}  {s.dice}")
+    for failure in registry.failures():       # skipped, said: the games listed are the ones that work
+        _error_line(f"{parser.prog}: {failure.text} ({failure.value})")
     return 0
+
+
+def _unknown_system_note() -> str:
+    """After "expected one of …, got 'yze'": the packages that failed to load, if any."""
+    from gmscreen.rules import registry
+
+    return registry.failure_note()
 
 
 # ---------------------------------------------------------------- request files
@@ -520,7 +554,7 @@ def _pick_system(token: str, prog: str) -> System:
         return get_system(token)
     except RequestError:
         raise CliError(_("{prog}: SYSTEM: expected one of {systems}, got {token}").format(
-            prog=prog, systems=", ".join(SYSTEMS), token=repr(token))) from None
+            prog=prog, systems=", ".join(SYSTEMS), token=repr(token)) + _unknown_system_note()) from None
 
 
 def _general_help(prog: str, mode: str) -> str:
@@ -746,11 +780,12 @@ def _roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: 
     header = f"{system.game} · {kind.label}"
     if result.get("hidden"):
         header += " · " + _("hidden difficulty")
-    if system.describe is None:
-        return [header, "  " + _dump(result)]
-    from gmscreen.play.render import CliRenderer
+    from gmscreen.play.render import CliRenderer, describe
 
-    return [header, *CliRenderer(system, request).lines(system.describe(dict(result)))]
+    described = describe(system, result)    # a logged result (no null field) reads as the fresh one
+    if described is None:
+        return [header, "  " + _dump(result)]
+    return [header, *CliRenderer(system, request).lines(described)]
 
 
 def _pct(p: float) -> str:
@@ -807,6 +842,8 @@ def _campaign_call(prog: str, call: Callable[[], int]) -> int:
         return EXIT_USAGE
     except CampaignLocked as err:
         raise CliError(f"{prog}: {err}") from None
+    except BrokenPipeError:
+        raise                               # the reader of the output left: not a file's problem
     except OSError as err:
         raise CliError(f"{prog}: {getattr(err, 'filename', None) or ''}: {err.strerror or err}") from None
 
@@ -842,7 +879,7 @@ def _cmd_new(argv: list[str]) -> int:
     ns = parser.parse_args(argv)
     if ns.system not in SYSTEMS:
         raise CliError(_("{prog}: --system: expected one of {systems}, got {system}").format(
-            prog=parser.prog, systems=", ".join(SYSTEMS), system=repr(ns.system)))
+            prog=parser.prog, systems=", ".join(SYSTEMS), system=repr(ns.system)) + _unknown_system_note())
     from gmscreen.campaign import commands
 
     return _campaign_call(parser.prog, lambda: commands.cmd_new(ns.file, ns.system))
@@ -887,7 +924,7 @@ def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = Fals
                 systems=", ".join(SYSTEMS)))
         if ns.system not in SYSTEMS:
             raise CliError(_("{prog}: --system: expected one of {systems}, got {system}").format(
-                prog="gmscreen", systems=", ".join(SYSTEMS), system=repr(ns.system)))
+                prog="gmscreen", systems=", ".join(SYSTEMS), system=repr(ns.system)) + _unknown_system_note())
         if Path(ns.campaign).exists():
             raise CliError(_("gmscreen: {file}: already exists (open it without --new)").format(file=ns.campaign))
     elif ns.system is not None:

@@ -52,7 +52,7 @@ def cmd_line(argv: list[str]) -> int:
 
 def _line(ns: Any, prog: str) -> int:
     from gmscreen.play.quickroll.grammar import QuickRollError
-    from gmscreen.play.table_roll import ChoiceError, SessionTable, roll_line
+    from gmscreen.play.table_roll import ChoiceError, Refused, SessionTable, roll_line
     from gmscreen.rules import RequestError, get_system
 
     with _table(ns.file, prog) as session:
@@ -65,6 +65,8 @@ def _line(ns: Any, prog: str) -> int:
             raise CliError(f"{prog}: {ns.text!r}: {err.message}") from None
         except ChoiceError as err:
             raise CliError(f"{prog}: --choose: {err}") from None
+        except Refused as err:
+            raise CliError(f"{prog}: {ns.text!r}: {err}") from None
         except RequestError as err:
             from gmscreen.play.messages import rule_message
 

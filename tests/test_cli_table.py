@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gmscreen.campaign import load_campaign, sample_path
+from gmscreen.campaign.pending import pending_path
 from gmscreen.campaign.session import open_session
 
 from _cli_helpers import assert_one_line_error, cli_english, cli_french, run  # noqa: F401 (fixtures)
@@ -136,3 +137,57 @@ def test_choose_and_policy_reach_the_second_sides_choice(capsys, copy_sample) ->
     campaign = load_campaign(path)
     assert campaign.character("louvensac").sheet["resources"]["providence"] == 4
     assert campaign.character("saint-gelais").sheet["resources"]["providence"] == 0      # D4 used once: gone
+
+
+def _gmscreen(*args: str, stdout: int) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "gmscreen", *args], cwd=REPO, stdout=stdout,
+                            stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO),
+                                                         "LANGUAGE": "en"})
+
+
+@pytest.mark.parametrize("reader", ["head -c1", "closed at once"])
+def test_a_roll_printed_to_a_reader_that_left_is_logged_once_and_succeeds(copy_sample, reader: str) -> None:
+    """`gmscreen line ... | head -c1`: the roll is logged, so the command succeeds (exit 0, no
+    traceback); before, it exited 2 and a script that retries logged it twice. The Éclats line
+    ending in `=` (no die) also printed a traceback once logged."""
+    path = copy_sample("eclats")
+    args = ("line", str(path), "ysaure emp calmer 15 =")
+    if reader == "head -c1":
+        line = _gmscreen(*args, stdout=subprocess.PIPE)
+        head = subprocess.Popen(["head", "-c1"], stdin=line.stdout, stdout=subprocess.PIPE)
+        line.stdout.close()                      # head holds the only reading end
+        assert head.communicate(timeout=60)[0] == b"#"
+    else:
+        line = _gmscreen(*args, stdout=subprocess.PIPE)
+        line.stdout.close()                      # nobody reads: the first write fails
+    err = line.stderr.read()
+    assert line.wait(60) == 0 and err == b""
+    assert [r.line for r in _rolls(path)] == ["ysaure emp calmer 15 ="]
+
+
+def test_a_turn_printed_to_a_reader_that_left_is_moved_once_and_succeeds(copy_sample) -> None:
+    path = copy_sample("mir")
+    before = load_campaign(path).encounter
+    turn = _gmscreen("turn", str(path), "next", stdout=subprocess.PIPE)
+    turn.stdout.close()
+    err = turn.stderr.read()
+    assert turn.wait(60) == 0 and err == b""
+    after = load_campaign(path).encounter
+    assert (after.round, after.turn) != (before.round, before.turn)
+
+
+def test_a_key_too_many_is_refused_before_anything_is_rolled(capsys, copy_sample) -> None:
+    """`--choose` with one key more than the roll asks: one error, nothing logged nor kept
+    (before: the roll was logged at its default, the rerolls made thrown away, then exit 2)."""
+    path = copy_sample("eclats")
+    line = "ysaure emp calmer 15"
+    rolls = load_campaign(path).character("ysaure").sheet["characteristics"]["emp"]   # each reroll asked
+    assert rolls >= 2
+    text = path.read_bytes()
+    status, out, err = run(capsys, "line", str(path), line, "--seed", "3", "--choose", "r" * rolls)
+    assert_one_line_error(status, out, err, "--choose", "1 choice left over ('r')")
+    assert _rolls(path) == [] and path.read_bytes() == text and not pending_path(path).exists()
+    status, out, err = run(capsys, "line", str(path), line, "--seed", "3", "--choose", "r" * (rolls - 1), "--json")
+    assert status == 0, err
+    [record] = _rolls(path)
+    assert len(record.request["dice"]) == rolls == len(json.loads(out)["answers"]) + 1    # every reroll logged

@@ -122,7 +122,7 @@ MARKDOWN = MarkdownRenderer()
 def _describe(system: Any, result: Mapping[str, Any]) -> tuple[str, str, str]:
     """(headline, detail, dice) of one result as Markdown: the system's description when it
     gives one, else the bare outcome and the raw dice lists of the record."""
-    d = describe(system, result, lenient=True)
+    d = describe(system, result)
     if d is not None:
         detail = MARKDOWN.detail(d) if d.detail else ""
         return MARKDOWN.headline(d), detail, MARKDOWN.groups(d.groups)

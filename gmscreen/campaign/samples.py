@@ -28,7 +28,7 @@ def sample_path(system_id: str) -> Path:
     """The bundled sample campaign of `system_id` (a file to copy, never to edit in place)."""
     if not registry.known(system_id):
         raise ValueError(_("no sample for system {system}: expected one of {choices}").format(
-            system=repr(system_id), choices=", ".join(registry.system_ids())))
+            system=repr(system_id), choices=", ".join(registry.system_ids())) + registry.failure_note())
     own = registry.plugin(system_id).sample
     if own is not None:                     # a game shipped as its own package brings its sample
         if Path(own).is_file():

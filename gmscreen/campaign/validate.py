@@ -105,7 +105,8 @@ def new_campaign(name: str, system: str) -> Campaign:
     if not registry.known(system):
         raise CampaignError([Problem(name or "campaign", "system",
                                      _("expected one of {choices}, got {value}").format(
-                                         choices=", ".join(registry.system_ids()), value=_show(system)))])
+                                         choices=", ".join(registry.system_ids()), value=_show(system))
+                                     + registry.failure_note())])
     rules_ = get_system(system)
     rules = {option: values[0] for option, values in rules_.rule_options.items()}
     return Campaign(name=name, system=system, initiative=rules_.initiative, rules=rules)
@@ -685,7 +686,8 @@ class _Checker:
                 self.system = system
             else:
                 self.error(("system",), _("expected one of {choices}, {got}").format(choices=_system_list(),
-                                                                                     got=_got(system)))
+                                                                                     got=_got(system))
+                           + registry.failure_note())
         if "session" in data:
             self.check_int(("session",), data["session"], 1, MAX_COUNT, what=_("the session number"))
         if "revision" in data:

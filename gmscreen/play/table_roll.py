@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules import RequestError, get_system
@@ -36,6 +36,11 @@ POLICIES = ("odds", "enter")
 
 class ChoiceError(ValueError):
     """A key given for a prompt that has no such option."""
+
+
+class Refused(ValueError):
+    """The game forbids this roll now, and says why (MIR R20: a day-long extended test during a
+    fight); nothing was rolled."""
 
 
 def read_line(campaign: Campaign, text: str, *, selected: str | None = None) -> Draft:
@@ -81,9 +86,22 @@ class TableRoll:
     # ------------------------------------------------------------ the flow
 
     def start(self) -> TableRoll:
+        """Roll what comes before the first choice. Refused (nothing rolled) when the line
+        starts a test timer the game forbids now: the refusal `r` gives on such a timer."""
+        self.refuse_if_forbidden()
         self.flow.start()
         self._keep_pending()
         return self
+
+    def refuse_if_forbidden(self) -> None:
+        """Refused when the line starts a test timer its game forbids now (MIR R20)."""
+        from .timers import start_refusal
+
+        draft = self.draft
+        if draft.timer is not None:
+            refusal = start_refusal(self.session.campaign, draft.timer, draft.request)
+            if refusal is not None:
+                raise Refused(refusal)
 
     def choose(self, key: str) -> bool:
         """One key of the open prompt ("enter": its default); False when it means nothing now."""
@@ -104,28 +122,23 @@ class TableRoll:
     def policy_key(self, policy: str = "odds") -> str:
         """The key `policy` takes at the open prompt: "odds", the way of playing the odds shown
         while typing assume (`RollRules.policy_key`); "enter", the prompt's default."""
-        if policy not in POLICIES:
-            raise ValueError(f"unknown choice policy {policy!r} (expected one of {', '.join(POLICIES)})")
-        return self.flow.rules.policy_key(self.flow) if policy == "odds" else "enter"
+        return _policy_key(self.flow, policy)
 
     def play(self, keys: Sequence[str] = (), policy: str | None = "odds") -> TableRoll:
         """Answer the prompts: `keys` first, one a prompt, then `policy` for the others (None:
-        stop at the next open prompt). ChoiceError for a key the prompt does not offer."""
-        keys = list(keys)
-        for _step in range(50):
-            prompt = self.flow.prompt
-            if prompt is None or (not keys and policy is None):
-                break
-            key = keys.pop(0) if keys else self.policy_key(policy)  # type: ignore[arg-type]
-            if not self.choose(key):
-                offered = ", ".join(f"{o.key} ({o.label})" for o in prompt.options)
-                raise ChoiceError(_("no choice {key} at “{question}”: expected {offered}")
-                                  .format(key=repr(key), question=prompt.question, offered=offered))
-        if keys:
-            raise ChoiceError(ngettext("{n} choice left over ({keys}): the roll asked no more",
-                                       "{n} choices left over ({keys}): the roll asked no more", len(keys))
-                              .format(n=len(keys), keys=", ".join(map(repr, keys))))
+        stop at the next open prompt). ChoiceError for a key the prompt does not offer, or
+        for keys left once the roll asks no more."""
+        _answer(self.flow, keys, policy, self.choose)
         return self
+
+    def rehearse(self, keys: Sequence[str] = (), policy: str | None = "odds") -> None:
+        """Before `start()`: the roll played through with `keys` and `policy` on a twin of its
+        flow, which draws the very dice the roll will, so a key that will not fit (one the
+        prompt does not offer, one too many) is refused while nothing is shown, logged or
+        kept. Raises ChoiceError, or RequestError when the rules refuse a step; writes nothing."""
+        assert self.flow.result is None and self.flow.prompt is None, "rehearse() a roll already started"
+        twin = self.flow.twin().start()
+        _answer(twin, keys, policy, twin.choose)
 
     # ------------------------------------------------------------ to the log
 
@@ -244,6 +257,30 @@ class TableRoll:
                             .format(problems="; ".join(str(p) for p in exc.problems)), "error")
 
 
+def _policy_key(flow: RollFlow, policy: str = "odds") -> str:
+    if policy not in POLICIES:
+        raise ValueError(f"unknown choice policy {policy!r} (expected one of {', '.join(POLICIES)})")
+    return flow.rules.policy_key(flow) if policy == "odds" else "enter"
+
+
+def _answer(flow: RollFlow, keys: Sequence[str], policy: str | None, choose: Callable[[str], bool]) -> None:
+    """Each prompt of `flow` answered through `choose`: the next of `keys`, then `policy`."""
+    keys = list(keys)
+    for _step in range(50):
+        prompt = flow.prompt
+        if prompt is None or (not keys and policy is None):
+            break
+        key = keys.pop(0) if keys else _policy_key(flow, policy)  # type: ignore[arg-type]
+        if not choose(key):
+            offered = ", ".join(f"{o.key} ({o.label})" for o in prompt.options)
+            raise ChoiceError(_("no choice {key} at “{question}”: expected {offered}")
+                              .format(key=repr(key), question=prompt.question, offered=offered))
+    if keys:
+        raise ChoiceError(ngettext("{n} choice left over ({keys}): the roll asked no more",
+                                   "{n} choices left over ({keys}): the roll asked no more", len(keys))
+                          .format(n=len(keys), keys=", ".join(map(repr, keys))))
+
+
 def roll_line(session: CampaignSession, text: str, *, selected: str | None = None, keys: Sequence[str] = (),
               policy: str = "odds", gm_only: bool = False, table: RollTable | None = None,
               rng: random.Random | None = None) -> TableRoll:
@@ -252,19 +289,26 @@ def roll_line(session: CampaignSession, text: str, *, selected: str | None = Non
     Each prompt takes the next of `keys`, then `policy` ("odds": the choice the odds shown while
     typing assume; "enter": each prompt's default, as Enter). Raises `QuickRollError` for a line
     that does not read (or lacks its difficulty), `ChoiceError` for a key the prompt does not
-    offer (nothing is logged unless dice were shown: then the roll is logged as it stood), and
-    `RequestError` when the rules refuse the roll (same). The roll returned holds its record,
-    spends and timer; what could not be written is in `table.warnings` (a `SessionTable`)."""
+    offer or a key too many, `RequestError` when the rules refuse the roll, and `Refused` when
+    the game forbids it now (MIR R20): all of them before anything is shown or written (the
+    roll is rehearsed first, on the very dice it will draw). Once dice are shown nothing
+    raises: the roll is logged. The roll returned holds its record, spends and timer; what
+    could not be written is in `table.warnings` (a `SessionTable`)."""
     if policy not in POLICIES:
         raise ValueError(f"unknown choice policy {policy!r} (expected one of {', '.join(POLICIES)})")
     draft = read_line(session.campaign, text, selected=selected)
     if draft.missing:
         raise QuickRollError("missing", 0, text=draft.missing)
-    roll = TableRoll(session, draft, table=table, rng=rng, gm_only=gm_only).start()
+    roll = TableRoll(session, draft, table=table, rng=rng, gm_only=gm_only)
+    roll.refuse_if_forbidden()
+    roll.rehearse(keys, policy)
+    roll.start()
     try:
         roll.play(keys, policy)
-    except (ChoiceError, RequestError):
-        roll.abandon()
-        raise
+    except (ChoiceError, RequestError) as exc:    # not as rehearsed: the dice shown are kept all the same
+        if roll.abandon() is None:
+            raise
+        roll.table.warn(_("the roll is logged as it stood: {problem}").format(problem=exc), "error")
+        return roll
     roll.finish()
     return roll

@@ -205,3 +205,11 @@ def interval_refusal(campaign: Campaign, timer: Timer) -> str | None:
     """Why the game forbids rolling this timer's next interval now (None: allowed)."""
     kind = timed_test_of(timer)
     return kind.refusal(campaign, timer) if kind is not None else None
+
+
+def start_refusal(campaign: Campaign, timer: dict[str, Any], request: dict[str, Any]) -> str | None:
+    """Why the game forbids starting now the test timer a quick-roll line describes (`timer`:
+    its fields, `request`: the test), whose first interval the line rolls at once: the very
+    refusal `r` gives on such a timer (MIR R20), asked of the same game."""
+    fields = {k: v for k, v in timer.items() if k in ("label", "kind", "who", "opponent")}
+    return interval_refusal(campaign, Timer(id="", **{"label": "", **fields}, request=dict(request)))

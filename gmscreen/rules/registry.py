@@ -4,6 +4,11 @@ The five games shipped with gmscreen are listed here, by module path, so that na
 system imports nothing until it is used. Other packages add theirs under the entry-point
 group `gmscreen.systems` (each entry loads a `Plugin`), and a program can `register` one
 at run time. Everything else asks this registry; nothing branches on a system id.
+
+A package that fails to load (a module missing, an error or `SystemExit` at import, an entry
+that is no `Plugin`) is skipped and remembered (`failures`): `gmscreen systems` lists it, and
+an unknown system is said with it (`failure_note`), so a broken package never takes a
+command or the screen down, nor goes unsaid.
 """
 
 from __future__ import annotations
@@ -12,12 +17,28 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gmscreen.i18n import _
+
 from .records import record
 
 if TYPE_CHECKING:
     from ._base import System
 
 ENTRY_POINT_GROUP = "gmscreen.systems"
+
+
+@record(frozen=True)
+class PluginFailure:
+    """An entry point of `gmscreen.systems` that could not be loaded, and why."""
+
+    name: str       # the entry point's name (usually the system's id)
+    value: str      # what it names ("yze_plugin:PLUGIN")
+    error: str      # the error, on one line ("No module named 'yze_rules'")
+
+    @property
+    def text(self) -> str:
+        """'yze: the plugin failed to load: No module named 'yze_rules'' (the language spoken)."""
+        return _("{name}: the plugin failed to load: {error}").format(name=self.name, error=self.error)
 
 
 @record(frozen=True)
@@ -39,6 +60,7 @@ def _shipped(system_id: str) -> Plugin:
 # The rules' README order: the order of every list of systems.
 _plugins: dict[str, Plugin] = {sid: _shipped(sid) for sid in ("mir", "eclats", "magisphere", "tedeum", "arpeges")}
 _systems: dict[str, "System"] = {}
+_failures: list[PluginFailure] = []
 # The game whose sample a first run opens (DESIGN.md, "Command line").
 FIRST_RUN = "mir"
 _discovered = False
@@ -46,27 +68,71 @@ _discovered = False
 
 def load(path: str) -> Any:
     """The object a "module:attribute" path names."""
-    module, _, attribute = path.partition(":")
+    module, _colon, attribute = path.partition(":")
     return getattr(import_module(module), attribute)
 
 
 def _discover() -> None:
-    """Read the entry points once, when a system not shipped is asked for or all are listed."""
+    """Read the entry points once, when a system not shipped is asked for or all are listed
+    (in the order of their names, whatever the order of the folders they are in)."""
     global _discovered
     if _discovered:
         return
     _discovered = True
     from importlib.metadata import entry_points
 
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
+    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
         if entry.name in _plugins:
             continue
         try:
-            plugin = entry.load()
-        except Exception:        # a broken third-party package must not take the screen down
+            plugin, rules = _load_entry(entry.value, entry.load)
+        except (Exception, SystemExit) as exc:   # SystemExit too: a package's import must not end the program
+            _failures.append(PluginFailure(entry.name, entry.value, _one_line(exc)))
             continue
-        if isinstance(plugin, Plugin):
-            _plugins.setdefault(plugin.id, plugin)
+        if plugin.id not in _plugins:
+            _plugins[plugin.id] = plugin
+            if rules is not None:
+                _systems[plugin.id] = rules
+
+
+def _load_entry(value: str, load_entry: Any) -> tuple[Plugin, "System | None"]:
+    """The `Plugin` an entry point names, with its rules loaded (a module they name that is
+    missing shows here, not once a campaign of the game is open) and its play side's module
+    found. Raises whatever loading raises."""
+    plugin = load_entry()
+    if not isinstance(plugin, Plugin):
+        raise TypeError(_("{value} is not a gmscreen Plugin (a {type})").format(
+            value=value, type=type(plugin).__name__))
+    rules = load(plugin.system) if isinstance(plugin.system, str) else None
+    if isinstance(plugin.table, str):
+        from importlib.util import find_spec
+
+        module = plugin.table.partition(":")[0]
+        if find_spec(module) is None:
+            raise ModuleNotFoundError(f"No module named {module!r}", name=module)
+    return plugin, rules
+
+
+def _one_line(exc: BaseException) -> str:
+    """What went wrong, on one line: an import error as Python says it, an exit with its status."""
+    if isinstance(exc, SystemExit):
+        return _("it exited while loading (status {code})").format(code=exc.code)
+    text = " ".join(str(exc).split())
+    if isinstance(exc, ImportError):
+        return text or type(exc).__name__
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def failures() -> tuple[PluginFailure, ...]:
+    """The packages of `gmscreen.systems` skipped because they failed to load."""
+    _discover()
+    return tuple(_failures)
+
+
+def failure_note() -> str:
+    """Said after "unknown system": ' (yze: the plugin failed to load: …)', '' when none failed."""
+    found = failures()
+    return " (" + "; ".join(f.text for f in found) + ")" if found else ""
 
 
 def register(plugin: Plugin, *, replace: bool = False) -> None:

@@ -86,14 +86,15 @@ class DescriptionRenderer(Generic[T]):
 # ---------------------------------------------------------------- describing a result
 
 
-def describe(system: System | None, result: Mapping[str, Any], *, lenient: bool = False) -> Description | None:
+def describe(system: System | None, result: Mapping[str, Any]) -> Description | None:
     """The system's own description of `result`, or None when it has none or the record cannot be
-    described (an older or hand-edited log). `lenient` reads a missing key as None (the export
-    then still describes a record whose null fields were not written)."""
+    described (an older or hand-edited log). A key missing from `result` reads as None: the roll
+    log writes no null field (TOML has none), so a result a kind gave with `kept_die = None`
+    comes back from the log without that key, and must be worded as the fresh one was."""
     if system is None or system.describe is None:
         return None
     try:
-        return system.describe(_Nullable(result) if lenient else dict(result))
+        return system.describe(_Nullable(result))
     except Exception:  # noqa: BLE001 - a damaged record falls back to plain words, never a crash
         return None
 

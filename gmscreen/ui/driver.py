@@ -1,10 +1,16 @@
-"""A Linux/macOS terminal driver that notices when standard input ends.
+"""A Linux/macOS terminal driver that notices when standard input ends, and reads keys as typed.
 
 Textual's input thread loops forever on a stdin at EOF (a dropped SSH link without
 SIGHUP, `nohup`, `< /dev/null`), at 100% CPU. This driver's input thread stops at the
 first empty read (or EIO from a hung-up terminal) and tells the app, which saves and
 exits. Everything else is Textual's `LinuxDriver`. `input_ended` is shared with the web
 driver (`web_driver.py`): whoever can no longer type, the session ends the same way.
+
+Keys typed before the terminal is made raw (a line and Enter typed as the command starts)
+were taken in by the terminal in cooked mode, where ICRNL turned Enter (CR) into a newline
+(LF), which Textual reads as ctrl+j: the Enter was lost. The bytes waiting when the input
+thread starts get their newlines back as Enter. Escape then a key is split as
+`escape_split` says, within a read and across two.
 """
 
 from __future__ import annotations
@@ -12,12 +18,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import fcntl
 import os
 import selectors
+import struct
+import termios
+import time
+import tty
 from codecs import getincrementaldecoder
 from typing import Any, Callable
 
-from textual import events
+from textual import constants, events
 from textual.events import Key
 from textual._loop import loop_last
 from textual._parser import ParseError
@@ -101,10 +112,21 @@ class EOFAwareDriver(NoticesKeys, LinuxDriver):
         feed = parser.feed
         tick = parser.tick
         decode = getincrementaldecoder("utf-8")().decode
-        split = EscapeSplitter().split
+        splitter = EscapeSplitter(constants.ESCAPE_DELAY)
+        now = time.monotonic
+        cooked = typed_while_cooked(fileno, getattr(self, "attrs_before", None))
+
+        def send(pieces: Any) -> None:
+            for piece in pieces:
+                if piece is None:           # Escape, then a key (in the same read or the next)
+                    self.process_message(Key("escape", ESC))
+                    continue
+                for event in feed(piece):
+                    self.process_message(event)
 
         def process(events: list[tuple[selectors.SelectorKey, int]], final: bool = False) -> bool:
             """Feed what was read to the parser; False once the input has ended."""
+            nonlocal cooked
             for last, (_key, mask) in loop_last(events):
                 if mask & selectors.EVENT_READ:
                     try:
@@ -115,20 +137,23 @@ class EOFAwareDriver(NoticesKeys, LinuxDriver):
                         raise
                     if not data:
                         return False
-                    for piece in split(decode(data, final=final and last)):
-                        if piece is None:           # Escape, then a key in the same packet
-                            self.process_message(Key("escape", ESC))
-                            continue
-                        for event in feed(piece):
-                            self.process_message(event)
+                    if cooked:
+                        data, cooked = data[:cooked].replace(b"\n", b"\r") + data[cooked:], max(0, cooked - len(data))
+                    send(splitter.split(decode(data, final=final and last), now()))
+            send(splitter.expire(now(), final=final))
             for event in tick():
                 self.process_message(event)
             return True
 
+        def timeout() -> float:
+            """A read's wait: short enough to tell a held ESC from the Escape key in time."""
+            held = splitter.wait(now())
+            return 0.1 if held is None else min(0.1, held)
+
         ended = False
         try:
             while not self.exit_event.is_set():
-                if not process(selector.select(0.1)):
+                if not process(selector.select(timeout())):
                     ended = True
                     break
             if not ended:
@@ -137,9 +162,24 @@ class EOFAwareDriver(NoticesKeys, LinuxDriver):
         finally:
             selector.close()
             try:
+                send(splitter.expire(now(), final=True))
                 for _event in feed(""):
                     pass
             except (EOFError, ParseError):
                 pass
         if ended and not self.exit_event.is_set():
             self._input_ended()
+
+
+def typed_while_cooked(fileno: int, cooked_attrs: list[Any] | None) -> int:
+    """How many bytes wait on the terminal as its input thread starts: typed before Textual
+    made it raw, they went through its cooked mode, where ICRNL made each Enter a newline (0
+    when the terminal did not translate, or cannot say). A ctrl+j typed in the moment between
+    the terminal made raw and this count reads as Enter too: nothing binds it."""
+    if not cooked_attrs or not cooked_attrs[tty.IFLAG] & termios.ICRNL:
+        return 0
+    try:
+        waiting = fcntl.ioctl(fileno, termios.FIONREAD, b"\0\0\0\0")
+    except OSError:
+        return 0
+    return max(0, struct.unpack("i", waiting)[0])

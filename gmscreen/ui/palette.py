@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
 
 from rich.align import Align
 from rich.text import Text
+from textual.binding import Binding
 from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.widgets.option_list import Option
@@ -179,9 +180,27 @@ class GMScreenCommands(Provider):
 class Palette(CommandPalette):
     """Textual's palette, its own words in the language spoken."""
 
+    # Textual's own keys and words, through `action_page`.
+    BINDINGS = [
+        Binding("pagedown", "page(1)", "Next page", show=False),
+        Binding("pageup", "page(-1)", "Previous page", show=False),
+    ]
+    _PAGE_TRIES = 20        # frames a page key waits for the list of hits to be laid out
+
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("placeholder", _("Search for commands…"))
         super().__init__(**kwargs)
+
+    def action_page(self, direction: int, tries: int = 0) -> None:
+        """PageDown / PageUp through the hits. ctrl+p and PageUp in one packet bring the key
+        before the hits' first frame: Textual's own binding then pages a list not laid out yet
+        and ends in a KeyError, taking the screen down. The key waits for the frame instead."""
+        hits = self.query_one(CommandList)
+        if hits.option_count and not hits.scrollable_content_region:
+            if tries < self._PAGE_TRIES:
+                self.call_after_refresh(self.action_page, direction, tries + 1)
+            return
+        (hits.action_page_down if direction > 0 else hits.action_page_up)()
 
     def _start_no_matches_countdown(self, search_value: str) -> None:
         """Textual's, with "No matches found" translated."""

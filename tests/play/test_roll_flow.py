@@ -97,8 +97,27 @@ def test_keys_given_override_the_policy(table) -> None:
     assert by_enter.flow.request == kept.flow.request                 # Enter keeps, as the tray
     with pytest.raises(ChoiceError, match="'x'"):
         roll_line(session, line, keys=["x"], rng=random.Random(seed))
-    # Dice were shown before the bad key: the roll is logged as it stood, never dropped.
-    assert len(logged(session)) == 3 and not pending_path(session.path).exists()
+    # The bad key is found before any die is shown: nothing logged, nothing kept.
+    assert len(logged(session)) == 2 and not pending_path(session.path).exists()
+
+
+def test_a_key_too_many_is_refused_before_the_roll_and_the_right_keys_roll_the_same_dice(table) -> None:
+    """`--choose` with one key more than the roll asks used to log the roll at its default
+    (the reroll made thrown away), then fail."""
+    session = table("magisphere")
+    line = "shady négo 40"                                            # fails unless a natural 20
+    seed = seed_where(session, line, asks=True)
+    asked = roll_line(session, line, keys=["r"], policy="enter", rng=random.Random(seed))
+    session.undo()                                                    # the Impulsion back
+    keys = [option.key for _prompt, option in asked.answers]          # a key for each prompt
+    assert len(logged(session)) == 1
+    with pytest.raises(ChoiceError, match=r"^1 choix en trop \('g'\) : le jet n'en demandait plus$"):
+        roll_line(session, line, keys=keys + ["g"], rng=random.Random(seed))
+    assert len(logged(session)) == 1 and not pending_path(session.path).exists()
+    assert impulsion(session) == 2                                    # nothing spent
+    again = roll_line(session, line, keys=keys, rng=random.Random(seed))
+    assert again.flow.request["dice"] == asked.flow.request["dice"] and len(again.flow.request["dice"]) >= 2
+    assert logged(session)[-1].request["dice"] == again.flow.request["dice"]   # the reroll logged
 
 
 def test_tedeum_providence_asked_before_the_dice(table) -> None:
@@ -163,11 +182,42 @@ def test_an_abandoned_roll_before_any_die_logs_nothing(table) -> None:
 def test_an_extended_test_starts_its_timer_undoably(table) -> None:
     session = table("mir")
     timers = len(session.campaign.timers)
+    with session.edit("Fin du combat") as b:                          # R20: a day-long test waits for it
+        b.set(("encounter", "round"), 0)
     roll = roll_line(session, "loriane guérison 8 jour max3", rng=random.Random(2))
     timer = session.campaign.timers[-1]
     assert roll.timer == timer.id and len(session.campaign.timers) == timers + 1
     assert timer.dice["rolls"] == roll.result["rolls"] and len(timer.dice["rolls"]) == 1
     assert session.undo().label.startswith("Minuteur :") and len(session.campaign.timers) == timers
+
+
+@pytest.mark.parametrize("interval", ["jour", "heure", "semaine", "tour"])
+def test_mir_r20_the_line_refuses_a_long_extended_test_during_a_fight_as_r_does(table, interval: str) -> None:
+    """R20: during a fight only a Simple extended test (1 tour) is rolled. `r` refused the next
+    interval of a day-long test, while the line started one (its first interval rolled): the
+    line now gives the same refusal, and rolls nothing."""
+    from gmscreen.campaign.model import Timer
+    from gmscreen.play.table_roll import Refused
+    from gmscreen.play.timers import interval_refusal
+
+    session = table("mir")
+    campaign = session.campaign
+    assert campaign.encounter.round > 0                              # the sample is in a fight
+    line = f"loriane guérison 8 {interval} max3"
+    draft = read_line(campaign, line)
+    as_a_timer = Timer(id="", label=draft.timer["label"], kind="extended", who="loriane", request=draft.request)
+    said = interval_refusal(campaign, as_a_timer)                     # what `r` says on that timer
+    timers = len(campaign.timers)
+    if interval == "tour":                                            # a Simple one: allowed
+        assert said is None and roll_line(session, line).timer is not None
+        return
+    assert said is not None and said.startswith("R20 : pendant un combat")
+    with pytest.raises(Refused) as refused:
+        roll_line(session, line, rng=random.Random(2))
+    assert str(refused.value) == said
+    with pytest.raises(Refused):                                      # the tray's way in too
+        TableRoll(session, draft, rng=random.Random(2)).start()
+    assert logged(session) == [] and len(campaign.timers) == timers and not pending_path(session.path).exists()
 
 
 def test_a_read_only_session_shows_the_roll_and_says_it_is_not_kept(table, tmp_path: Path) -> None:

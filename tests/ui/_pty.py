@@ -67,6 +67,19 @@ def drain(fd: int, seconds: float) -> bytes:
     return _read(fd, seconds)
 
 
+def quiet(fd: int, still: float = 0.3, timeout: float = 10.0) -> bytes:
+    """What the terminal shows until it has drawn nothing for `still` seconds (the screen is
+    done starting), `timeout` at most."""
+    seen = b""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        chunk = _read(fd, still)
+        if not chunk:
+            break
+        seen += chunk
+    return seen
+
+
 def wait(process: subprocess.Popen[bytes], master: int, timeout: float) -> int:
     """The exit status, reading the terminal meanwhile so that the program never blocks on it."""
     end = time.monotonic() + timeout

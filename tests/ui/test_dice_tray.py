@@ -105,7 +105,13 @@ async def test_mir_physical_dice(pane_host, open_sample):
 async def test_mir_extended_starts_a_timer_and_undo_removes_it(pane_host, open_sample):
     session = open_sample("mir")
     before = len(session.campaign.timers)
-    async with _tray(pane_host, session) as (app, pilot, _):
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _enter(pilot, "loriane guérison 8 jour max3")         # R20: not a day-long test in a fight
+        assert tray.info.has_class("-error") and "R20" in _text(tray.info)
+        assert len(session.campaign.timers) == before and session.rolls == []
+        with session.edit("Fin du combat") as b:
+            b.set(("encounter", "round"), 0)
+        tray.line.value = ""
         await _enter(pilot, "loriane guérison 8 jour max3")
         timer = session.campaign.timers[-1]
         assert len(session.campaign.timers) == before + 1

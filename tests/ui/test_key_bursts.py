@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -216,14 +217,39 @@ async def test_a_path_typed_at_once_after_ctrl_o_opens_that_campaign(campaign_fi
     ("\x1b2", [None, "2"]),                          # Escape then 2 (Textual alone: "™")
     ("ab\x1b/nn", ["ab", None, "/nn"]),               # Escape then a new line (Textual alone: lost)
     ("\x1b[A\x1bOB", ["\x1b[A\x1bOB"]),               # arrow keys stay sequences
-    ("\x1b\x1b", ["\x1b\x1b"]),
+    ("\x1b\x1b[A", [None, "\x1b[A"]),                 # Escape, then an arrow (as Textual reads it)
     ("\x1b[200~a\x1bb\x1b[201~\x1bf", ["\x1b[200~a\x1bb\x1b[201~", None, "f"]),   # pasted text untouched
-    ("x\x1b", ["x\x1b"]),                             # a lone Escape at the end: the parser decides
 ])
 def test_escape_then_a_key_in_one_packet_is_escape_then_the_key(text: str, pieces: list) -> None:
     from gmscreen.ui.escape_split import EscapeSplitter
 
-    assert list(EscapeSplitter().split(text)) == pieces
+    splitter = EscapeSplitter()
+    assert list(splitter.split(text)) == pieces and not splitter.holding
+
+
+@pytest.mark.parametrize("reads, pieces", [
+    (["\x1b", "2"], [None, "2"]),                    # Escape, then 2 a packet later (Textual alone: alt+2)
+    (["ab\x1b", "/nn"], ["ab", None, "/nn"]),
+    (["\x1b", "[A"], ["\x1b[A"]),                     # a sequence cut between two reads stays one
+    (["\x1b\x1b", "x"], [None, None, "x"]),
+    (["\x1b[200~a\x1b", "b\x1b[201~"], ["\x1b[200~a", "\x1bb\x1b[201~"]),  # in a paste: left alone
+])
+def test_escape_ending_a_read_is_told_by_the_next_one(reads: list, pieces: list) -> None:
+    from gmscreen.ui.escape_split import EscapeSplitter
+
+    splitter = EscapeSplitter(delay=0.1)
+    got = [piece for n, text in enumerate(reads) for piece in splitter.split(text, now=n * 0.05)]
+    assert got == pieces and not splitter.holding
+
+
+def test_escape_ending_a_read_with_nothing_after_it_is_the_escape_key_once_the_delay_is_past() -> None:
+    from gmscreen.ui.escape_split import EscapeSplitter
+
+    splitter = EscapeSplitter(delay=0.1)
+    assert list(splitter.split("x\x1b", now=1.0)) == ["x"] and splitter.holding
+    assert splitter.wait(1.04) == pytest.approx(0.06) and list(splitter.expire(1.04)) == []
+    assert list(splitter.expire(1.1)) == [None] and not splitter.holding and splitter.wait(1.2) is None
+    assert list(splitter.split("\x1b", now=2.0)) == [] and list(splitter.expire(2.0, final=True)) == [None]
 
 
 def test_escape_then_pane_keys_in_one_write_through_a_real_terminal(campaign_file, tmp_path: Path) -> None:
@@ -248,3 +274,86 @@ def test_escape_then_pane_keys_in_one_write_through_a_real_terminal(campaign_fil
         _pty.stop(process, master)
     after = load_campaign(path).encounter
     assert (after.round, after.turn) != (before.round, before.turn)
+
+
+# ---------------------------------------------------------------- timing, through a real terminal
+# Each drives the real program on a pty with the packets as a terminal sends them (the bugs are
+# timing ones): one test a bug, each waiting on what shows, with deadlines.
+
+
+def _on_disk_rolls(path: Path) -> list[str]:
+    from gmscreen.campaign import open_session
+
+    with open_session(path, read_only=True) as session:
+        return [r.line for r in session.rolls]
+
+
+def test_enter_typed_as_the_program_starts_rolls_the_line(campaign_file, tmp_path: Path) -> None:
+    """Typed before the terminal is made raw, Enter went through its cooked mode as a newline
+    (ctrl+j to Textual) and was dropped (9 times in 9 within 0.5 s of launch)."""
+    import os
+
+    import _pty
+
+    path = campaign_file("mir")
+    process, master = _pty.start(path, tmp_path)
+    try:
+        os.write(master, b"/6d12 sd2\r")         # right after launch, before the first frame
+        _pty.read_until(master, b"Vaskov", 30)
+        deadline = time.monotonic() + 15
+        while not path.with_name("mir.rolls.toml").exists() and time.monotonic() < deadline:
+            _pty.drain(master, 0.05)
+        os.write(master, b"\x11")               # ctrl+q
+        assert _pty.wait(process, master, 20) == 0
+    finally:
+        _pty.stop(process, master)
+    assert _on_disk_rolls(path) == ["6d12 sd2"]
+
+
+def test_escape_then_a_pane_key_in_the_next_packet_is_escape_then_the_key(campaign_file, tmp_path: Path) -> None:
+    """Escape leaving the line, then `2n` 50 ms later in another packet: Textual's parser read
+    ESC 2 as Alt+2 and the keys were lost (5 times in 5); now the turn moves."""
+    import os
+
+    from gmscreen.campaign import load_campaign
+
+    import _pty
+
+    path = campaign_file("mir")
+    before = load_campaign(path).encounter
+    process, master = _pty.start(path, tmp_path)
+    try:
+        _pty.read_until(master, b"Vaskov", 30)
+        os.write(master, b"/x")
+        _pty.read_until(master, b"x", 10)
+        os.write(master, b"\x1b")
+        time.sleep(0.05)                         # the gap between the two packets (not a wait)
+        os.write(master, b"2n")
+        _pty.read_until(master, b"Fin du tour", 10)
+        os.write(master, b"\x11")
+        assert _pty.wait(process, master, 20) == 0
+    finally:
+        _pty.stop(process, master)
+    after = load_campaign(path).encounter
+    assert (after.round, after.turn) != (before.round, before.turn)
+
+
+def test_ctrl_p_and_page_up_in_one_packet_page_the_palette(campaign_file, tmp_path: Path) -> None:
+    """PageUp reaching the palette before its list of hits was laid out ended in a KeyError in
+    Textual's OptionList, which took the screen down (exit 1)."""
+    import os
+
+    import _pty
+
+    path = campaign_file("mir")
+    process, master = _pty.start(path, tmp_path)
+    try:
+        _pty.read_until(master, b"Vaskov", 30)
+        _pty.quiet(master)                         # started: the palette opens at once
+        os.write(master, b"\x10\x1b[5~")          # ctrl+p, PageUp
+        _pty.read_until(master, "Chercher une commande".encode(), 10)
+        _pty.drain(master, 0.2)                    # its list of hits drawn: PageUp has gone through
+        os.write(master, b"\x11")                 # ctrl+q: a screen still up quits cleanly
+        assert _pty.wait(process, master, 20) == 0
+    finally:
+        _pty.stop(process, master)

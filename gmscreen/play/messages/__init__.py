@@ -83,12 +83,21 @@ def field_words(field: str, lang: str | None = None) -> str:
 def rule_reason(exc: RequestError, lang: str | None = None) -> str:
     """Why the rules refused, in `lang` (default: the language spoken; the English reason when
     no catalog has the code)."""
-    return catalog(lang).reason(exc)
+    return catalog(lang).reason(exc) + _failed_plugins(exc)
 
 
 def rule_message(exc: RequestError, lang: str | None = None) -> str:
     """What the tray says about a refused request: "dés : il faut exactement 6 dés, 3 donnés"."""
-    return catalog(lang).message(exc)
+    return catalog(lang).message(exc) + _failed_plugins(exc)
+
+
+def _failed_plugins(exc: RequestError) -> str:
+    """An unknown system is said with the packages that failed to load (one of them may be it)."""
+    if exc.code != "unknown_system":
+        return ""
+    from gmscreen.rules import registry
+
+    return registry.failure_note()
 
 
 def line_message(code: str, params: Mapping[str, Any], lang: str | None = None) -> str:

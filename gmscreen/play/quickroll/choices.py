@@ -118,13 +118,18 @@ class RollFlow:
     def settled(self) -> "RollFlow":
         """What `settle()` ends with, worked out on a copy: this flow stays as it is, its dice
         generator too, so that Enter pressed later draws the very dice worked out here."""
+        return self.twin().settle()
+
+    def twin(self) -> "RollFlow":
+        """A copy to play ahead on: whatever it rolls or is answered leaves this flow as it is,
+        and its dice generator draws the very dice this one will."""
         twin = copy.copy(self)
         twin.rng = copy.deepcopy(self.rng)
         twin.request = copy.deepcopy(self.request)
         twin.result = copy.deepcopy(self.result)
         twin.declined = set(self.declined)
         twin.gains = list(self.gains)
-        return twin.settle()
+        return twin
 
     # ---------------------------------------------------------------- steps (for the games' hooks)
 

@@ -96,6 +96,10 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
             options.append(Option(Content.assemble((_("sample") + " ", "dim"), (system_id, "bold"),
                                                    ("  " + _("(a copy in your data folder)"), "dim")),
                                   id=option_id))
+        from gmscreen.rules import registry
+
+        for index, failure in enumerate(registry.failures()):   # a game whose package is broken: said, not offered
+            options.append(Option(literal(failure.text, "$warning"), id=f"failed-{index}", disabled=True))
         return options
 
     def on_mount(self) -> None:

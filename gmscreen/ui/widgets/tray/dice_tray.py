@@ -531,14 +531,15 @@ class DiceTray(CampaignView, Widget):
             self._set_info(literal(draft.missing, "$warning"), error=True)
             self.app.bell()
             return
-        from gmscreen.play.table_roll import TableRoll
+        from gmscreen.play.table_roll import Refused, TableRoll
 
         try:
             self.roll = TableRoll(self.session, draft, table=self.host, rng=self.rng,
                                   gm_only=self.gm_only).start()
-        except RequestError as exc:
+        except (RequestError, Refused) as exc:
             self.roll = None
-            self._set_info(literal(_qr().rule_message(exc)), error=True)
+            words = str(exc) if isinstance(exc, Refused) else _qr().rule_message(exc)   # Refused: the game's (R20)
+            self._set_info(literal(words), error=True)
             self.app.bell()
             return
         self._remember(value)

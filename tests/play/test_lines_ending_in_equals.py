@@ -1,0 +1,58 @@
+"""`=` with no face after it, in every game: "no die typed". The rules either refuse the line
+(nothing logged), or take it (Éclats: no die, the skill alone) and the roll is logged. The log
+writes no null field, so what a kind gave as None (`kept_die`) comes back without that key: the
+logged roll must still read, on every surface, exactly as the fresh result did."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gmscreen.campaign import open_session, sample_path
+from gmscreen.campaign.export import export_markdown
+from gmscreen.campaign.rolllog import RollLog, rolls_path
+from gmscreen.cli import _roll_lines
+from gmscreen.play.logline import log_line
+from gmscreen.play.player_view import public_roll
+from gmscreen.play.quickroll import QuickRollError
+from gmscreen.play.quickroll.grammar import line_rules
+from gmscreen.play.table_roll import roll_line
+from gmscreen.rules import SYSTEMS, get_system
+
+
+def _lines(system_id: str) -> list[str]:
+    """Each example of the game's `?` help that types no faces, with `=` and nothing after."""
+    return [f"{example} =" for example, meaning in line_rules(system_id).help_examples
+            if meaning and "=" not in example]
+
+
+@pytest.mark.parametrize("system_id", list(SYSTEMS))
+def test_a_line_ending_in_equals_is_refused_or_reads_from_the_log_as_it_was_rolled(tmp_path: Path,
+                                                                                  system_id: str) -> None:
+    path = tmp_path / f"{system_id}.toml"
+    shutil.copyfile(sample_path(system_id), path)
+    system = get_system(system_id)
+    logged = 0
+    with open_session(path) as session:
+        for line in _lines(system_id):
+            try:
+                roll = roll_line(session, line)
+            except QuickRollError:
+                assert len(RollLog.load(rolls_path(path)).records) == logged, line     # refused: nothing logged
+                continue
+            logged += 1
+            record = RollLog.load(rolls_path(path)).records[-1]       # as the file gives it back
+            fresh = dataclasses.replace(record, result=dict(roll.result))
+            assert record.line == line
+            kind = system.kinds[record.request["kind"]]
+            assert _roll_lines(system, kind, record.request, record.result) == \
+                _roll_lines(system, kind, record.request, fresh.result), line
+            assert log_line(record, system, campaign=session.campaign) == \
+                log_line(fresh, system, campaign=session.campaign), line
+            assert public_roll(record, system, session.campaign) == public_roll(fresh, system, session.campaign)
+            assert export_markdown(session.campaign, [record]) == export_markdown(session.campaign, [fresh])
+    if system_id == "eclats":               # the game where no die is a roll: the skill alone
+        assert logged == len(_lines(system_id)) > 0
