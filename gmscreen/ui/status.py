@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from gmscreen.i18n import _
 
-from .repaint import no_refresh, same_start
+from .terminal.repaint import no_refresh, same_start
 from .sanitize import literal
 
 if TYPE_CHECKING:
