@@ -394,8 +394,10 @@ class AppendFile:
 
     def __post_init__(self) -> None:
         self.counts = dict(self.counts)
-        created = not self.path.exists()
-        self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        from .sidefile import open_side
+
+        created = not os.path.lexists(self.path)
+        self.fd = open_side(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)     # never through a link
         if created:
             fsync_dir(self.path.parent)
 
@@ -414,16 +416,19 @@ class AppendFile:
 
     def _reopen_if_replaced(self) -> bool:
         """The path now names another file (deleted, replaced): follow it. True when so."""
+        from .sidefile import open_side
+
         try:
-            st_path = os.stat(self.path)
+            st_path = os.lstat(self.path)
         except FileNotFoundError:
             st_path = None
         st_fd = os.fstat(self.fd)
         if st_path is not None and (st_path.st_ino, st_path.st_dev) == (st_fd.st_ino, st_fd.st_dev):
             return False
+        fd = open_side(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)     # a link put there: refused
         fcntl.flock(self.fd, fcntl.LOCK_UN)
         os.close(self.fd)
-        self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        self.fd = fd
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         if st_path is None:
             fsync_dir(self.path.parent)

@@ -19,7 +19,7 @@ from .journal import Journal, journal_path
 from .lock import lock_path
 from .model import Campaign, RollRecord
 from .rolllog import RollLog, append_one, rolls_path
-from .session import replay
+from .recovery import replay_journal
 from .store import backup_path, create_campaign_file, load_campaign_with_warnings, write_atomic
 
 
@@ -33,11 +33,10 @@ def _load_with_journal(path: Path) -> tuple[Campaign, list[Problem], list[Proble
     campaign, warnings = load_campaign_with_warnings(path)
     journal = Journal.load(journal_path(path))
     warnings = warnings + journal.warnings
-    _state, _undo, _redo, errors = replay(campaign, journal.entries, str(journal.path))
-    if journal.damaged and not errors:
-        errors = [Problem(str(journal.path), "", _("entries before the last one are damaged: the screen will "
-                                                   "open this campaign read-only until the journal is fixed or "
-                                                   "removed"))]
+    _state, _undo, _redo, errors = replay_journal(campaign, journal)
+    errors = [Problem(p.file, p.path, _("{problem}: none of its changes is applied; the screen sets the journal "
+                                        "aside when it opens the campaign").format(problem=p.message), p.line)
+              for p in errors]
     return campaign, warnings, errors
 
 

@@ -200,19 +200,45 @@ def dump_campaign(campaign: Campaign) -> str:
             error=exc))]) from None
 
 
+def write_refusal(path: str | Path) -> str | None:
+    """Why the campaign file at `path` must not be replaced by a save, said to the GM; None
+    when it may. A file whose permissions forbid writing (0444: even root's saves would
+    replace it, since a save renames a new file into place) or a folder the GM cannot write."""
+    path = Path(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None                 # gone: the next save writes it again
+    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
+        return _("{file} is read-only (its permissions do not allow writing it)").format(file=path.name)
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return _("the folder of {file} cannot be written").format(file=path.name)
+    return None
+
+
 def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusive: bool = False,
-                 before_replace: Callable[[], None] | None = None) -> os.stat_result:
+                 before_replace: Callable[[], None] | None = None, follow: bool = True) -> os.stat_result:
     """Replace `path` by `data` so that a crash leaves either the old or the new file.
 
     `exclusive`: create only; FileExistsError when `path` exists (checked atomically).
     `before_replace` runs the instant before the old file is replaced (it may raise to stop
     the save: nothing is replaced then). Returns the stat of the file written.
+    `follow`: a link at `path` is followed (a campaign named through a link is saved beside
+    the file it names); False: `path` itself is written, and a link or anything but a regular
+    file there is refused (`sidefile.SideFileRefused`): a side file, or the very file a session
+    opened.
     """
-    path = real_path(path)
+    from . import sidefile
+
+    path = real_path(path) if follow else Path(path)
+    if not follow:
+        if exclusive and os.path.lexists(path):
+            raise FileExistsError(errno.EEXIST, "File exists", str(path))   # a link counts as taken
+        sidefile.check(path)
     folder = path.parent
     tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
-        mode = os.stat(path).st_mode & 0o7777
+        mode = (os.stat(path) if follow else os.lstat(path)).st_mode & 0o7777
         exists = True
     except FileNotFoundError:
         umask = os.umask(0)
@@ -244,6 +270,8 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
         else:
             if before_replace is not None:
                 before_replace()
+            if not follow:
+                sidefile.check(path)        # made a link meanwhile: not replaced, not kept as .bak
             if exists and backup:
                 _keep_backup(path)
             os.replace(tmp, path)
@@ -257,10 +285,10 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
 
 def _keep_backup(path: Path) -> None:
     """`X.toml.bak` := the current `X.toml`, swapped in atomically as well."""
-    bak = backup_path(path)
+    bak = path.with_name(path.name + ".bak")
     tmp = path.with_name(f".{bak.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
-        os.link(path, tmp)
+        os.link(path, tmp, follow_symlinks=False)
     except OSError:
         # No hard links here (some network or FAT file systems): copy the bytes instead.
         data = path.read_bytes()
@@ -390,13 +418,13 @@ def render_campaign(campaign: Campaign, path: str | Path, *, base: FileState | N
 
 
 def save_campaign(campaign: Campaign, path: str | Path, *, base: FileState | None = None, preserve: bool = True,
-                  before_replace: Callable[[], None] | None = None) -> FileState:
+                  before_replace: Callable[[], None] | None = None, follow: bool = True) -> FileState:
     """Atomic save of the state file, the previous version kept as `X.toml.bak`.
 
     With `preserve`, the file keeps the GM's text (comments, order, layout) and only the
     values that changed are rewritten: from `base` (what the file held when this process
     last read or wrote it), else from the file on disk. When that cannot be done faithfully
-    the file is written whole. `before_replace`: see `write_atomic`. Returns what the file
+    the file is written whole. `before_replace`, `follow`: see `write_atomic`. Returns what the file
     now holds. Raises CampaignError when the campaign cannot be written (a value TOML
     cannot hold, or the folder is not writable).
     """
@@ -407,7 +435,7 @@ def save_campaign(campaign: Campaign, path: str | Path, *, base: FileState | Non
         raise CampaignError([Problem(str(path), "", _("text that is not valid Unicode ({reason}): not saved").format(
             reason=exc.reason))]) from None
     try:
-        written = write_atomic(path, raw, before_replace=before_replace)
+        written = write_atomic(path, raw, before_replace=before_replace, follow=follow)
     except OSError as exc:
         raise CampaignError([Problem(str(path), "", _("cannot save: {reason}").format(
             reason=exc.strerror or exc))]) from None

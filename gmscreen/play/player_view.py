@@ -21,7 +21,7 @@ from gmscreen.campaign.errors import CampaignError, Problem
 from gmscreen.campaign.journal import Journal, journal_path
 from gmscreen.campaign.model import Campaign, Character, RollRecord
 from gmscreen.campaign.rolllog import RollLog, rolls_path
-from gmscreen.campaign.session import replay
+from gmscreen.campaign.recovery import replay_journal
 from gmscreen.campaign.store import current_signature, load_campaign
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _
@@ -190,7 +190,7 @@ def load_played(path: Path) -> Campaign:
         journal = Journal.load(journal_path(path))
     except CampaignError:
         return campaign             # a journal being replaced or damaged: the saved state meanwhile
-    replay(campaign, journal.entries, str(journal.path))
+    replay_journal(campaign, journal)           # a journal that does not fit: none of it
     return campaign
 
 

@@ -28,7 +28,7 @@ from gmscreen.campaign.export import escape_heading, escape_inline
 from gmscreen.campaign.journal import Journal, JournalEntry, journal_path
 from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.campaign.rolllog import RollLog, masked, rolls_path
-from gmscreen.campaign.session import replay
+from gmscreen.campaign.recovery import replay_journal
 from gmscreen.campaign.store import load_campaign_with_warnings
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _, ngettext
@@ -86,14 +86,14 @@ class Recap:
 # ---------------------------------------------------------------- reading the files
 
 
-def _entries(path: Path, warnings: list[str]) -> list[JournalEntry]:
-    """The history, then the journal's entries it does not hold yet."""
+def _entries(path: Path, warnings: list[str], journal: Journal, applied: list[JournalEntry]) -> list[JournalEntry]:
+    """The history, then the journal's entries it does not hold yet: those the replay applied
+    (a journal that does not fit the campaign is applied not at all, so listed not at all)."""
     kept, problems = history.load(path)
     warnings += [str(p) for p in problems]
-    journal = Journal.load(journal_path(path))
     warnings += [str(p) for p in journal.warnings]
     seen = {(e.revision, e.time, e.label) for e in kept}
-    return kept + [e for e in journal.entries if (e.revision, e.time, e.label) not in seen]
+    return kept + [e for e in applied if (e.revision, e.time, e.label) not in seen]
 
 
 def _session_set(entry: JournalEntry) -> tuple[Any, Any] | None:
@@ -270,7 +270,7 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
     campaign, found = load_campaign_with_warnings(path)
     warnings = [str(p) for p in found if p.warning]
     journal = Journal.load(journal_path(path))
-    _undo, _redo, _applied, problems = replay(campaign, journal.entries, str(journal.path))
+    _undo, _redo, applied, problems = replay_journal(campaign, journal)
     warnings += [str(p) for p in problems]
     system = get_system(campaign.system)
     current = campaign.session
@@ -280,7 +280,7 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
             file=path, last=current, value=wanted))
     recap = Recap(clean(campaign.name), system.id, wanted, wanted == current, gm, warnings=warnings)
 
-    entries = _entries(path, recap.warnings)
+    entries = _entries(path, recap.warnings, journal, applied)
     sessions = _sessions_of(entries, current)
     mine = [e for e, s in zip(entries, sessions) if s == wanted]
     first = next((i for i, s in enumerate(sessions) if s == wanted), len(entries))

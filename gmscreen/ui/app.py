@@ -3,7 +3,8 @@
 `GMScreenApp` opens the campaign (in a thread), mounts the panes and lays them out for the
 terminal's size (all at once from 120×32, one at a time with the dice tray below it in
 80×24). Beside it: `keygate` hands the keys on in order, `disk_watch` takes in what someone
-else wrote to the campaign file, `lifecycle` saves whatever ends the session, and the roll
+else wrote to the campaign file, `lock_retry` takes the campaign once another gmscreen lets
+go of it, `lifecycle` saves whatever ends the session, and the roll
 log is read after the first frame without ever holding a key.
 """
 
@@ -34,6 +35,7 @@ from .glyphs import AsciiGlyphs
 from .host import CampaignHost
 from .keygate import KeyGate
 from .lifecycle import SessionKeeper
+from .lock_retry import LOCK_RETRY_SECONDS, LockRetry
 from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pane, pane_title, retitle
 from .sanitize import clean, pasted
 from .screens.steady import SteadyScreen
@@ -212,6 +214,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._keymap_checked = False
         self.key_gate = KeyGate(self)
         self.disk_watch = DiskWatch(self)
+        self.lock_retry = LockRetry(self)
 
     # ------------------------------------------------------------ themes
 
@@ -478,6 +481,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._install_signal_handlers()
         self.set_interval(DISK_CHECK_SECONDS, self.disk_watch.look, name="disk-watch")
         self.set_interval(ROLL_FOLLOW_SECONDS, self._follow_rolls, name="roll-follow")
+        self.set_interval(LOCK_RETRY_SECONDS, self.lock_retry.look, name="lock-retry")
         self._warn_all(self.startup_problems, "error", None)
         if self._preopened is not None:
             session, self._preopened = self._preopened, None
