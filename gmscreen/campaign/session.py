@@ -23,10 +23,12 @@ from ..rules import RequestError, System, get_system
 from .changes import Change, ChangeError, Op, apply_op, delete_op, get, insert_op, move_op, set_op
 from .errors import CampaignError, CampaignLocked, Problem
 from .journal import Journal, JournalEntry, journal_path
+from .limits import MAX_REVISION, REVISION_WRAP, over_limit
 from .lock import CampaignLock
 from .model import Campaign, RollRecord
 from .rolllog import RollLog, append_one, rolls_path
 from .outside import DiskEvent, OutsideVersion, keep_aside, look, read_version
+from .safeload import thousands
 from .store import (FileState, Stamp, current_signature, load_file_state, read_text, remove_stale_temps,
                     render_campaign, save_campaign)
 
@@ -82,6 +84,9 @@ class EditBuilder:
         return get(self._campaign, tuple(path))
 
     def set(self, path: tuple | list, value: Any) -> None:
+        refused = over_limit(tuple(path), value)      # what the validator would refuse is never written
+        if refused:
+            raise ChangeError(refused)
         self._do(lambda: set_op(self._campaign, tuple(path), value), path, "set a value")
 
     def insert(self, path: tuple | list, index: int | None, value: Any) -> None:
@@ -315,6 +320,8 @@ class CampaignSession:
     def _commit(self, action: str, change: Change) -> None:
         """Journal an already applied change; on failure take it back and report."""
         revision = self.campaign.revision + 1
+        if revision > MAX_REVISION:
+            revision = self._count_again(change)
         try:
             entry = self._journal.append(revision, action, change)
         except OSError as exc:
@@ -327,6 +334,23 @@ class CampaignSession:
         self.dirty = True
         if len(self.history) >= self.autosave_every:
             self._save_pending = True
+
+    def _count_again(self, change: Change) -> int:
+        """The revision of `change` when the count has reached MAX_REVISION: the campaign as it
+        was before it is saved first (as revision 0, its journal emptied), so that the change is
+        journalled as revision 1; CampaignError (the change taken back) when it cannot be saved."""
+        _revert(self.campaign, change.ops)
+        try:
+            saved = self._save()
+        except (OSError, CampaignError):
+            saved = False
+        if not saved or self.campaign.revision != 0:
+            raise CampaignError([Problem(str(self.path), "revision", _(
+                "the campaign has counted {n} changes, the most it counts: it counts again from 0 once it is "
+                "saved (the change {label} is not applied)").format(n=thousands(MAX_REVISION),
+                                                                     label=repr(change.label)))])
+        _apply_all(self.campaign, change.ops)
+        return 1
 
     @staticmethod
     def _push(stack: list[Change], change: Change) -> None:
@@ -591,27 +615,41 @@ class CampaignSession:
                 return
             self._busy += 1
             try:
-                if self._outside_before_save():
-                    return
-                expected = self._stamp.signature
-
-                def still_ours() -> None:       # the instant before X.toml is replaced
-                    if current_signature(self.path) != expected:
-                        raise _ChangedMeanwhile
-
-                try:
-                    self._base = save_campaign(self.campaign, self.path, base=self._base, before_replace=still_ours)
-                except _ChangedMeanwhile:
-                    self._outside_before_save()
-                    return
-                self._stamp = self._base.stamp
-                self._reported = None
-                self._keep_history()
-                self._empty_journal()
-                self.history = []
-                self.dirty = False
+                self._save()
             finally:
                 self._busy -= 1
+
+    def _save(self) -> bool:
+        """The save itself (the session held and busy); True when the file was written. A
+        revision at or past REVISION_WRAP is saved as 0 (`limits`): the journal is emptied
+        right after, so no entry refers to the old numbers and a count never nears 64 bits."""
+        if self.disk_conflict is not None or self._outside_before_save():
+            return False
+        expected = self._stamp.signature
+
+        def still_ours() -> None:       # the instant before X.toml is replaced
+            if current_signature(self.path) != expected:
+                raise _ChangedMeanwhile
+
+        counted = self.campaign.revision
+        if counted >= REVISION_WRAP:
+            self.campaign.revision = 0
+        try:
+            try:
+                self._base = save_campaign(self.campaign, self.path, base=self._base, before_replace=still_ours)
+            except BaseException:
+                self.campaign.revision = counted
+                raise
+        except _ChangedMeanwhile:
+            self._outside_before_save()
+            return False
+        self._stamp = self._base.stamp
+        self._reported = None
+        self._keep_history()
+        self._empty_journal()
+        self.history = []
+        self.dirty = False
+        return True
 
     def _keep_history(self) -> None:
         """The changes just saved go on to the change history (`history.py`, for the recap)."""
