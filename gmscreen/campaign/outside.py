@@ -133,7 +133,10 @@ def side_path(path: str | Path, kind: str, when: _dt.datetime | None = None, n: 
     if kind == "mine":
         stem, suffix = (p.name[:-5], ".toml") if p.name.endswith(".toml") else (p.name, "")
         return p.with_name(f"{stem}.mine-{stamp}{suffix}")
-    return p.with_name(f"{p.name}.{kind}-{stamp}")
+    # "mine-aside" is named as the README and the conflict dialog say it: X.toml.mine-<time>, the
+    # twin of X.toml.theirs-<time> (X.mine-<time>.toml, a campaign of its own, differs by its end).
+    word = "mine" if kind == "mine-aside" else kind
+    return p.with_name(f"{p.name}.{word}-{stamp}")
 
 
 def move_aside(path: Path, kind: str) -> Path:

@@ -28,7 +28,9 @@ from gmscreen.rules.records import record
 from . import _toml
 from ._appendlog import beside, fsync_dir, scan
 from .errors import CampaignError, Problem
+from .limits import MAX_COUNT, MAX_SEED, is_int_in
 from .model import RollRecord
+from .safeload import parse_problem
 
 PENDING_FORMAT = 1
 MAX_BYTES = 1 << 20          # a pending roll is a few hundred bytes: anything this big is not one
@@ -161,6 +163,8 @@ def read_pending(path: str | Path) -> PendingRoll | None:
             reason=exc))]) from None
     except RecursionError:
         raise CampaignError([Problem(name, "", _("nested too deeply: expected one pending roll"))]) from None
+    except ValueError as exc:           # a number of more digits than Python reads
+        raise CampaignError([Problem(name, "", parse_problem(exc))]) from None
     return parse_pending(doc, name)
 
 
@@ -182,16 +186,16 @@ def parse_pending(doc: dict[str, Any], name: str = "pending roll") -> PendingRol
     for key in ("id", "time", "who", "line"):
         if type(doc.get(key)) is not str or (key == "id" and not doc[key]):
             raise bad(key, _("a string") if key != "id" else _("a non-empty string"))
-    if type(doc.get("session")) is not int:
-        raise bad("session", _("an integer"))
+    if not is_int_in(doc.get("session"), 1, MAX_COUNT):       # (`limits`: what the roll log takes)
+        raise bad("session", _("an integer from {lo} to {hi}").format(lo=1, hi=MAX_COUNT))
     for key in ("request", "result"):
         if type(doc.get(key)) is not dict:
             raise bad(key, _("a table"))
     if type(doc.get("gm_only", False)) is not bool:
         raise bad("gm_only", _("true or false"))
     seed = doc.get("seed")
-    if seed is not None and type(seed) is not int:
-        raise bad("seed", _("an integer"))
+    if seed is not None and not is_int_in(seed, 0, MAX_SEED):
+        raise bad("seed", _("an integer from {lo} to {hi}").format(lo=0, hi=MAX_SEED))
     spends_data = doc.get("spend", [])
     if type(spends_data) is not list:
         raise bad("spend", _("an array of tables"))

@@ -28,12 +28,14 @@ from ..rules import RequestError, System, get_system
 from .changes import Change, ChangeError, Op, apply_op, delete_op, get, insert_op, move_op, set_op
 from .errors import CampaignError, CampaignLocked, Problem
 from .journal import Journal, JournalEntry
+from .limits import MAX_REVISION, REVISION_WRAP, over_limit
 from .lock import CampaignLock
 from .model import Campaign, RollRecord
 from .rolllog import RollLog, append_one
 from .outside import DiskEvent, OutsideVersion, keep_aside, look, move_aside, read_version, refused_version
 from .recovery import pending_misfit, replay_journal
 from .recovery import replay as replay
+from .safeload import thousands
 from .sidefile import CampaignFiles, SideFileRefused, refused, set_aside
 from .store import (FileState, Stamp, current_signature, load_file_state, read_text, remove_stale_temps,
                     render_campaign, save_campaign, write_refusal)
@@ -90,6 +92,9 @@ class EditBuilder:
         return get(self._campaign, tuple(path))
 
     def set(self, path: tuple | list, value: Any) -> None:
+        refused = over_limit(tuple(path), value)      # what the validator would refuse is never written
+        if refused:
+            raise ChangeError(refused)
         self._do(lambda: set_op(self._campaign, tuple(path), value), path, "set a value")
 
     def insert(self, path: tuple | list, index: int | None, value: Any) -> None:
@@ -291,6 +296,8 @@ class CampaignSession:
     def _commit(self, action: str, change: Change) -> None:
         """Journal an already applied change; on failure take it back and report."""
         revision = self.campaign.revision + 1
+        if revision > MAX_REVISION:
+            revision = self._count_again(change)
         try:
             entry = self._journal.append(revision, action, change)
         except OSError as exc:
@@ -303,6 +310,23 @@ class CampaignSession:
         self.dirty = True
         if len(self.history) >= self.autosave_every:
             self._save_pending = True
+
+    def _count_again(self, change: Change) -> int:
+        """The revision of `change` when the count has reached MAX_REVISION: the campaign as it
+        was before it is saved first (as revision 0, its journal emptied), so that the change is
+        journalled as revision 1; CampaignError (the change taken back) when it cannot be saved."""
+        _revert(self.campaign, change.ops)
+        try:
+            saved = self._save()
+        except (OSError, CampaignError):
+            saved = False
+        if not saved or self.campaign.revision != 0:
+            raise CampaignError([Problem(str(self.path), "revision", _(
+                "the campaign has counted {n} changes, the most it counts: it counts again from 0 once it is "
+                "saved (the change {label} is not applied)").format(n=thousands(MAX_REVISION),
+                                                                     label=repr(change.label)))])
+        _apply_all(self.campaign, change.ops)
+        return 1
 
     @staticmethod
     def _push(stack: list[Change], change: Change) -> None:
@@ -583,33 +607,48 @@ class CampaignSession:
                 return
             self._busy += 1
             try:
-                if self._outside_before_save():
-                    return
-                real = self.files.real
-                why = write_refusal(real)
-                if why is not None:
-                    raise CampaignError([Problem(str(self.path), "", _("{reason}: not saved, the changes stay in "
-                                                                       "the journal").format(reason=why))])
-                expected = self._stamp.signature
-
-                def still_ours() -> None:       # the instant before X.toml is replaced
-                    if current_signature(real) != expected:
-                        raise _ChangedMeanwhile
-
-                try:
-                    self._base = save_campaign(self.campaign, real, base=self._base, before_replace=still_ours,
-                                               follow=False)
-                except _ChangedMeanwhile:
-                    self._outside_before_save()
-                    return
-                self._stamp = self._base.stamp
-                self._reported = None
-                self._keep_history()
-                self._empty_journal()
-                self.history = []
-                self.dirty = False
+                self._save()
             finally:
                 self._busy -= 1
+
+    def _save(self) -> bool:
+        """The save itself (the session held and busy); True when the file was written. Only
+        the file opened is written, never through a link swapped in since. A revision at or
+        past REVISION_WRAP is saved as 0 (`limits`): the journal is emptied right after, so no
+        entry refers to the old numbers and a count never nears 64 bits."""
+        if self.disk_conflict is not None or self._outside_before_save():
+            return False
+        real = self.files.real
+        why = write_refusal(real)
+        if why is not None:
+            raise CampaignError([Problem(str(self.path), "", _("{reason}: not saved, the changes stay in "
+                                                               "the journal").format(reason=why))])
+        expected = self._stamp.signature
+
+        def still_ours() -> None:       # the instant before X.toml is replaced
+            if current_signature(real) != expected:
+                raise _ChangedMeanwhile
+
+        counted = self.campaign.revision
+        if counted >= REVISION_WRAP:
+            self.campaign.revision = 0
+        try:
+            try:
+                self._base = save_campaign(self.campaign, real, base=self._base, before_replace=still_ours,
+                                           follow=False)
+            except BaseException:
+                self.campaign.revision = counted
+                raise
+        except _ChangedMeanwhile:
+            self._outside_before_save()
+            return False
+        self._stamp = self._base.stamp
+        self._reported = None
+        self._keep_history()
+        self._empty_journal()
+        self.history = []
+        self.dirty = False
+        return True
 
     def _keep_history(self) -> None:
         """The changes just saved go on to the change history (`history.py`, for the recap)."""

@@ -20,7 +20,7 @@ import re
 import tomllib
 from dataclasses import field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 
 from gmscreen.i18n import _
@@ -85,7 +85,7 @@ def _peek_format(text: str) -> int | None:
 def _raw_format(text: str) -> Any:
     try:
         return tomllib.loads(text).get("format")
-    except (tomllib.TOMLDecodeError, RecursionError, MemoryError):
+    except (ValueError, RecursionError, MemoryError):     # (a syntax error, or a number too long)
         return None
 
 
@@ -98,11 +98,12 @@ def parse_text(text: str, file: str) -> tuple[Campaign, list[Problem]]:
     """Campaign and warnings from the text of a campaign file of any known format."""
     from .validate import parse_campaign
 
-    if _peek_format(text) in (None, FORMAT):
+    peeked = _peek_format(text)
+    if peeked in (None, FORMAT):
         try:
             campaign, warnings = parse_campaign(text, file)
         except CampaignError:
-            fmt = _raw_format(text)
+            fmt = peeked if peeked is not None else _raw_format(text)   # (not parsed twice when the line says)
             if type(fmt) is int and (fmt > FORMAT or fmt in MIGRATIONS):
                 return _other_format(text, file, fmt)
             raise
@@ -216,9 +217,12 @@ def write_refusal(path: str | Path) -> str | None:
     return None
 
 
-def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusive: bool = False,
+def write_atomic(path: str | Path, data: bytes | Iterable[bytes], *, backup: bool = True, exclusive: bool = False,
                  before_replace: Callable[[], None] | None = None, follow: bool = True) -> os.stat_result:
     """Replace `path` by `data` so that a crash leaves either the old or the new file.
+
+    `data`: bytes, or pieces of bytes written as they come (an export of a long log is never
+    whole in memory).
 
     `exclusive`: create only; FileExistsError when `path` exists (checked atomically).
     `before_replace` runs the instant before the old file is replaced (it may raise to stop
@@ -248,9 +252,10 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            for piece in (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data:
+                view = memoryview(piece)
+                while view:
+                    view = view[os.write(fd, view):]
             os.fsync(fd)
             written = os.fstat(fd)          # rename and links keep its inode, size and mtime
         finally:

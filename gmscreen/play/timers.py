@@ -202,7 +202,15 @@ def record_interval(b: EditBuilder, index: int, timer: Timer, rolled: IntervalRo
 
 
 def interval_refusal(campaign: Campaign, timer: Timer) -> str | None:
-    """Why the game forbids rolling this timer's next interval now (None: allowed)."""
+    """Why the game forbids rolling this timer's next interval now (None: allowed); a timer
+    whose next interval could take its dice past what a timer keeps (`limits`) is one."""
+    from gmscreen.campaign.limits import MAX_INTERVAL_DICE, MAX_TIMER_DICE, dice_count
+    from gmscreen.campaign.safeload import thousands
+
+    count = dice_count(timer.dice)
+    if count + MAX_INTERVAL_DICE > MAX_TIMER_DICE:
+        return _("{label} keeps {count} dice, the most a timer keeps: end it and start another").format(
+            label=clean(timer.label), count=thousands(count))
     kind = timed_test_of(timer)
     return kind.refusal(campaign, timer) if kind is not None else None
 

@@ -632,6 +632,12 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             if session is self.session and index is not None:
                 session.install_roll_index(index)
                 self._show_rolls()
+                if index.problems:      # older entries left out (a number out of range): said with their place
+                    self._warn_all([str(p) for p in index.problems], "warning",
+                                   _("the roll log of {name}").format(name=session.path.name))
+        elif worker.name == "index-rolls" and event.state == WorkerState.ERROR:
+            self.warn(_("the older rolls of the log could not be read: {problem}").format(problem=worker.error),
+                      "error")
         elif worker.name == "autosave" and self.session is not None:
             if event.state == WorkerState.RUNNING:
                 # "saving…" only for a save still running after a moment: a quick one says
