@@ -148,7 +148,8 @@ def test_a_number_too_long_in_a_pending_roll_is_a_campaign_error(tmp_path):
     path.write_text('format = 1\nid = "x"\nsession = ' + "1" * 5000 + "\n", "utf-8")
     with pytest.raises(CampaignError, match="more than 4,300 digits"):
         read_pending(path)
-    doc = {"format": 1, "id": "x", "time": "t", "who": "w", "line": "l", "session": HUGE, "request": {}, "result": {}}
+    doc = {"format": 1, "id": "x", "campaign": "c.toml", "game": "mir", "time": "t", "who": "w", "line": "l",
+           "session": HUGE, "request": {}, "result": {}}
     with pytest.raises(CampaignError, match="session: expected an integer from 1 to 1000000"):
         parse_pending(doc)
 
