@@ -19,7 +19,7 @@ from typing import Sequence
 
 from gmscreen.campaign.errors import CampaignError, Problem
 from gmscreen.campaign.journal import Journal, journal_path
-from gmscreen.campaign.model import Campaign, Character, RollRecord
+from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.campaign.rolllog import RollLog, rolls_path
 from gmscreen.campaign.session import replay
 from gmscreen.campaign.store import current_signature, load_campaign
@@ -28,10 +28,8 @@ from gmscreen.i18n import _
 from gmscreen.rules import RequestError, System, get_system
 from gmscreen.rules.records import record
 
-from .logline import PLAIN, _tone, compact_dice, hhmm, log_line
-from .public import Visibility, public_result, visibility
-from .render import describe_result
-from .timers import status_word, timer_progress
+from .logline import PLAIN, hhmm
+from .public import PublicEntry, PublicTimer, hidden_ids, public_line, public_order, public_timer
 
 RECENT_ROLLS = 30           # rolls a player view keeps (the newest on top of the screen)
 POLL_SECONDS = 0.3          # how often the view looks at the files (updates within 1 s)
@@ -40,28 +38,6 @@ Signature = tuple[int, int, int, int] | None
 
 
 # ---------------------------------------------------------------- what players see
-
-
-@record(frozen=True)
-class PublicEntry:
-    """One place in the turn order as players see it."""
-
-    name: str
-    initiative: int
-    current: bool
-    acted: bool
-    delayed: bool
-    conditions: tuple[str, ...]         # "Ébloui (1)": name and rounds left, never the GM's effect note
-
-
-@record(frozen=True)
-class PublicTimer:
-    """A countdown or an extended test in progress."""
-
-    label: str
-    running: bool
-    status: str                         # the status in words ("en cours", "réussi")
-    progress: str                       # "6/8 · test 2/3", "3 rounds"
 
 
 @record(frozen=True)
@@ -91,71 +67,21 @@ class PlayerState:
     rolls: tuple[PublicRoll, ...]       # oldest first, the RECENT_ROLLS newest
 
 
-def hidden_ids(campaign: Campaign) -> set[str]:
-    """The characters the GM keeps from the players (`hidden = true`)."""
-    return {ch.id for ch in campaign.characters if ch.hidden}
-
-
-def condition_words(character: Character) -> tuple[str, ...]:
-    return tuple(clean(c.name) + (f" ({c.rounds})" if c.rounds is not None else "") for c in character.conditions)
-
-
-def public_order(campaign: Campaign) -> tuple[tuple[PublicEntry, ...], str | None]:
-    """The turn order without hidden characters, and the current actor's name when shown."""
-    enc = campaign.encounter
-    hidden = hidden_ids(campaign)
-    current_index = enc.turn if enc.round > 0 and 0 <= enc.turn < len(enc.entries) else None
-    order: list[PublicEntry] = []
-    current_name: str | None = None
-    for i, entry in enumerate(enc.entries):
-        if entry.character in hidden:
-            continue
-        ch = campaign.character(entry.character) if entry.character else None
-        is_current = i == current_index
-        if is_current:
-            current_name = clean(entry.name)
-        order.append(PublicEntry(clean(entry.name), entry.initiative, is_current, entry.acted, entry.delayed,
-                                 condition_words(ch) if ch is not None else ()))
-    return tuple(order), current_name
-
-
 def public_timers(campaign: Campaign) -> tuple[PublicTimer, ...]:
-    """Countdowns and extended tests, but those of a hidden character."""
-    hidden = hidden_ids(campaign)
-    out = []
-    for timer in campaign.timers:
-        if timer.who in hidden or timer.opponent in hidden:
-            continue
-        out.append(PublicTimer(clean(timer.label), timer.status == "running", status_word(timer.status),
-                               clean(timer_progress(campaign, timer))))
-    return tuple(out)
+    """Countdowns and extended tests as players may see them (`public.public_timer`)."""
+    return tuple(t for t in (public_timer(campaign, timer) for timer in campaign.timers) if t is not None)
 
 
-def public_roll(record: RollRecord, system: System | None, campaign: Campaign | None, *,
-                show_secret: bool = False, ascii: bool = False) -> PublicRoll | None:
-    """`record` as players may see it; None when they see nothing of it (a GM-only roll,
-    unless the GM chose to show its mark, `show_secret`)."""
-    seen = visibility(record)
-    if seen is Visibility.SECRET:
+def public_roll(record: RollRecord, campaign: Campaign | None, *, show_secret: bool = False,
+                ascii: bool = False) -> PublicRoll | None:
+    """`record` as players may see it (`public.public_line`); None when they see nothing of it
+    (a GM-only roll, unless the GM chose to show its mark, `show_secret`)."""
+    line = public_line(record, campaign, ascii=ascii)
+    if line is None:
         if not show_secret:
             return None
         return PublicRoll(record.seq, hhmm(record.time), "", "", "", _("GM's secret roll"), "", PLAIN, True)
-    names = {clean(ch.name).casefold() for ch in campaign.characters if ch.hidden} if campaign else set()
-    who = clean(record.who)
-    secret_actor = who.casefold() in names
-    if seen is Visibility.PUBLIC and not secret_actor:
-        line = log_line(record, system, ascii=ascii, campaign=campaign)
-        return PublicRoll(record.seq, line.time, line.who, line.test, line.dice, line.outcome, line.detail, line.tone)
-    # A hidden difficulty, or a hidden character rolling: the dice and the outcome, not the
-    # line typed nor the detail, which name the difficulty (or who rolled).
-    # The rules describe the whole result; only its dice and its outcome words are shown.
-    result = public_result(record)
-    desc = describe_result(system, record.result)
-    headline = clean(desc.headline)
-    if secret_actor:
-        headline = headline.replace(who, "?")
-    return PublicRoll(record.seq, hhmm(record.time), "?" if secret_actor else who, "",
-                      clean(compact_dice(desc.groups, ascii=ascii)), headline, "", _tone(result, desc.good))
+    return PublicRoll(line.seq, line.time, line.who, line.test, line.dice, line.outcome, line.detail, line.tone)
 
 
 def player_state(campaign: Campaign, records: Sequence[RollRecord], *, show_secret: bool = False,
@@ -170,7 +96,7 @@ def player_state(campaign: Campaign, records: Sequence[RollRecord], *, show_secr
     for record in reversed(records):
         if len(rolls) >= recent:
             break
-        shown = public_roll(record, system, campaign, show_secret=show_secret, ascii=ascii)
+        shown = public_roll(record, campaign, show_secret=show_secret, ascii=ascii)
         if shown is not None:
             rolls.append(shown)
     rolls.reverse()

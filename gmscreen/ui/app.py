@@ -1061,7 +1061,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
         if self.session is not None and not isinstance(self.screen, LuckScreen):
             self.push_screen(LuckScreen(self.session.rolls, self.session.campaign.session,
-                                        include_masked=not self.players_watching))
+                                        include_masked=not self.players_watching, campaign=self.session.campaign))
 
     def action_open_campaign(self) -> None:
         from .screens.open_campaign import OpenCampaignScreen

@@ -37,9 +37,10 @@ from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, c
                                  needs_choice, roll_joiners, slot_passed)
 from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal, literal_text
-from gmscreen.play.public import is_hidden, secret_difficulty_words
+from gmscreen.play.public import PUBLIC, Sight, mark_timer, masked_timer_words, timer_sight
 from gmscreen.play.interval_dice import TableDiceError, interval_form, roll_interval_as, table_dice_words
-from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_refusal, name_of, record_interval, roll_interval,
+from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_log_fields, interval_refusal, name_of,
+                                  record_interval, roll_interval,
                                   timer_progress, timer_result)
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, sort_fairly,
                                  start_fight)
@@ -411,18 +412,23 @@ class InitiativePane(TablePane[Entry]):
         mark = Text("~" if self.ascii else "⧗", style="" if running else "dim")
         word = "" if running and self._compact else status_word(timer.status)
         state = Text(word, style="italic" if running else "bold")   # compact: the ⧗ says it is running
-        secret = self._secret_timer(timer)
-        label = literal_text(name_of(campaign, timer.who) if secret else timer.label, "" if running else "dim")
+        sight = self._timer_sight(campaign, timer)
+        if sight.whole:
+            shown, said = timer.label, timer_progress(campaign, timer)
+        else:
+            shown, said = masked_timer_words(campaign, timer, sight)
+        label = literal_text(shown, "" if running else "dim")
         label.truncate(NAME_WIDTH, overflow="ellipsis")
         label.overflow = "ellipsis"
-        progress = literal_text(secret_difficulty_words() if secret else timer_progress(campaign, timer))
+        progress = literal_text(said)
         progress.overflow = "ellipsis"
         return [mark, Text(""), label, state, progress]
 
-    def _secret_timer(self, timer: Timer) -> bool:
-        """A test whose difficulty is hidden (`caché`), while players watch: its label and
-        progress (a threshold, "6/8") are not shown, only who rolls it."""
-        return timer.kind != "countdown" and self.host.players_watching and is_hidden(timer.request)
+    def _timer_sight(self, campaign: Campaign, timer: Timer) -> Sight:
+        """What the players may see of a timer while they watch (`gmscreen.play.public`): a
+        GM-only test nothing, a hidden-difficulty test neither its label nor its progress (a
+        threshold, "6/8"), only who rolls it; all of it while they do not watch."""
+        return timer_sight(campaign, timer) if self.host.players_watching else PUBLIC
 
     def show_watching(self, watching: bool) -> None:
         if self.session is not None and self.is_mounted:
@@ -466,8 +472,9 @@ class InitiativePane(TablePane[Entry]):
             if timer is None:
                 detail.update("")
                 return
-            if self._secret_timer(timer):
-                detail.update(literal("\n".join([clean(name_of(campaign, timer.who)), secret_difficulty_words()]),
+            sight = self._timer_sight(campaign, timer)
+            if not sight.whole:
+                detail.update(literal("\n".join(w for w in masked_timer_words(campaign, timer, sight) if w),
                                       single_line=False))
                 return
             lines.append(clean(timer.label))
@@ -919,22 +926,21 @@ class InitiativePane(TablePane[Entry]):
     def _roll_interval(self, session: CampaignSession, index: int, timer: Timer,
                        values: dict[str, str] | None = None) -> None:
         campaign = session.campaign
+        sight = self._timer_sight(campaign, timer)
+        named = clean(timer.label) if sight.whole else masked_timer_words(campaign, timer, sight)[0]
         try:
             rolled = roll_interval(timer) if values is None else roll_interval_as(timer, values)
         except TableDiceError as exc:
-            self._warn(_("{label}: {problem}").format(label=clean(timer.label), problem=exc.message), "error")
+            self._warn(_("{label}: {problem}").format(label=named, problem=exc.message), "error")
             return
         except rules.RequestError as exc:
-            self._warn(_("{label}: {problem}").format(label=clean(timer.label), problem=exc), "error")
+            self._warn(_("{label}: {problem}").format(label=named, problem=exc), "error")
             return
         if rolled is None:
-            self._warn(_("{label}: this timer's test cannot be read").format(label=clean(timer.label)))
+            self._warn(_("{label}: this timer's test cannot be read").format(label=named))
             return
         status, step = rolled.status, rolled.step
-        who = name_of(campaign, timer.who)
-        line = f"{timer.label} · {step}" + table_dice_words(values)
-        record = self.host.record_roll(who=who, line=line,
-                                      request=rolled.request, result=rolled.result)
+        record = self.host.record_roll(**interval_log_fields(campaign, timer, rolled, table_dice_words(values)))
 
         def build(b: EditBuilder) -> None:
             record_interval(b, index, timer, rolled)
@@ -945,9 +951,11 @@ class InitiativePane(TablePane[Entry]):
             self.host.show_record(record)       # the GM sees the dice, not only a notice
         progress = timer_progress(campaign, campaign.timers[index])
         label = clean(timer.label)
-        if self._secret_timer(timer):           # players watching: the notice names no threshold either
-            label, progress, step = clean(name_of(campaign, timer.who)), secret_difficulty_words(), ""
-        if status == "running":
+        if not sight.whole:                     # players watching: the notice names no threshold either
+            (label, progress), step = masked_timer_words(campaign, timer, sight), ""
+        if sight.secret:                        # nor how a GM's secret test went
+            self._warn(_("{label}: rolled").format(label=label), "information")
+        elif status == "running":
             self._warn(_("{label}: {progress}").format(label=f"{label} · {step}" if step else label, progress=progress),
                        "information")
         elif status in ("success", "actor"):
@@ -976,6 +984,7 @@ class InitiativePane(TablePane[Entry]):
             self.app.push_screen(_dialogs().ChoiceScreen(_("New timer"), options), chosen)
 
     def _add_timer(self, session: CampaignSession, timer: Timer) -> None:
+        mark_timer(session.campaign, timer)         # what players may see of it, decided now
         timer.id = unique_slug(slugify(timer.label, "minuteur"), {t.id for t in session.campaign.timers})
         if self._change(_("Timer: {label}").format(label=clean(timer.label)), lambda b: b.insert(("timers",), None, timer)):
             self._cursor_to(f"t:{timer.id}")
