@@ -502,7 +502,22 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         if record.revealed:
             self.host.warn(_("roll {n} is already revealed").format(n=record.seq), "information")
             return
-        self.host.reveal_roll(record.seq)
+        # Shown at once to everyone watching, and for good (the log only grows; ctrl+z takes back
+        # the change before it, not the reveal): asked first.
+        from gmscreen.ui.screens.roster_dialogs import ConfirmScreen
+
+        seq = record.seq
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.host.reveal_roll(seq)
+
+        detail = (_("The players will see this roll whole from now on. A reveal is not undone: ctrl+z takes "
+                    "back the change before it.") if record.gm_only else
+                  _("The players will see its difficulty from now on. A reveal is not undone: ctrl+z takes back "
+                    "the change before it."))
+        self.app.push_screen(ConfirmScreen(_("Show roll {n} to the players?").format(n=seq), detail,
+                                           yes=_("Reveal")), answered)
 
     @property
     def players_watching(self) -> bool:

@@ -79,6 +79,19 @@ def _qr() -> Any:
     return quickroll
 
 
+# `/` is the key that brings the GM to the line: typed again there (the line already has the
+# focus), it would start the line and hide what follows from the words read (`/mj` would not
+# be seen as secret, and shown in clear while players watch). A line never starts with it.
+LINE_START = r"(?s)(?!/).*"
+
+
+class QuickRollInput(Input):
+    """The quick-roll line: a `/` that would start it does nothing (see LINE_START)."""
+
+    def restricted(self) -> None:
+        """No bell: `/` is the key that came here, pressed once more."""
+
+
 class DiceTray(CampaignView, Widget):
     """The quick-roll line `#quick-roll`, its odds, the last result and any pending choice."""
 
@@ -126,8 +139,8 @@ class DiceTray(CampaignView, Widget):
         self.line_read_once = False               # the first key's line read (see `on_input_changed`)
         self._first_read_due = False
         # The parts, top to bottom: the line, the odds row, a pending choice, the result.
-        self.line = Input(placeholder=_(PLACEHOLDER), id="quick-roll", compact=True,
-                          suggester=LineSuggester(self), select_on_focus=False)
+        self.line = QuickRollInput(placeholder=_(PLACEHOLDER), id="quick-roll", compact=True,
+                                   suggester=LineSuggester(self), select_on_focus=False, restrict=LINE_START)
         self.info = Static("", id="tray-info", markup=False)
         self.choice_view = ChoicePrompt(self, id="tray-choice")
         self.result_view = Static("", id="tray-result", markup=False)
