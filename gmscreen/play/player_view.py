@@ -19,6 +19,7 @@ from typing import Sequence
 
 from gmscreen.campaign.errors import CampaignError, Problem
 from gmscreen.campaign.journal import Journal, journal_path
+from gmscreen.campaign.lock import lock_path
 from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.campaign.rolllog import RollLog, rolls_path
 from gmscreen.campaign.session import replay
@@ -128,6 +129,9 @@ class CampaignWatch:
         self.campaign: Campaign | None = None
         self.log: RollLog | None = None
         self.problem: str = ""          # why the last look could not read a file (the last good state stays)
+        self.replaced: str = ""         # another campaign in the file since the view opened: said so
+        self.left = False               # the GM let the campaign go (closed it, or opened another)
+        self._held: bool | None = None  # the campaign's lock file was there at the last look
         self._state_signatures: tuple[Signature, Signature] | None = None
         self._rolls_signature: Signature | object = object()
 
@@ -158,10 +162,37 @@ class CampaignWatch:
                     raise
                 self.problem = _problem_text(exc)
             else:
+                if self.campaign is not None and (campaign.system, campaign.name) != (self.campaign.system,
+                                                                                     self.campaign.name):
+                    self.replaced = _("the campaign file now holds another campaign: {name} ({game}); each roll "
+                                    "keeps its own game's words").format(name=clean(campaign.name),
+                                                                         game=_game(campaign.system))
                 self.campaign, self._state_signatures, self.problem = campaign, state, ""
                 changed = True
         changed = self._follow_rolls() or changed
-        return changed
+        return self._follow_gm() or changed
+
+    def _follow_gm(self) -> bool:
+        """Whether someone plays the campaign: its lock file is there while the GM's screen (or a
+        command) holds it, and goes when they let go. A view that saw it go says so (`left`):
+        the GM closed the campaign or opened another, and what it shows is where it was left."""
+        held = lock_path(self.path).exists()
+        before, self._held = self._held, held
+        left = self.left
+        if before and not held:
+            self.left = True
+        elif held:
+            self.left = False
+        return self.left != left
+
+    @property
+    def notice(self) -> str:
+        """What the view says of what changed under it ("" when nothing)."""
+        words = [self.replaced] if self.replaced else []
+        if self.left:
+            words.append(_("the GM is no longer playing this campaign (closed, or another one opened): "
+                           "this is where it was left"))
+        return " · ".join(words)
 
     def _follow_rolls(self) -> bool:
         path = rolls_path(self.path)
@@ -194,6 +225,13 @@ class CampaignWatch:
         if self.log is not None:
             self.log.close()
             self.log = None
+
+
+def _game(system_id: str) -> str:
+    try:
+        return get_system(system_id).game
+    except RequestError:
+        return clean(system_id)
 
 
 def _problem_text(exc: Exception) -> str:
