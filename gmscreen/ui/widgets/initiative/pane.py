@@ -39,9 +39,8 @@ from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal, literal_text
 from gmscreen.play.public import PUBLIC, Sight, mark_timer, masked_timer_words, timer_sight
 from gmscreen.play.interval_dice import TableDiceError, interval_form, roll_interval_as, table_dice_words
-from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_log_fields, interval_refusal, name_of,
-                                  record_interval, roll_interval,
-                                  timer_progress, timer_result)
+from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_log_fields, interval_refusal, record_interval,
+                                  roll_interval, timer_progress, timer_result)
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, sort_fairly,
                                  start_fight)
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text
