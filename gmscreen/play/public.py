@@ -46,8 +46,8 @@ _ALWAYS_SECRET = frozenset({"luck"})
 # words its contract would use for the difficulty and what gives it away.
 _DIFFICULTY_WORDS = frozenset({"difficulty", "threshold", "target", "margin", "malus", "dc", "sd"})
 
-ACTOR, OPPONENT = "actor", "opponent"
-SIDES = (ACTOR, OPPONENT)
+ACTOR, OPPONENT, HELPER = "actor", "opponent", "helper"     # a helper: one of those who help (`aide`)
+SIDES = (ACTOR, OPPONENT, HELPER)
 HIDDEN_SIDES = "hidden_sides"           # the key, in a roll's result and on a timer
 
 
@@ -122,30 +122,46 @@ def roll_sight(rec: RollRecord, campaign: Campaign | None = None) -> Sight:
                 opponent = _opponent_of(rec.line, campaign)
                 if opponent is not None and clean(opponent).casefold() in names:
                     sides.add(OPPONENT)
+            if HELPER not in sides and _hidden_helper(rec.line, campaign, names):
+                sides.add(HELPER)
     return Sight(seen, frozenset(sides))
 
 
-def draft_sight(draft: Draft | None, *, gm_only: bool = False) -> Sight:
+def draft_sight(draft: Draft | None, *, gm_only: bool = False, campaign: Campaign | None = None) -> Sight:
     """What players may see of a roll typed (or waiting for a choice), before it is logged."""
     if draft is None:
         return PUBLIC
     return Sight(roll_visibility(gm_only=gm_only or draft.gm_only, hidden=is_hidden(draft.request)),
-                 frozenset(draft_hidden_sides(draft)))
+                 frozenset(draft_hidden_sides(draft, campaign)))
 
 
-def draft_hidden_sides(draft: Draft) -> list[str]:
-    """The sides of the roll typed played by a character the GM hides: what its record keeps."""
+def draft_hidden_sides(draft: Draft, campaign: Campaign | None = None) -> list[str]:
+    """The sides of the roll typed played by a character the GM hides, and with `campaign`
+    a hidden helper (`aide`): what its record keeps."""
     out = []
     for n, side in enumerate(draft.sides[:2]):
         if side.character is not None and side.character.hidden:
-            out.append(SIDES[n] if side.role not in SIDES else side.role)
+            out.append(side.role if side.role in (ACTOR, OPPONENT) else SIDES[n])
+    if campaign is not None and _hidden_helper(draft.line, campaign, hidden_names(campaign)):
+        out.append(HELPER)
     return out
 
 
-def noted_sides(result: Mapping[str, Any], draft: Draft) -> dict[str, Any]:
+def _hidden_helper(line: str, campaign: Campaign, names: set[str]) -> bool:
+    """The line names a hidden character among those who help."""
+    from .logline import helper_names
+    from .quickroll.grammar import HELP_WORDS
+    from .quickroll.text import fold
+
+    if not names or HELP_WORDS.isdisjoint(fold(line).split()):
+        return False
+    return any(clean(name).casefold() in names for name in helper_names(line, campaign))
+
+
+def noted_sides(result: Mapping[str, Any], draft: Draft, campaign: Campaign | None = None) -> dict[str, Any]:
     """The result as logged, with the sides a hidden character plays (`hidden_sides`)."""
     out = dict(result)
-    sides = draft_hidden_sides(draft)
+    sides = draft_hidden_sides(draft, campaign)
     if sides:
         out[HIDDEN_SIDES] = sides
     return out
@@ -153,7 +169,7 @@ def noted_sides(result: Mapping[str, Any], draft: Draft) -> dict[str, Any]:
 
 def recorded_sides(mapping: Mapping[str, Any] | None) -> frozenset[str]:
     """The hidden sides a result (or a timer's fields) recorded; a value that is not a list of
-    "actor" / "opponent" (a hand edit) hides both: what cannot be read stays secret."""
+    "actor" / "opponent" / "helper" (a hand edit) hides them all: what cannot be read stays secret."""
     if not mapping or HIDDEN_SIDES not in mapping:
         return frozenset()
     value = mapping[HIDDEN_SIDES]

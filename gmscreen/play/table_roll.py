@@ -146,7 +146,7 @@ class TableRoll:
             pending = final
         self.pending = None
         record = self.table.record_roll(who=draft.who, line=draft.line, request=flow.request,
-                                        result=noted_sides(noted(result, draft), draft),
+                                        result=noted_sides(noted(result, draft), draft, self.session.campaign),
                                         gm_only=self.gm_only, seed=flow.seed,
                                         pending=pending.id if pending else None)
         self.record = record
@@ -238,7 +238,8 @@ class TableRoll:
                        for s in spending(draft, flow.result, self.session.campaign) + flow.gains)
         return PendingRoll(old.id if old else new_pending_id(), old.time if old else now_iso(),
                            self.session.campaign.session, draft.who, draft.line, copy.deepcopy(flow.request),
-                           copy.deepcopy(noted_sides(noted(flow.result, draft), draft)), self.gm_only, flow.seed,
+                           copy.deepcopy(noted_sides(noted(flow.result, draft), draft, self.session.campaign)),
+                           self.gm_only, flow.seed,
                            spends)
 
     def _write_pending(self, pending: PendingRoll) -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from gmscreen.play import luck_stats
 from gmscreen.play.games import table_for
-from gmscreen.play.logline import log_line
+from gmscreen.play.logline import helper_names, log_line
 from gmscreen.play.player_view import CampaignWatch
 from gmscreen.i18n import _
 from gmscreen.play.public import (Sight, Visibility, hidden_words, public_label, public_line, record_system,
@@ -202,27 +202,38 @@ def test_a_hidden_difficulty_keeps_only_the_difficulty_from_the_players(sessions
     shown.close()
 
 
-SIDED = [(s, line, n) for s, line in LINES
-         for n, side in enumerate(parse(line, load_campaign(sample_path(s))).sides[:2]) if side.character is not None]
+def _people(system_id: str, line: str) -> list[tuple[str, str]]:
+    """(role, name) of each character the line names: its sides, and those who help (`aide`)."""
+    campaign = load_campaign(sample_path(system_id))
+    draft = parse(line, campaign)
+    sides = [(("actor", "opponent")[n], side.character.name) for n, side in enumerate(draft.sides[:2])
+             if side.character is not None]
+    return sides + [("helper", name) for name in helper_names(line, campaign)]
 
 
-@pytest.mark.parametrize("system_id,line,side", SIDED)
-def test_a_side_hidden_from_the_players_is_never_named_to_them(sessions, system_id: str, line: str,
-                                                                side: int) -> None:
+SIDED = [(s, line, role, name) for s, line in LINES for role, name in _people(s, line)]
+
+
+def test_the_walk_hides_helpers_too() -> None:
+    assert {role for _s, _line, role, _name in SIDED} == {"actor", "opponent", "helper"}
+
+
+@pytest.mark.parametrize("system_id,line,role,name", SIDED)
+def test_a_character_hidden_from_the_players_is_never_named_to_them(sessions, system_id: str, line: str,
+                                                                    role: str, name: str) -> None:
     session = sessions.open(system_id)
     draft = parse(line, session.campaign)
-    character = draft.sides[side].character
+    character = next(ch for ch in session.campaign.characters if ch.name == name)
     index = session.campaign.characters.index(character)
     with session.edit("caché") as b:
         b.set(("characters", index, "hidden"), True)
     others = {w for ch in session.campaign.characters if ch is not character for w in _words(ch.name)}
     secrets = {character.name} | _new(_words(character.name) - others, _surfaces(session))
     records, _timer = _play(session, line)
-    role = ("actor", "opponent")[side]
     assert all(role in r.result.get("hidden_sides", []) for r in records), "the hidden side is not recorded"
     surfaces = _surfaces(session)
-    _assert_hidden(surfaces, secrets, _gm_texts(session, records, draft), f"{system_id} {line}, {character.name} hidden")
-    if role == "opponent":      # the players' own side stays theirs: the roll shows, by the rules' role word
+    _assert_hidden(surfaces, secrets, _gm_texts(session, records, draft), f"{system_id} {line}, {name} hidden")
+    if role != "actor":         # the players' own side stays theirs: the roll shows, by the rules' role word
         watch = CampaignWatch(session.path)
         watch.open()
         assert [r.seq for r in watch.state().rolls] == [r.seq for r in records]

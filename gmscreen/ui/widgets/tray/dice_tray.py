@@ -410,7 +410,8 @@ class DiceTray(CampaignView, Widget):
             hidden = [ch.name for ch in self.session.campaign.characters if ch.hidden] if self.session else []
             return line_visibility(self.line.value, gm_only=self.gm_only, watching=self.players_watching,
                                    hidden_names=hidden)
-        return draft_visibility(draft, gm_only=self.gm_only, watching=self.players_watching)
+        return draft_visibility(draft, gm_only=self.gm_only, watching=self.players_watching,
+                                campaign=self.session.campaign if self.session is not None else None)
 
     def _show_watched(self) -> None:
         """Players came or went: the line, its odds, the difficulty table and a pending choice
@@ -676,7 +677,8 @@ class DiceTray(CampaignView, Widget):
         else:
             from gmscreen.play.logline import name_description
 
-            sight = draft_sight(draft, gm_only=gm_only)
+            sight = draft_sight(draft, gm_only=gm_only,
+                                campaign=self.session.campaign if self.session is not None else None)
             hidden = public_description(description, result, sight, draft.who,
                                         draft.sides[1].name if len(draft.sides) > 1 else None)
             description = name_description(description, result, draft.who, draft.line,

@@ -20,14 +20,15 @@ from gmscreen.ui.sanitize import literal
 from gmscreen.ui.widgets.tray.choice_prompt import prompt_content
 
 if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
     from gmscreen.play.quickroll import Draft, Prompt
 
 
-def draft_visibility(draft: Draft | None, *, gm_only: bool, watching: bool) -> Sight:
+def draft_visibility(draft: Draft | None, *, gm_only: bool, watching: bool, campaign: Campaign | None = None) -> Sight:
     """What the players may see of the roll typed (everything while they are not watching)."""
     if draft is None or not watching:
         return PUBLIC
-    return draft_sight(draft, gm_only=gm_only)
+    return draft_sight(draft, gm_only=gm_only, campaign=campaign)
 
 
 def line_visibility(text: str, *, gm_only: bool, watching: bool, hidden_names: Iterable[str] = ()) -> Sight:
