@@ -238,3 +238,44 @@ def test_a_character_hidden_from_the_players_is_never_named_to_them(sessions, sy
         watch.open()
         assert [r.seq for r in watch.state().rolls] == [r.seq for r in records]
         watch.close()
+
+
+def test_a_timer_made_by_a_form_against_a_hidden_npc_records_it(sessions) -> None:
+    """The initiative's `t` makes the timer from the game's form: the side a hidden character
+    plays is recorded on it as the line records it, and the player view leaves it out."""
+    from gmscreen.play.public import mark_timer, public_timer
+
+    session = sessions.open("magisphere")
+    campaign = session.campaign
+    granok = next(ch for ch in campaign.characters if ch.name == "Granok")
+    bob = next(i for i, ch in enumerate(campaign.characters) if ch.name == "le gros Bob")
+    with session.edit("caché") as b:
+        b.set(("characters", bob, "hidden"), True)
+    test = table_for("magisphere").fight.timed_test("opposition")
+    timer = test.make(campaign, get_system("magisphere"), granok,
+                      {"label": "Bras de fer", "opponent": "le gros Bob", "target": "3", "actor_stat": "12",
+                       "actor_skill": "2", "opponent_stat": "11", "opponent_skill": "1"})
+    timer.id = "bras-de-fer"
+    assert mark_timer(campaign, timer).hidden_sides == ["opponent"]
+    with session.edit("Minuteur : Bras de fer") as b:
+        b.insert(("timers",), None, timer)
+    with session.edit("montré") as b:            # shown again: what was recorded stays
+        b.set(("characters", bob, "hidden"), False)
+    session.save_now()
+    saved = load_campaign(session.path).timers[-1]
+    assert saved.hidden_sides == ["opponent"] and public_timer(campaign, saved) is None
+
+
+def test_a_timers_secrets_are_saved_only_when_set_and_validated(sessions) -> None:
+    from gmscreen.campaign import CampaignError, parse_campaign
+
+    session = sessions.open("mir")
+    roll_line(session, "mj loriane investigation 7 heure max4")
+    session.save_now()
+    text = session.path.read_text(encoding="utf-8")
+    assert text.count("gm_only = true") == 1 and load_campaign(session.path).timers[-1].gm_only
+    assert "hidden_sides" not in text
+    for bad, key in (('gm_only = "oui"', "gm_only"), ('gm_only = true\nhidden_sides = ["npc"]', "hidden_sides[0]")):
+        with pytest.raises(CampaignError) as err:
+            parse_campaign(text.replace("gm_only = true", bad), "x.toml")
+        assert f"timers[2].{key}" in str(err.value.problems[0]), err.value.problems
