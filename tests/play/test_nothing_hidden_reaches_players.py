@@ -113,6 +113,16 @@ def _surfaces(session) -> dict[str, str]:
     return out
 
 
+_BEFORE: dict[str, dict[str, str]] = {}
+
+
+def _sample_surfaces(session, system_id: str) -> dict[str, str]:
+    """The surfaces of a fresh sample, before any roll (the same for every case of a game)."""
+    if system_id not in _BEFORE:
+        _BEFORE[system_id] = _surfaces(session)
+    return _BEFORE[system_id]
+
+
 def _gm_texts(session, records, draft) -> str:
     """What the GM sees of the same rolls and timers: the tray's label of the line, the log's
     rows, the timers, the recap with `--gm`."""
@@ -166,13 +176,13 @@ def test_a_gm_only_roll_and_its_timer_show_nothing(sessions, system_id: str, lin
     secrets |= {w for w in _words(line) if not re.search(r"\d", w)}
     secrets -= {w for name in names for w in _words(name)} | {w for w in _words(line) if any(
         w.casefold() in name.casefold() for name in names)}
-    secrets = _new(secrets, _surfaces(session))
+    secrets = _new(secrets, _sample_surfaces(session, system_id))
     records, timer = _play(session, "mj " + line)
     assert all(r.gm_only for r in records)
     assert all(t.gm_only for t in session.campaign.timers if t.id == timer) and bool(timer) == bool(draft.timer)
     surfaces = _without_sheet_changes(_surfaces(session))
     _assert_hidden(surfaces, secrets, _gm_texts(session, records, draft), f"{system_id} mj {line}")
-    assert build_recap(session.path).hidden_rolls == len(records)
+    assert json.loads(surfaces["recap --json"])["hidden_rolls"] == len(records)
 
 
 @pytest.mark.parametrize("system_id,line", LINES)
@@ -186,7 +196,7 @@ def test_a_hidden_difficulty_keeps_only_the_difficulty_from_the_players(sessions
     secrets = {draft.difficulty_text} if draft.difficulty_text else set()
     if draft.timer:
         secrets |= {draft.timer["label"]}
-    secrets = _new(secrets, _surfaces(session))
+    secrets = _new(secrets, _sample_surfaces(session, system_id))
     if not secrets:
         pytest.skip("an opposition: its difficulty is the other side")
     records, _timer = _play(session, line + " caché")
