@@ -292,10 +292,6 @@ class CampaignSession:
         return self._undo[-1] if self._undo else None
 
     @property
-    def redo_change(self) -> Change | None:
-        return self._redo[-1] if self._redo else None
-
-    @property
     def closed(self) -> bool:
         return self._closed
 
