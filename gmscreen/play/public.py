@@ -17,8 +17,9 @@ grows when read: a character hidden since is hidden too.
 Every surface that shows something to players — the player view (and so `serve --players`),
 the GM's screen while they watch, the recap without `--gm`, luck over time — asks here and
 shows only what it is given: `visibility` / `roll_sight` and `public_line` for a roll,
-`timer_sight` and `public_timer` for a timer or an extended test, `public_order` for the turn
-order and its conditions, `public_label` for the label of a change.
+`timer_sight` and `public_timer` for a timer or an extended test, `character_sight` /
+`entry_sight` for a roster row or a place in the turn order (`public_order`, `public_conditions`
+for the player view), `public_label` for the label of a change and `public_notice` for a notice.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from gmscreen.rules.records import record
 
 if TYPE_CHECKING:
     from gmscreen.campaign.changes import Change
-    from gmscreen.campaign.model import Campaign, Character
+    from gmscreen.campaign.model import Campaign, Character, Entry
     from gmscreen.rules import System
     from gmscreen.rules._base import Description
 
@@ -180,7 +181,7 @@ def recorded_sides(mapping: Mapping[str, Any] | None) -> frozenset[str]:
 
 def hidden_names(campaign: Campaign) -> set[str]:
     """The names (cleaned, case-folded) of the characters the GM keeps from the players."""
-    return {clean(ch.name).casefold() for ch in campaign.characters if ch.hidden}
+    return {clean(ch.name).casefold() for ch in campaign.characters if character_sight(ch).secret}
 
 
 def _opponent_of(line: str, campaign: Campaign) -> str | None:
@@ -348,10 +349,7 @@ def mark_timer(campaign: Campaign, timer: Timer) -> Timer:
 
 
 def _is_hidden(campaign: Campaign, ref: str | None) -> bool:
-    if ref is None:
-        return False
-    ch = campaign.character(ref)
-    return ch is not None and ch.hidden
+    return ref is not None and character_sight(campaign.character(ref)).secret
 
 
 def timer_sight(campaign: Campaign | None, timer: Timer) -> Sight:
@@ -419,13 +417,30 @@ class PublicEntry:
 
 def hidden_ids(campaign: Campaign) -> set[str]:
     """The characters the GM keeps from the players (`hidden = true`)."""
-    return {ch.id for ch in campaign.characters if ch.hidden}
+    return {ch.id for ch in campaign.characters if character_sight(ch).secret}
+
+
+def character_sight(character: Character | None) -> Sight:
+    """What players may see of a character (a roster row, a place in the turn order, its
+    conditions): nothing of one the GM hides (`hidden = true`), all of any other."""
+    return Sight(Visibility.SECRET) if character is not None and character.hidden else PUBLIC
+
+
+def entry_sight(campaign: Campaign, entry: Entry) -> Sight:
+    """What players may see of one place in the turn order: that of its character (an entry
+    with no sheet, "Chien de garde", is public)."""
+    return character_sight(campaign.character(entry.character) if entry.character else None)
+
+
+def hidden_character_words() -> str:
+    """What a view players watch shows in place of a hidden character's name."""
+    return "(" + _("a hidden character") + ")"
 
 
 def public_conditions(character: Character | None) -> tuple[str, ...]:
     """A character's conditions as players see them: name and rounds left, never the GM's
     effect note; nothing of a hidden character."""
-    if character is None or character.hidden:
+    if character is None or character_sight(character).secret:
         return ()
     return tuple(clean(c.name) + (f" ({c.rounds})" if c.rounds is not None else "") for c in character.conditions)
 
@@ -433,12 +448,11 @@ def public_conditions(character: Character | None) -> tuple[str, ...]:
 def public_order(campaign: Campaign) -> tuple[tuple[PublicEntry, ...], str | None]:
     """The turn order without hidden characters, and the current actor's name when shown."""
     enc = campaign.encounter
-    hidden = hidden_ids(campaign)
     current_index = enc.turn if enc.round > 0 and 0 <= enc.turn < len(enc.entries) else None
     order: list[PublicEntry] = []
     current_name: str | None = None
     for i, entry in enumerate(enc.entries):
-        if entry.character in hidden:
+        if entry_sight(campaign, entry).secret:
             continue
         ch = campaign.character(entry.character) if entry.character else None
         is_current = i == current_index
@@ -447,6 +461,16 @@ def public_order(campaign: Campaign) -> tuple[tuple[PublicEntry, ...], str | Non
         order.append(PublicEntry(clean(entry.name), entry.initiative, is_current, entry.acted, entry.delayed,
                                  public_conditions(ch)))
     return tuple(order), current_name
+
+
+def public_notice(text: str, campaign: Campaign) -> str:
+    """A notice (a turn moved, a condition ended) as a screen players watch may say it: as it
+    is, or a word in its place when it names a character hidden from them."""
+    said = clean(text)
+    folded = said.casefold()
+    if any(name and name in folded for name in hidden_names(campaign)):
+        return "(" + _("a change the players do not see") + ")"
+    return said
 
 
 # ---------------------------------------------------------------- the label of a change

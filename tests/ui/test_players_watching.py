@@ -293,3 +293,28 @@ async def test_r_asks_before_revealing_and_ctrl_z_then_says_what_it_undoes(campa
         assert app.session.campaign.characters[0].notes != "aveuglé"
         assert "annulé : Aveuglé → Alexis" in screen_text(app)[0]
         assert app.session.rolls[-1].revealed
+
+
+async def test_a_hidden_character_has_no_name_on_the_roster_nor_in_the_turn_order(campaign_file) -> None:
+    """The guard, hidden, is the current actor: while players watch, the roster row, the turn
+    order's row, its header and the detail line keep his place without his name, conditions or
+    stats; the GM alone sees him again."""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        campaign = app.session.campaign
+        garde = next(i for i, ch in enumerate(campaign.characters) if ch.name.startswith("Le garde"))
+        assert campaign.encounter.entries[campaign.encounter.turn].character == campaign.characters[garde].id
+        await press(pilot, "escape", "1", *["down"] * 3)                 # the cursor on his row
+        await press(pilot, "H")                                          # hidden, as the GM does it
+        assert campaign.characters[garde].hidden
+        secrets = ("garde de la porte", "Hé1↓ Se2↑")
+        await press(pilot, "escape", "4", "w")
+        for pane in ("1", "2"):
+            await press(pilot, "escape", pane)
+            screen = _screen(app)
+            assert not _leaks(screen, secrets), screen
+            assert "(un personnage caché)" in screen or "(un personnage cach…" in screen
+        assert "au tour de (un personnage caché)" in screen
+        await press(pilot, "escape", "4", "w", "escape", "2")            # the GM alone: named
+        assert "garde de la porte" in _screen(app)

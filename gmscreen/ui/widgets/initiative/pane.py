@@ -37,7 +37,8 @@ from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, c
                                  needs_choice, roll_joiners, slot_passed)
 from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal, literal_text
-from gmscreen.play.public import PUBLIC, Sight, mark_timer, masked_timer_words, timer_sight
+from gmscreen.play.public import (PUBLIC, Sight, entry_sight, hidden_character_words, mark_timer, masked_timer_words,
+                                  public_notice, timer_sight)
 from gmscreen.play.interval_dice import TableDiceError, interval_form, roll_interval_as, table_dice_words
 from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_log_fields, interval_refusal, record_interval,
                                   roll_interval, timer_progress, timer_result)
@@ -88,13 +89,15 @@ def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = N
         return None
     move = (next_turn(session, host.change) if forward
             else previous_turn(session, host.change, host.action_undo))  # the app's undo waits for a choice
+    # Said as a screen players watch may say it: a notice naming a hidden character is masked.
+    said = (lambda text: public_notice(text, session.campaign)) if host.players_watching else (lambda text: text)
     if move.problem:
-        host.warn(move.problem)
+        host.warn(said(move.problem))
     for notice in move.notices:
-        host.warn(notice, "information")
+        host.warn(said(notice), "information")
     if move.kept:
-        host.warn(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
-            what=", ".join(move.kept)))
+        host.warn(said(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
+            what=", ".join(move.kept))))
     if move.moved:
         shown = pane if pane is not None else host.pane("initiative")
         if isinstance(shown, InitiativePane):
@@ -282,7 +285,7 @@ class InitiativePane(TablePane[Entry]):
         enc = campaign.encounter
         current = enc.entries[enc.turn] if enc.round > 0 and 0 <= enc.turn < len(enc.entries) else None
         if enc.round > 0:
-            turn = (_("{name}'s turn").format(name=Name(current.name)) if current
+            turn = (_("{name}'s turn").format(name=Name(self._entry_name(campaign, current))) if current
                     else _("nobody's turn"))
             status = Content.assemble(_("Round {n}").format(n=enc.round), (" · ", "dim"), literal(turn))
         else:
@@ -376,9 +379,15 @@ class InitiativePane(TablePane[Entry]):
             state.append(words[0] if self.ascii else words[1], style="italic")
         elif entry.acted:
             state.append("ok" if self.ascii and self._compact else _("acted") if self.ascii else "✓", style="dim")
-        name = literal_text(entry.name, "bold" if is_current else ("dim" if entry.acted else ""))
+        masked = not self._entry_sight(campaign, entry).whole     # players watching: a hidden character
+        name = literal_text(self._entry_name(campaign, entry),
+                            "bold" if is_current else ("dim" if entry.acted else ""))
+        if masked:
+            name.stylize("italic")
         name.truncate(NAME_WIDTH, overflow="ellipsis")
         name.overflow = "ellipsis"
+        if masked:                      # neither conditions nor actions: they would tell who it is
+            return [mark, Text(str(entry.initiative)), name, state, Text()]
         ch = campaign.character(entry.character) if entry.character else None
         actions = declared_actions(campaign, entry.id)
         said = Text()
@@ -423,6 +432,15 @@ class InitiativePane(TablePane[Entry]):
         progress.overflow = "ellipsis"
         return [mark, Text(""), label, state, progress]
 
+    def _entry_sight(self, campaign: Campaign, entry: Entry) -> Sight:
+        """What the players may see of a place in the turn order while they watch
+        (`gmscreen.play.public`): nothing of a hidden character's but its place; all of it
+        while they do not watch."""
+        return entry_sight(campaign, entry) if self.host.players_watching else PUBLIC
+
+    def _entry_name(self, campaign: Campaign, entry: Entry) -> str:
+        return entry.name if self._entry_sight(campaign, entry).whole else hidden_character_words()
+
     def _timer_sight(self, campaign: Campaign, timer: Timer) -> Sight:
         """What the players may see of a timer while they watch (`gmscreen.play.public`): a
         GM-only test nothing, a hidden-difficulty test neither its label nor its progress (a
@@ -454,6 +472,9 @@ class InitiativePane(TablePane[Entry]):
             entry = next((e for e in campaign.encounter.entries if e.id == ident), None)
             if entry is None:
                 detail.update("")
+                return
+            if not self._entry_sight(campaign, entry).whole:
+                detail.update(literal(hidden_character_words()))
                 return
             ch = campaign.character(entry.character) if entry.character else None
             if ch is not None and ch.conditions:
