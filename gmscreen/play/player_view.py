@@ -14,8 +14,9 @@ difficulty shows no difficulty) and without the characters the GM marked hidden.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from gmscreen.campaign.errors import CampaignError, Problem
 from gmscreen.campaign.journal import Journal, journal_path
@@ -34,6 +35,7 @@ from .public import PublicEntry, PublicTimer, hidden_ids, public_line, public_or
 
 RECENT_ROLLS = 30           # rolls a player view keeps (the newest on top of the screen)
 POLL_SECONDS = 0.3          # how often the view looks at the files (updates within 1 s)
+PLAYED_FOR = 2.0            # a lock held this long is a GM playing, not one `gmscreen line` or `turn`
 
 Signature = tuple[int, int, int, int] | None
 
@@ -124,14 +126,16 @@ def load_played(path: Path) -> Campaign:
 class CampaignWatch:
     """A campaign followed from its files, for reading only (see the module's doc)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.path = Path(path).absolute()
         self.campaign: Campaign | None = None
         self.log: RollLog | None = None
         self.problem: str = ""          # why the last look could not read a file (the last good state stays)
         self.replaced: str = ""         # another campaign in the file since the view opened: said so
         self.left = False               # the GM let the campaign go (closed it, or opened another)
-        self._held: bool | None = None  # the campaign's lock file was there at the last look
+        self._held_since: float | None = None   # when the lock was first seen, this time (None: not held)
+        self._clock = clock
+        self._looked = False            # the first look is done
         self._state_signatures: tuple[Signature, Signature] | None = None
         self._rolls_signature: Signature | object = object()
 
@@ -174,15 +178,20 @@ class CampaignWatch:
 
     def _follow_gm(self) -> bool:
         """Whether someone plays the campaign: its lock file is there while the GM's screen (or a
-        command) holds it, and goes when they let go. A view that saw it go says so (`left`):
-        the GM closed the campaign or opened another, and what it shows is where it was left."""
+        command) holds it, and goes when they let go. A view that saw a GM play it (the lock
+        there when the view opened, or for PLAYED_FOR seconds at least: `gmscreen line` holds
+        it a moment) and then saw it go says so (`left`): the GM closed the campaign or opened
+        another, and what the view shows is where it was left."""
         held = lock_path(self.path).exists()
-        before, self._held = self._held, held
         left = self.left
-        if before and not held:
-            self.left = True
-        elif held:
+        if held:
+            if self._held_since is None:        # held already when the view opened: played for long
+                self._held_since = self._clock() if self._looked else float("-inf")
             self.left = False
+        elif self._held_since is not None:
+            self.left = self._clock() - self._held_since >= PLAYED_FOR
+            self._held_since = None
+        self._looked = True
         return self.left != left
 
     @property

@@ -17,7 +17,7 @@ from gmscreen.campaign.model import RollRecord
 from gmscreen.campaign.rolllog import rolls_path
 from gmscreen.play import player_view
 from gmscreen.play.encounter import next_turn
-from gmscreen.play.player_view import CampaignWatch, player_state
+from gmscreen.play.player_view import PLAYED_FOR, CampaignWatch, player_state
 from gmscreen.play.public import Visibility, public_result, visibility
 
 
@@ -218,6 +218,23 @@ def test_the_view_says_when_the_gm_leaves_the_campaign_and_when_they_come_back(s
     again = sessions.reopen(gm)
     assert watch.poll() and watch.notice == ""
     again.close()
+
+
+def test_a_command_holding_the_campaign_a_moment_is_not_the_gm_leaving(sessions) -> None:
+    """`gmscreen line` and `turn` lock the campaign for a moment: the view said after each of
+    them that the GM no longer played it. A lock held PLAYED_FOR seconds is a GM playing."""
+    gm = sessions.open("mir")
+    gm.close()
+    now = [100.0]
+    watch = CampaignWatch(gm.path, clock=lambda: now[0])
+    watch.open()
+    for held_for, said in ((0.3, False), (PLAYED_FOR, True)):
+        command = sessions.reopen(gm)               # a command (or the GM's screen) takes the lock
+        watch.poll()
+        now[0] += held_for
+        command.close()
+        watch.poll()
+        assert bool(watch.notice) is said, (held_for, watch.notice)
 
 
 def test_another_games_campaign_in_the_file_keeps_each_roll_in_its_own_games_words(sessions) -> None:
