@@ -260,6 +260,12 @@ class CampaignSession:
         return self._redo[-1].label if self._redo else None
 
     @property
+    def last_change(self) -> Change | None:
+        """The change `undo()` would take back (the status line says its label, as players may
+        see it while they watch: `gmscreen.play.public.public_label`)."""
+        return self._undo[-1] if self._undo else None
+
+    @property
     def closed(self) -> bool:
         return self._closed
 

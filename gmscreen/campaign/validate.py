@@ -58,7 +58,9 @@ TICKS_KEYS = ("round", "actor", "round_after", "following", "conditions", "count
               "order_before", "order_after")
 TICKED_CONDITION_KEYS = ("character", "index", "before", "after")
 TICKED_COUNTDOWN_KEYS = ("timer", "rounds", "status", "rounds_after", "status_after")
-TIMER_KEYS = ("id", "label", "kind", "who", "opponent", "request", "dice", "rounds", "status", "round_stats")
+TIMER_KEYS = ("id", "label", "kind", "who", "opponent", "request", "dice", "rounds", "status", "round_stats",
+              "gm_only", "hidden_sides")
+TIMER_SIDES = ("actor", "opponent")         # the sides a timer keeps from the players (`hidden_sides`)
 # What a round played with its own settings may change (Magisphère R18), and the range of each.
 ROUND_STATS_KEYS = {"actor_stat": 30, "actor_skill": 20, "opponent_stat": 30, "opponent_skill": 20}
 
@@ -1046,6 +1048,12 @@ class _Checker:
             self.error(path + ("who",), _("missing: {what}").format(what=_("the id of the character who rolls")))
         if "opponent" in timer:
             self._opponent(path + ("opponent",), timer["opponent"], characters)
+        if "gm_only" in timer:                  # what the players may not see of it (gmscreen.play.public)
+            self.check_bool(path + ("gm_only",), timer["gm_only"])
+        if "hidden_sides" in timer and self.check_array(path + ("hidden_sides",), timer["hidden_sides"],
+                                                        _("an array of sides (\"actor\", \"opponent\")")):
+            for n, side in enumerate(timer["hidden_sides"]):
+                self.check_choice(path + ("hidden_sides", n), side, TIMER_SIDES)
         if kind == "countdown":
             for key in ("request", "dice"):     # the model writes them empty
                 if timer.get(key, {}) != {}:

@@ -18,6 +18,7 @@ from gmscreen.i18n import _, ngettext
 from gmscreen.rules import RequestError, get_system
 
 from .effects import noted
+from .public import noted_sides, timer_fields
 from .quickroll.choices import RollFlow, spending
 from .quickroll.grammar import Draft, QuickRollError, parse
 from .session_table import RollTable, SessionTable
@@ -158,7 +159,7 @@ class TableRoll:
             pending = final
         self.pending = None
         record = self.table.record_roll(who=draft.who, line=draft.line, request=flow.request,
-                                        result=noted(result, draft),
+                                        result=noted_sides(noted(result, draft), draft, self.session.campaign),
                                         gm_only=self.gm_only, seed=flow.seed,
                                         pending=pending.id if pending else None)
         self.record = record
@@ -194,7 +195,10 @@ class TableRoll:
             for path, after in values:
                 b.set(path, after)
 
-        self.table.change(label, build)
+        if self.table.change(label, build) and self.gm_only:
+            change = self.session.last_change       # players watching: its label names the secret roll's
+            if change is not None:                  # spending (Providence D6 → D4)
+                change.secret = True
 
     def _start_timer(self, draft: Draft, request: dict[str, Any], result: dict[str, Any]) -> None:
         """An extended test starts a timer holding its request and the dice of its first interval."""
@@ -207,7 +211,10 @@ class TableRoll:
         base = {k: v for k, v in request.items() if k not in kind.dice_fields}
         taken = {t.id for t in self.session.campaign.timers}
         timer_id = unique_slug(slugify(draft.timer["label"], "test"), taken)
-        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result)}
+        # What the players may see of it is decided now, with the roll: GM-only with it, its
+        # request keeping `hidden`, the sides a hidden character plays (`gmscreen.play.public`).
+        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result),
+                 **timer_fields(draft, gm_only=self.gm_only)}
         timer = {k: v for k, v in timer.items() if v is not None}
         if self.table.change(_("Timer: {label}").format(label=draft.timer["label"]),
                              lambda b: b.insert(("timers",), None, timer)):
@@ -244,7 +251,9 @@ class TableRoll:
                        for s in spending(draft, flow.result, self.session.campaign) + flow.gains)
         return PendingRoll(old.id if old else new_pending_id(), old.time if old else now_iso(),
                            self.session.campaign.session, draft.who, draft.line, copy.deepcopy(flow.request),
-                           copy.deepcopy(noted(flow.result, draft)), self.gm_only, flow.seed, spends)
+                           copy.deepcopy(noted_sides(noted(flow.result, draft), draft, self.session.campaign)),
+                           self.gm_only, flow.seed,
+                           spends)
 
     def _write_pending(self, pending: PendingRoll) -> None:
         from gmscreen.campaign.errors import CampaignError

@@ -192,6 +192,17 @@ def roll_interval(timer: Timer) -> IntervalRoll | None:
     return IntervalRoll(request, result, dice, status_of(result), step)
 
 
+def interval_log_fields(campaign: Campaign, timer: Timer, rolled: IntervalRoll, said: str = "") -> dict[str, Any]:
+    """What the roll log keeps of one interval rolled (`RollTable.record_roll`'s arguments): who
+    rolls, the line ("label · test 3", `said`: the table's dice typed), the request and the
+    result; GM-only when the timer is, the sides a hidden character plays noted
+    (`gmscreen.play.public`: what players may see of it was decided when the timer started)."""
+    from .public import noted_timer_result
+
+    return {"who": name_of(campaign, timer.who), "line": f"{timer.label} · {rolled.step}" + said,
+            "request": rolled.request, "result": noted_timer_result(rolled.result, timer), "gm_only": timer.gm_only}
+
+
 def record_interval(b: EditBuilder, index: int, timer: Timer, rolled: IntervalRoll) -> None:
     """The ops keeping a rolled interval in the timer at `index`: its dice, and its status if decided."""
     b.set(("timers", index, "dice"), rolled.dice)

@@ -878,18 +878,20 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     def tell(self, message: str) -> None:
         """Said on the status line in place of the last change's label, until the next change
-        (a toast would send its box and the screen under it twice); a toast while players
-        watch (the status line hides what may name a secret)."""
-        if self.players_watching or self._status_line() is None:
+        (a toast would send its box and the screen under it twice). What undo and redo say while
+        players watch names the change as they may see it, and stays on the status line for them."""
+        if self._status_line() is None:
             super().tell(message)
             return
         self._told = message
+        self._told_watched = self.players_watching
 
     def after_change(self) -> None:
         super().after_change()
         status = self._status_line()
         if status is not None:
             status.notice, self._told = getattr(self, "_told", ""), ""
+            status.notice_public = getattr(self, "_told_watched", False)
             status.save_state = "" if not self.writable else N_("unsaved")
             self.show_status()
 
@@ -1071,7 +1073,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
         if self.session is not None and not isinstance(self.screen, LuckScreen):
             self.push_screen(LuckScreen(self.session.rolls, self.session.campaign.session,
-                                        include_masked=not self.players_watching))
+                                        include_masked=not self.players_watching, campaign=self.session.campaign))
 
     def action_open_campaign(self) -> None:
         from .screens.open_campaign import OpenCampaignScreen

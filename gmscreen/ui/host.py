@@ -238,7 +238,12 @@ class CampaignHost(App[int]):
             self.warn(_("nothing to undo") if which == "undo" else _("nothing to redo"))
             return
         said = _("undo: {change}") if which == "undo" else _("redo: {change}")
-        self.tell(said.format(change=change.label))
+        if self.players_watching:       # named as the players may see it (gmscreen.play.public)
+            from gmscreen.play.public import public_label
+
+            self.tell(said.format(change=public_label(change, self.session.campaign)))
+        else:
+            self.tell(said.format(change=change.label))
         self.after_change()
 
     def tell(self, message: str) -> None:
