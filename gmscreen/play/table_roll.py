@@ -188,13 +188,17 @@ class TableRoll:
         from .encounter import slugify, unique_slug
         from .timers import status_of
 
+        from .games import table_for
+
         assert draft.timer is not None
         kind = get_system(draft.system).kinds[draft.kind]
         dice = {k: result[k] for k in kind.dice_fields if k in result}
         base = {k: v for k, v in request.items() if k not in kind.dice_fields}
+        test = table_for(draft.system).fight.timed_test(str(draft.timer.get("kind", "")))
+        fields = test.start_fields(base, draft.unconditioned, result) if test is not None else {"request": base}
         taken = {t.id for t in self.session.campaign.timers}
         timer_id = unique_slug(slugify(draft.timer["label"], "test"), taken)
-        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result)}
+        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result), **fields}
         timer = {k: v for k, v in timer.items() if v is not None}
         if self.table.change(_("Timer: {label}").format(label=draft.timer["label"]),
                              lambda b: b.insert(("timers",), None, timer)):

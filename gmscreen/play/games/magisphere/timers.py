@@ -55,7 +55,8 @@ class ExtendedOpposition(TimedTest):
         return Timer(id="", label=values["label"].strip(), kind=self.kind, who=character.id,
                      opponent=opponent.id if opponent else name, request=request)
 
-    def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random) -> str:
+    def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random,
+                  request: dict[str, Any] | None = None) -> str:
         for field in ("actor_dice", "opponent_dice"):
             dice.setdefault(field, []).append(1 + int(rng.random() * D20))
         return _("round {n}").format(n=len(dice['actor_dice']))
@@ -90,7 +91,8 @@ class ExtendedOpposition(TimedTest):
     def round_fields_changed(self, timer: Timer, values: dict[str, str]) -> bool:
         return bool(_settings(values)) and _settings(values) != _roller(timer.request)
 
-    def roll_round(self, timer: Timer, values: dict[str, str], faces: str) -> IntervalRoll:
+    def roll_round(self, timer: Timer, values: dict[str, str], faces: str,
+                   campaign: Campaign | None = None) -> IntervalRoll:
         """The next round with its own settings (`values`; none: the opposition's), its faces
         typed or rolled; logged as the opposed roll it is (R19: its round points)."""
         from gmscreen.play.interval_dice import table_interval_dice

@@ -920,7 +920,7 @@ class InitiativePane(TablePane[Entry]):
                        values: dict[str, str] | None = None) -> None:
         campaign = session.campaign
         try:
-            rolled = roll_interval(timer) if values is None else roll_interval_as(timer, values)
+            rolled = roll_interval(timer, campaign) if values is None else roll_interval_as(timer, values, campaign)
         except TableDiceError as exc:
             self._warn(_("{label}: {problem}").format(label=clean(timer.label), problem=exc.message), "error")
             return
