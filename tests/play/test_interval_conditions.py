@@ -73,3 +73,22 @@ def test_a_wound_outside_a_fight_waits_for_one_and_a_timer_kept_before_is_read_a
     assert "test_modifiers" not in legacy.request
     rolled = roll_interval(legacy, c)
     assert rolled is not None and rolled.timer_request is None and len(rolled.dice["rolls"][2]) == 5
+
+
+def test_each_round_of_an_extended_opposition_takes_the_conditions_as_they_stand(sessions):
+    session = sessions.open("magisphere")
+    c = session.campaign
+    roll = roll_line(session, "granok puissance force vs bob puissance force tendue = 12 / 12")
+    index = [t.id for t in c.timers].index(roll.timer)
+    # Granok's Bras engourdi (Malus 1) is the gros Bob's bonus in this round, and in its own settings.
+    assert roll.record.request["opponent_bonus"] == 1 and roll.record.result["opponent_points"] == 1
+    timer = c.timers[index]
+    assert "opponent_bonus" not in timer.request and timer.round_stats == [{"opponent_bonus": 1}]
+    assert resolve({**timer.request, "actor_dice": [12], "opponent_dice": [12],
+                    "opponent_bonus": 1})["opponent_points"] == 1
+
+    with session.edit("Le bras revient") as b:
+        b.delete(("characters", 1, "conditions"), 0)
+    second = _roll(session, index)
+    assert "opponent_bonus" not in second.request and "conditions" not in second.result
+    assert c.timers[index].round_stats == [{"opponent_bonus": 1}, {}]

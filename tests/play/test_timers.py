@@ -119,7 +119,11 @@ def test_magisphere_opposition_form_request_and_a_round(sessions):
     assert rolled.step == "round 3"
     assert len(rolled.dice["actor_dice"]) == len(rolled.dice["opponent_dice"]) == 3
     assert rolled.dice["actor_dice"][:2] == [20, 7] and 1 <= rolled.dice["opponent_dice"][2] <= 20
-    winner = rolled.result["winner"]
+    # Granok's Bras engourdi (Malus 1) bites this round: the gros Bob's bonus, this round's own.
+    assert rolled.request["kind"] == "opposed" and rolled.request["opponent_bonus"] == 1
+    assert rolled.result["conditions"] == {"applied": ["Granok · Bras engourdi: Malus 1"]}
+    assert c.timers[0].round_stats == [{}, {}, {"opponent_bonus": 1}]
+    winner = timer_result(c.timers[0])["winner"]
     assert c.timers[0].status == ("running" if winner == "pending" else winner)
 
 
