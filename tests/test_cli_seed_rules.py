@@ -137,3 +137,18 @@ def test_tedeum_the_presets_say_the_seeds_ivresse_and_adrenaline(capsys) -> None
     rules = effect_rules("tedeum")
     presets = {p.name: rules.read(p.effect).amount for p in rules.presets}
     assert presets["Ivresse prononcée"] == -1 and presets["Afflux d'adrénaline"] == 1
+
+
+# ---------------------------------------------------------------- Magisphère R24
+
+
+def test_magisphere_a_helper_in_a_test_no_skill_fits_gets_the_gms_bonus(capsys, sample) -> None:
+    path = sample("magisphere")
+    shown = line(capsys, path, "shady pre 25 aide granok = 14", "--choose", "3")
+    [answer] = shown["answers"]
+    assert "R24" in answer["question"] and answer["key"] == "3" and answer["choice"] == "+3"
+    assert shown["request"]["bonus"] == 3 and shown["result"]["outcome"] == "success"     # 14 + 11 + 3 ≥ 25 + 3
+    enter = line(capsys, path, "shady pre 25 aide granok = 14")          # the odds' own: +0
+    assert "bonus" not in enter["request"] and enter["answers"][0]["choice"] == "+0"
+    named = line(capsys, path, "shady négo 25 aide granok = 14")          # a skill fits: no GM's bonus asked
+    assert named["answers"] == [] and named["result"]["cooperation_bonus"] == 0

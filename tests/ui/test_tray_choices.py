@@ -81,17 +81,21 @@ async def test_a_natural_20_offers_its_reward_in_the_tray(pane_host, open_sample
         assert tray.flow is None and session.campaign.character("shady").sheet["resources"]["impulsion"] == 2
 
 
-async def test_a_helper_without_the_skill_asks_the_bonus_by_a_digit(pane_host, open_sample):
+async def test_a_helper_in_a_test_no_skill_fits_asks_the_bonus_by_a_digit(pane_host, open_sample):
+    """R24: PRE alone, helped by Granok: the GM's bonus asked, each digit with the chance it
+    leaves (the typed die 14: +3 reaches 25 + Ivre's 3), Enter's +0 the odds' own."""
     session = open_sample("magisphere")
     async with _tray(pane_host, session) as (app, pilot, tray):
-        await _type(pilot, tray, "shady négo 25 aide granok = 12")
+        await _type(pilot, tray, "shady pre 25 aide granok = 14")
         await press(pilot, "enter")
-        assert "R24" in _text(tray.choice_view)
+        shown = _text(tray.choice_view)
+        assert "R24" in shown and "+0 0" in shown and "+3 100" in shown, shown
         view = tray.choice_view
         assert len(prompt_content(tray.flow.prompt).wrap(view.size.width)) <= view.size.height
         await press(pilot, "3")
         record = session.rolls[-1]
-        assert record.request["bonus"] == 3 and record.result["score"] == 12 + 11 + 3 + 3
+        assert record.request["bonus"] == 3 and record.result["score"] == 14 + 11 + 3
+        assert record.result["outcome"] == "success"
 
 
 async def test_reroll_options_show_their_chances(pane_host, open_sample):
