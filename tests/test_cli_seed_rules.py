@@ -152,3 +152,32 @@ def test_magisphere_a_helper_in_a_test_no_skill_fits_gets_the_gms_bonus(capsys, 
     assert "bonus" not in enter["request"] and enter["answers"][0]["choice"] == "+0"
     named = line(capsys, path, "shady négo 25 aide granok = 14")          # a skill fits: no GM's bonus asked
     assert named["answers"] == [] and named["result"]["cooperation_bonus"] == 0
+
+
+# ---------------------------------------------------------------- Éclats R5, and every default the odds' own
+
+
+def test_eclats_the_skill_alone_reaching_the_threshold_needs_no_die(capsys, sample) -> None:
+    """R5 (001, l.50): Calmer 3 against 3, with AGI 1 and a single 0 an automatic failure (R9's
+    option): no die rolled, a sure success that a die could only spoil."""
+    path = sample("eclats", ('single_zero = "counts_zero"', 'single_zero = "automatic_failure"'))
+    for seed in range(12):
+        shown = line(capsys, path, "ysaure agi calmer 3", "--seed", str(seed))
+        assert shown["request"]["dice"] == [] and shown["result"]["outcome"] == "success"
+        [answer] = shown["answers"]
+        assert "R5" in answer["question"] and answer["key"] == "n"
+    rolled = line(capsys, path, "ysaure agi calmer 3", "--choose", "r", "--seed", "1")
+    assert len(rolled["request"]["dice"]) == 1 and rolled["answers"][0]["key"] == "r"
+    status, out, _err = run(capsys, "line", str(path), "ysaure agi calmer 3 =")     # none typed: the same
+    assert status == 0 and "no die: skill 3 = 3" in out
+
+
+def test_eclats_enter_takes_what_the_odds_assume(capsys, sample) -> None:
+    path = sample("eclats")
+    for seed in range(8):
+        odds = line(capsys, path, "ysaure emp calmer 12", "--seed", str(seed))
+        enter = line(capsys, path, "ysaure emp calmer 12", "--seed", str(seed), "--policy", "enter")
+        assert enter["request"]["dice"] == odds["request"]["dice"]
+        assert [a["key"] for a in enter["answers"]] == [a["key"] for a in odds["answers"]]
+        dice = enter["request"]["dice"]
+        assert enter["result"]["outcome"] == "success" or len(dice) == 3      # rerolled while failing

@@ -109,7 +109,8 @@ async def test_reroll_options_show_their_chances(pane_host, open_sample):
         prompt = tray.flow.prompt
         assert prompt is not None and all("%" in o.text for o in prompt.options)
         shown = _text(tray.choice_view).replace("\n", " ")
-        assert all(o.text in shown for o in prompt.options) and "(Entrée : garder)" in shown
+        # Enter takes what the odds assume: a failing score rerolls while points remain.
+        assert all(o.text in shown for o in prompt.options) and "(Entrée : relancer (1 Impulsion))" in shown
         view = tray.choice_view
         assert len(prompt_content(prompt).wrap(view.size.width)) <= view.size.height == 2      # nothing cut
         await press(pilot, "g")
@@ -132,3 +133,28 @@ async def test_the_odds_line_says_what_it_assumes_and_keeps_the_difficulty(pane_
             await _type(pilot, tray, line)
             text = _text(tray.info)
             assert "relance" not in text                                    # no room left: nothing added
+
+
+async def test_eclats_asks_whether_to_roll_when_the_skill_suffices_and_enter_takes_the_odds_choice(
+        pane_host, open_sample):
+    """R5 (001, l.50): Calmer 3 against 3 needs no die: asked before any, Enter settles for the
+    skill (100 %). Against 12 a failing die: Enter rerolls, the choice the odds assume, never a
+    keep that leaves 0 %."""
+    session = open_sample("eclats")
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _type(pilot, tray, "ysaure emp calmer 3")
+        await press(pilot, "enter")
+        shown = _text(tray.choice_view)
+        assert "R5" in shown and " n  aucun dé 100" in shown and "(Entrée : aucun dé)" in shown, shown
+        assert session.rolls == [] and tray.flow.result is None          # no die on the table yet
+        await press(pilot, "enter")
+        record = session.rolls[-1]
+        assert record.request["dice"] == [] and record.result["outcome"] == "success"
+
+        await _type(pilot, tray, "ysaure emp calmer 12")
+        await press(pilot, "enter")
+        assert tray.flow.result["outcome"] != "success"
+        shown = _text(tray.choice_view)
+        assert " g  garder 0" in shown and "(Entrée : relancer)" in shown, shown
+        await press(pilot, "enter")
+        assert len(tray.flow.request["dice"] if tray.flow else session.rolls[-1].request["dice"]) == 2

@@ -106,7 +106,7 @@ class MagisphereRoll(RollRules):
                 continue
             flow.asking = token
             flow.prompt = Prompt(
-                _("{helper} helps and no skill fits the action: what cooperation bonus does the GM grant? (R24)")
+                _("{helper} helps where no skill fits the action: the GM's cooperation bonus? (R24)")
                 .format(helper=name),
                 tuple(Option(str(n), f"+{n}", f"help_bonus:{n}", _bonus_chance(flow, n)) for n in range(4)), "0")
             return True
@@ -223,7 +223,7 @@ class MagisphereRoll(RollRules):
                     _("{name}: natural {natural}, score {score} against {target} — spend 1 Impulsion to reroll? "
                       "({left} left)").format(name=flow.draft.who, natural=result["natural"], score=result["score"],
                                               target=result["target"], left=left),
-                    _reroll(self._reroll_chance(flow, "", left), 0.0), "g")
+                    _reroll(self._reroll_chance(flow, "", left), 0.0), self.policy_key(flow))   # Enter: the odds' own
             else:
                 self._offer_reward(flow)
             return
@@ -238,7 +238,8 @@ class MagisphereRoll(RollRules):
                 flow.prompt = Prompt(
                     _("{name}: natural {natural}, score {score} — spend 1 Impulsion to reroll? ({left} left)")
                     .format(name=side.name, natural=result[prefix + "natural"], score=result[prefix + "score"],
-                            left=left), _reroll(self._reroll_chance(flow, prefix, left), 0.0), "g")
+                            left=left), _reroll(self._reroll_chance(flow, prefix, left), 0.0),
+                    self.policy_key(flow))        # Enter: the odds' own (reroll a loss, keep a tie)
                 return
         self._offer_reward(flow)
 
