@@ -68,9 +68,13 @@ def test_a_wound_outside_a_fight_waits_for_one_and_a_timer_kept_before_is_read_a
     assert c.timers[index].request["test_modifiers"] == [0]
     second = _roll(session, index)
     assert len(second.dice["rolls"][1]) == 5 and c.timers[index].request["test_modifiers"] == [0, 0]
-    # The sample's own timer was kept before conditions were re-read: its request is as it was.
+    # The sample's own timer re-reads too (its wound waits for a fight) ...
+    sample = roll_interval(c.timers[0], c)
+    assert sample is not None and sample.timer_request["test_modifiers"] == [0, 0, 0]
+    assert len(sample.dice["rolls"][2]) == 5 and sample.result["conditions"]["reminded"]
+    # ... and one kept before conditions were re-read (no test_modifiers) is read as it was.
     legacy = c.timers[0]
-    assert "test_modifiers" not in legacy.request
+    del legacy.request["test_modifiers"]
     rolled = roll_interval(legacy, c)
     assert rolled is not None and rolled.timer_request is None and len(rolled.dice["rolls"][2]) == 5
 
