@@ -97,7 +97,7 @@ class TableRoll:
         return True
 
     def settle(self) -> TableRoll:
-        """Every open choice at its default, as Enter would (the campaign is closing)."""
+        """Every open choice ended as the table saw it (`Prompt.settles`: the campaign is closing)."""
         self.flow.settle()
         return self
 
@@ -160,7 +160,8 @@ class TableRoll:
     def abandon(self) -> RollRecord | None:
         """Give the roll up. Nothing is logged when no die was shown (a choice asked before
         the roll); dice the table saw are never dropped: the roll is logged as kept on disk,
-        each choice at its default, with its spending. Returns that record, or None."""
+        each choice ended as the table saw it (`Prompt.settles`), with its spending. Returns
+        that record, or None."""
         pending, self.pending = self.pending, None
         if pending is None:
             return None
@@ -207,9 +208,9 @@ class TableRoll:
     # ------------------------------------------------------------ the roll shown, kept on disk
 
     def _keep_pending(self) -> None:
-        """Before dice are shown with a choice still open: the roll they belong to, settled with
-        its defaults (what Enter, `q` or a signal would log), is written to `X.pending.toml`; a
-        SIGKILL or a power cut then loses nothing, the next opening logs it
+        """Before dice are shown with a choice still open: the roll they belong to, each choice
+        ended as the table saw it (what `q` or a signal would log), is written to
+        `X.pending.toml`; a SIGKILL or a power cut then loses nothing, the next opening logs it
         (`CampaignSession.recover_pending`)."""
         flow = self.flow
         if flow.prompt is None or flow.result is None:

@@ -38,3 +38,23 @@ def test_enter_is_the_odds_choice_at_every_prompt(sessions, system, line) -> Non
             assert roll.choose("enter")
         roll.abandon()
     assert asked
+
+
+@pytest.mark.parametrize("system,line,field", [("eclats", "ysaure emp calmer 12", "dice"),
+                                               ("magisphere", "shady négo 40", "dice")])
+def test_closing_on_an_open_reroll_keeps_the_roll_the_table_saw(sessions, system, line, field) -> None:
+    """Enter rerolls a failure (the odds' way), but a campaign closing with the question open
+    logs the dice shown, none rolled unseen and nothing spent (`Prompt.settles`)."""
+    session = sessions.open(system)
+    for seed in range(40):
+        roll = TableRoll(session, read_line(session.campaign, line), rng=random.Random(seed)).start()
+        if roll.prompt is not None and roll.prompt.default == "r":
+            break
+        roll.abandon()
+    shown = list(roll.flow.request[field])
+    assert roll.prompt.settles == "g"
+    settled = roll.flow.settled()
+    assert settled.request[field] == shown and settled.result == roll.result
+    assert roll.choose("enter") and len(roll.flow.request[field]) == len(shown) + 1
+    roll.settle()
+    roll.finish()

@@ -40,7 +40,7 @@ class EclatsRoll(RollRules):
             flow.prompt = Prompt(question, (
                 Option("n", _("no die"), "no_roll", None if hidden else 1.0 if _skill_suffices(request) else 0.0),
                 Option("r", _("roll"), "roll", None if hidden else _chance_from(request, [None]))),
-                self._default(flow), public=public)
+                self._default(flow), public=public, settles="n")
             return
         self._roll(flow)
 
@@ -82,7 +82,7 @@ class EclatsRoll(RollRules):
                 + ngettext("({n} more roll, the new die replaces the old one)",
                            "({n} more rolls, the new die replaces the old one)", left).format(n=left))
             # R10: with the threshold hidden the player still sees the die and decides on it.
-            flow.prompt = Prompt(question, _options(flow), self._default(flow), public=question)
+            flow.prompt = Prompt(question, _options(flow), self._default(flow), public=question, settles="g")
 
     def assumed(self, draft: Draft) -> Assumed | None:
         """With two or three rolls allowed, the odds roll again while stopping would fail

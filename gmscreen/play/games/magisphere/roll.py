@@ -223,7 +223,8 @@ class MagisphereRoll(RollRules):
                     _("{name}: natural {natural}, score {score} against {target} — spend 1 Impulsion to reroll? "
                       "({left} left)").format(name=flow.draft.who, natural=result["natural"], score=result["score"],
                                               target=result["target"], left=left),
-                    _reroll(self._reroll_chance(flow, "", left), 0.0), self.policy_key(flow))   # Enter: the odds' own
+                    _reroll(self._reroll_chance(flow, "", left), 0.0), self.policy_key(flow),   # Enter: the odds' own
+                    settles="g")
             else:
                 self._offer_reward(flow)
             return
@@ -239,7 +240,7 @@ class MagisphereRoll(RollRules):
                     _("{name}: natural {natural}, score {score} — spend 1 Impulsion to reroll? ({left} left)")
                     .format(name=side.name, natural=result[prefix + "natural"], score=result[prefix + "score"],
                             left=left), _reroll(self._reroll_chance(flow, prefix, left), 0.0),
-                    self.policy_key(flow))        # Enter: the odds' own (reroll a loss, keep a tie)
+                    self.policy_key(flow), settles="g")   # Enter: the odds' own (reroll a loss, keep a tie)
                 return
         self._offer_reward(flow)
 
