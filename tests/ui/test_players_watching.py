@@ -92,15 +92,22 @@ async def test_an_eclats_player_sees_the_die_to_decide_on_not_the_threshold(camp
     secrets = ("calmer 9", "seuil", "marge", "%")
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-        seed = _seed(app.session.campaign, line, lambda f: f.prompt is not None)
+        seed = _seed(app.session.campaign, line,
+                     lambda f: f.prompt is not None and f.choose("r") and f.prompt is not None)
         app.pane("dice-tray").rng = random.Random(seed)
         await press(pilot, "escape", "4", "w")
         await _type(pilot, line)
         await press(pilot, "enter")
         tray = app.pane("dice-tray")
+        # R5 is asked of every hidden roll (asked only when the skill suffices, it would tell),
+        # in its public words and without Enter's choice (the odds' own would tell it too).
+        assert tray.flow is not None and tray.flow.prompt is not None and tray.flow.result is None
+        screen = _screen(app)
+        assert not _leaks(screen, secrets) and "(R5)" in screen and "Entrée" not in screen, screen
+        await press(pilot, "r")
         assert tray.flow is not None and tray.flow.prompt is not None
         screen = _screen(app)
-        assert not _leaks(screen, secrets), screen                     # the prompt, the pending result
+        assert not _leaks(screen, secrets) and "Entrée" not in screen, screen   # the prompt, the pending result
         die = tray.flow.request["dice"][-1]
         assert f"dé {die}" in screen and "relancer" in screen          # the die they decide on
         await press(pilot, "g")

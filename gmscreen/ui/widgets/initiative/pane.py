@@ -949,7 +949,7 @@ class InitiativePane(TablePane[Entry]):
         sight = self._timer_sight(campaign, timer)
         named = clean(timer.label) if sight.whole else masked_timer_words(campaign, timer, sight)[0]
         try:
-            rolled = roll_interval(timer) if values is None else roll_interval_as(timer, values)
+            rolled = roll_interval(timer, campaign) if values is None else roll_interval_as(timer, values, campaign)
         except TableDiceError as exc:
             self._warn(_("{label}: {problem}").format(label=named, problem=exc.message), "error")
             return

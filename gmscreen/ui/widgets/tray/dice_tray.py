@@ -636,8 +636,8 @@ class DiceTray(CampaignView, Widget):
 
     def settle_pending(self) -> None:
         """The campaign is closing (quit, SIGHUP, another campaign) with a choice unanswered:
-        dice the table has seen are not lost — each choice takes its default, as Enter would,
-        and the roll is logged."""
+        dice the table has seen are not lost — each choice ends the roll as the table saw it
+        (`Prompt.settles`: a reroll kept), and the roll is logged."""
         roll = self.roll
         if roll is None or roll.prompt is None or roll.result is None or self.session is None:
             return

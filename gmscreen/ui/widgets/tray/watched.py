@@ -78,6 +78,7 @@ def watched_prompt_content(prompt: Prompt, visible: Sight, *, who: str, ascii: b
         question = getattr(prompt, "public", None) or _("{name}: choose (secret difficulty)").format(name=who)
     else:
         question = _("{name}: choose").format(name="?" if ACTOR in visible.hidden_sides else who)
-    # An option's chance would tell the difficulty (or the roll) too: only its words stay.
+    # An option's chance would tell the difficulty (or the roll) too: only its words stay; and
+    # so would Enter's choice, the one the odds assume (reroll while the result fails).
     options = tuple(replace(o, chance=None) for o in prompt.options)
-    return prompt_content(replace(prompt, question=question, options=options))
+    return prompt_content(replace(prompt, question=question, options=options), with_default=False)
