@@ -574,25 +574,29 @@ class CampaignSession:
 
     # -- saving
 
-    def save_now(self) -> None:
+    def save_now(self) -> str | None:
         """Full atomic save, then the journal is emptied. Thread-safe. Called again while an
         operation is under way on this thread (a signal handler), it runs when that ends.
 
         The file is first compared with what this session last read or wrote: a version
         written by someone else is never saved over. `disk_conflict` is set instead, and saves
-        wait for the GM's choice (`resolve_conflict`); the changes stay in the journal."""
+        wait for the GM's choice (`resolve_conflict`); the changes stay in the journal.
+
+        Returns what the GM must be told of this save (the file could not be patched and was
+        written whole, its comments kept: see `store.save_campaign`), also kept in `warnings`;
+        None when there is nothing to say."""
         with self._mutex:
             if self.read_only or self._closed:
-                return
+                return None
             if self._busy:
                 self._save_pending = True
-                return
+                return None
             if not self.dirty or self.disk_conflict is not None:
-                return
+                return None
             self._busy += 1
             try:
                 if self._outside_before_save():
-                    return
+                    return None
                 expected = self._stamp.signature
 
                 def still_ours() -> None:       # the instant before X.toml is replaced
@@ -603,13 +607,17 @@ class CampaignSession:
                     self._base = save_campaign(self.campaign, self.path, base=self._base, before_replace=still_ours)
                 except _ChangedMeanwhile:
                     self._outside_before_save()
-                    return
+                    return None
                 self._stamp = self._base.stamp
                 self._reported = None
                 self._keep_history()
                 self._empty_journal()
                 self.history = []
                 self.dirty = False
+                if self._base.notice:
+                    self.warnings.append(Problem(str(self.path), "", self._base.notice, None, True))
+                    return self._base.notice
+                return None
             finally:
                 self._busy -= 1
 
