@@ -3,8 +3,10 @@ cut into statements (headers, keys, comment lines), each comment given to what i
 
 The rule judged: a comment belongs to what follows it. Comment lines directly above a header or
 a key (no blank line between) and the comment after a value belong to that table, array entry
-or key; comment lines set apart by a blank line head a place in the file and belong to no item.
-Array entries are known by their `id`, else their `name`, else their place.
+or key; comment lines set apart by a blank line head a place in the file: they belong to the
+table or entry that holds what follows them (the whole file, for a heading between two
+characters), not to what follows. Array entries are known by their `id`, else their `name`,
+else another text that tells them apart, else their place.
 
 `expected_comments(before, after)` is what a faithful save keeps: every comment of `before`
 except those of the items gone in `after`; `kept_lines(before, after)` the lines whose values
@@ -149,12 +151,12 @@ def comments(text: str) -> list[str]:
 
 def _identity(values: list, index: int) -> tuple:
     """How an array entry is known: the first field whose values tell every entry apart
-    (`id`, `name`, else any), as (field, value); else ("index", its place)."""
+    (`id`, `name`, else any text), as (field, value); else ("index", its place)."""
     first = values[index] if isinstance(values[index], dict) else {}
     for field in ("id", "name", *first):
         found = [v.get(field) if isinstance(v, dict) else None for v in values]
-        if all(isinstance(f, (str, int)) and not isinstance(f, bool) for f in found) and \
-                len(set(found)) == len(found):
+        if all(isinstance(f, str) or field == "id" and isinstance(f, int) and not isinstance(f, bool)
+               for f in found) and len(set(found)) == len(found):
             return (field, first[field])
     return ("index", index)
 
@@ -193,23 +195,27 @@ def owners(text: str) -> tuple[Owned, ...]:
                 node = node[index]
         return tuple(path)
 
+    free: list[str] = []
     for st in statements(text):
         if st.kind == "blank":
-            if gap:
-                result.append(Owned(None, tuple(gap), ""))
-                gap = []
+            free += gap
+            gap = []
         elif st.kind == "comment":
             gap.extend(st.comments)
         else:
             if st.kind in ("table", "aot"):
                 table = resolve(st.keys, st.kind == "aot")
                 path = table
+                holder = path[:-2] if isinstance(path[-1], tuple) else path[:-1]
             else:
                 path = table + st.keys
+                holder = table
+            if free:
+                result.append(Owned(holder, tuple(free), ""))
             result.append(Owned(path, (*gap, *st.comments), st.text if st.kind == "key" else ""))
-            gap = []
-    if gap:
-        result.append(Owned(None, tuple(gap), ""))
+            gap, free = [], []
+    if gap or free:
+        result.append(Owned(None, (*free, *gap), ""))
     return tuple(o._replace(path=_named(data, o.path)) if o.path is not None else o for o in result)
 
 
@@ -239,8 +245,8 @@ def value_at(data: Any, path: tuple) -> tuple[bool, Any]:
                 found = [node[value]] if value < len(node) else []
             else:
                 found = [e for e in node if isinstance(e, dict) and e.get(field) == value]
-            if len(found) != 1:
-                return False, None
+            if not found:
+                return False, None          # (entries alike: the first is the one known so)
             node = found[0]
         elif isinstance(node, dict) and part in node:
             node = node[part]
@@ -279,3 +285,16 @@ def kept_lines(before: str, after: str) -> Counter:
 
 def key_lines(text: str) -> Counter:
     return Counter(s.text for s in statements(text) if s.kind == "key")
+
+
+def annotated(text: str) -> str:
+    """The sample with a comment right above every header of an array of tables, and every
+    third one a comment set apart by a blank line above that (a place in the file)."""
+    out = []
+    for n, line in enumerate(text.splitlines(keepends=True)):
+        if line.startswith("[["):
+            if n % 3 == 0:
+                out.append(f"# à la ligne {n}\n\n")
+            out.append(f"# sur {line.strip()} de la ligne {n}\n")
+        out.append(line)
+    return "".join(out)

@@ -31,7 +31,7 @@ import json
 import re
 import tomllib
 from collections import Counter
-from typing import Any, Iterator, Mapping, NamedTuple
+from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 import tomlkit
 from tomlkit.container import Container, OutOfOrderTableProxy
@@ -466,7 +466,7 @@ class _Patch:
         if isinstance(item, AoT) and sources != list(range(len(cur))):
             self.entries(item, cur, base, new, sources)
             return
-        self.patch_elements(item, cur, base, new, inline, sources)
+        self.patch_elements(item, cur, base, new, inline, sources)()
 
     def entries(self, item: AoT, cur: list, base: list, new: list, sources: list[int | None]) -> None:
         """Entries of an array of tables added, removed or moved: each takes its own comment
@@ -486,7 +486,9 @@ class _Patch:
                 carry = _join(carry, free)
                 self.gone.update(Counter(comments(_written(tables[i]))) - Counter(comments(free)))
         after = self._after(item) if carry else None
-        self.patch_elements(item, cur, base, new, False, sources)
+        # The kept entries are edited once their leading text is set: an edit inside one may
+        # leave lines before the entry that follows it.
+        edit_kept = self.patch_elements(item, cur, base, new, False, sources)
         q = 0
         for j, src in enumerate(sources):
             table = item[j]
@@ -503,9 +505,12 @@ class _Patch:
                 table.trivia.indent = spacing
         if carry:
             self._put(carry, after)
+        edit_kept()
 
     def patch_elements(self, item: AoT | Array, cur: list, base: list, new: list, inline: bool,
-                       sources: list[int | None]) -> None:
+                       sources: list[int | None]) -> Callable[[], None]:
+        """Remove, move and insert the elements now; edit the kept ones when the function
+        returned is called (at once for an inline array)."""
         unsaid = _unsaid(cur, base) if isinstance(item, AoT) else {}
         kept = [s for s in sources if s is not None]
         if kept != sorted(kept):
@@ -525,19 +530,28 @@ class _Patch:
                     if isinstance(value, dict) else value
                 _insert(item, j, value)
                 cur.insert(j, copy.deepcopy(value))
-                continue
-            was = base[src]                     # kept elements are in order: item[j] is this one
-            if same(was, value):
-                continue
-            element = item[j]
-            if isinstance(value, dict) and isinstance(cur[j], dict) and _is_table(element):
-                self.table(element, cur[j], was if isinstance(was, dict) else cur[j], value)
-            elif isinstance(value, list) and isinstance(cur[j], list) and isinstance(element, Array):
-                self.elements(element, cur[j], was if isinstance(was, list) and len(was) == len(cur[j]) else cur[j],
-                              value, True)
-            else:
-                item[j] = _build(value, True, like=element)
-                cur[j] = copy.deepcopy(value)
+
+        def edit_kept() -> None:
+            for j, (src, value) in enumerate(zip(sources, new)):
+                if src is not None and not same(base[src], value):
+                    self.element(item, cur, j, base[src], value)
+
+        if isinstance(item, AoT):
+            return edit_kept
+        edit_kept()
+        return lambda: None
+
+    def element(self, item: AoT | Array, cur: list, j: int, was: Any, value: Any) -> None:
+        """Edit the kept element `j` (it was `was`) into `value`."""
+        element = item[j]
+        if isinstance(value, dict) and isinstance(cur[j], dict) and _is_table(element):
+            self.table(element, cur[j], was if isinstance(was, dict) else cur[j], value)
+        elif isinstance(value, list) and isinstance(cur[j], list) and isinstance(element, Array):
+            self.elements(element, cur[j], was if isinstance(was, list) and len(was) == len(cur[j]) else cur[j],
+                          value, True)
+        else:
+            item[j] = _build(value, True, like=element)
+            cur[j] = copy.deepcopy(value)
 
 
 def _unsaid(cur: list, base: list) -> dict[str, Any]:
@@ -559,8 +573,10 @@ def _unsaid(cur: list, base: list) -> dict[str, Any]:
 def _match(base: list, new: list) -> list[int | None]:
     """For each new element, the index of the old one it continues (None: a new element):
     by `id`, else by `name` (a condition whose rounds tick is the same condition), else by
-    content, then position."""
-    for field in ("id", "name"):
+    another text that tells them all apart (a declaration's `entry`), else by content, then
+    position."""
+    first = new[0] if new and isinstance(new[0], dict) else {}
+    for field in ("id", "name", *(k for k in first if isinstance(first[k], str))):
         keys = _ids(base, field), _ids(new, field)
         if keys[0] is not None and keys[1] is not None:
             where = {key: i for i, key in enumerate(keys[0])}
@@ -571,6 +587,17 @@ def _match(base: list, new: list) -> list[int | None]:
         if tag in ("equal", "replace"):
             for n in range(min(i2 - i1, j2 - j1)):
                 sources[j1 + n] = i1 + n
+    # A table edited and moved at once is still the one that shares the most texts with it.
+    left = [i for i in range(len(base)) if i not in set(sources) and isinstance(base[i], dict)]
+    for j, value in enumerate(new):
+        if sources[j] is not None or not isinstance(value, dict) or not left:
+            continue
+        shared = [(sum(isinstance(v, str) and k in base[i] and same(base[i][k], v) for k, v in value.items()), -n, i)
+                  for n, i in enumerate(left)]
+        best = max(shared)
+        if best[0]:
+            sources[j] = best[2]
+            left.remove(best[2])
     return sources
 
 
