@@ -387,14 +387,24 @@ def _patched(data: dict[str, Any], path: str | Path, base: FileState | None) -> 
     return None, base.text
 
 
-def _whole(campaign: Campaign, path: str | Path, source: str | None) -> tuple[str, str]:
-    """The file written whole, with every comment of `source` (the text it replaces) put
-    back; and what the GM must be told of it ("" when there were no comments to keep)."""
+def _whole(campaign: Campaign, path: str | Path, source: str | None,
+           meant: dict[str, Any] | None) -> tuple[str, str]:
+    """The file written whole, with every comment of `source` (the text it replaces, which
+    held `meant`) put back; and what the GM must be told of it ("" when there were no
+    comments to keep). Keys `source` left out to the program's value are left out again."""
     text = dump_campaign(campaign)
     if not source or "#" not in source:
         return text, ""
-    from .tomledit import keep_comments
+    from .tomledit import keep_comments, same, whole_text
 
+    data = campaign_data(campaign)
+    text = whole_text(data) or text                         # conditions stay [[tables]], as the GM wrote them
+    try:
+        shorter = whole_text(data, tomllib.loads(source), meant) if meant is not None else None
+        if shorter is not None and same(campaign_data(parse_text(shorter, str(path))[0]), data):
+            text = shorter
+    except (CampaignError, tomllib.TOMLDecodeError, RecursionError):
+        pass
     try:
         kept = keep_comments(source, text)
     except (RecursionError, MemoryError):
@@ -425,7 +435,7 @@ def _render(campaign: Campaign, path: str | Path, base: FileState | None,
     text, source = _patched(data, path, base)
     if text is not None:
         return text, data, ""
-    text, notice = _whole(campaign, path, source)
+    text, notice = _whole(campaign, path, source, base.data if base is not None and base.text == source else None)
     return text, data, notice
 
 

@@ -54,6 +54,11 @@ def patch_text(text: str, new: Mapping[str, Any], old: Mapping[str, Any] | None 
     parser is the slow part). `check=False` leaves the re-parse check to the caller (the
     comments are checked either way).
     """
+    return _edited(text, new, old, cache, check)
+
+
+def _edited(text: str, new: Mapping[str, Any], old: Mapping[str, Any] | None,
+            cache: dict[str, Any] | None, check: bool) -> str:
     doc = mirror = None
     if cache is not None and cache.get("text") == text:
         doc, mirror = cache.pop("doc", None), cache.pop("mirror", None)
@@ -695,7 +700,8 @@ def _string(value: str, like: Any) -> Any:
         kind = StringType.MLB
     made = String.from_raw(value, kind)
     if kind.is_multiline():
-        leading = isinstance(like, String) and like.type.is_multiline() and like.as_string()[3:4] == "\n"
+        # (a new one starts on the line after its quotes, as the old one did if it was multi-line)
+        leading = not isinstance(like, String) or like.type.is_multiline() and like.as_string()[3:4] == "\n"
         raw = made.as_string()[3:-3]
         if kind is StringType.MLB and raw.endswith('"'):
             raw = raw[:-1] + '\\"'             # `""""` would close the string early
@@ -706,6 +712,36 @@ def _string(value: str, like: Any) -> Any:
 
 
 # ---------------------------------------------------------------- a file written whole, its comments kept
+
+
+def whole_text(data: Mapping[str, Any], written: Mapping[str, Any] | None = None,
+               meant: Mapping[str, Any] | None = None) -> str | None:
+    """`data` written whole in the style of the files gmscreen reads: arrays of tables as
+    `[[...]]` tables (a conditions list stays tables, not an inline array), a blank line
+    before each header, multi-line notes. A key the old text left out (`written`: its data)
+    where the program assumed the value it still has (`meant`) is left out again. None when
+    it would not read back as `data` (left out keys aside: the caller checks those)."""
+    try:
+        text = _edited("", data, {}, None, True)
+        if not same(tomllib.loads(text), dict(data)):
+            return None
+        if written is not None and meant is not None:
+            text = _edited("", _unwritten(data, written, meant), {}, None, True)
+        return text
+    except (PatchError, tomllib.TOMLDecodeError, RecursionError):
+        return None
+
+
+def _unwritten(new: Any, written: Any, meant: Any) -> Any:
+    """`new` without what the old text left out and the program assumed, unchanged since."""
+    if isinstance(new, dict) and isinstance(written, dict) and isinstance(meant, dict):
+        return {k: _unwritten(v, written[k], meant.get(k)) if k in written else v for k, v in new.items()
+                if k in written or k not in meant or not same(meant[k], v)}
+    if isinstance(new, list) and isinstance(written, list) and isinstance(meant, list) and \
+            len(written) == len(meant):
+        sources = _match(meant, new)
+        return [_unwritten(v, written[i], meant[i]) if i is not None else v for i, v in zip(sources, new)]
+    return new
 
 
 class Kept(NamedTuple):
@@ -750,14 +786,15 @@ def _put_back(old_text: str, new_text: str) -> tuple[str, int]:
         inner = [] if isinstance(spot.item, (Table, AoT)) else comments(spot.item.as_string())
         target = targets.pop(spot.path, None)
         if target is None:
+            # (its free lines head a place, still there: only its own comments have moved)
             pending += "".join(line for line in _lines(lead) if line.strip()) + \
                 "".join(f"{c}\n" for c in ([note] if note else []) + inner)
-            moved += len(comments(lead)) + bool(note) + len(inner)
+            moved += len(comments(_split(lead)[1])) + bool(note) + len(inner)
             continue
         if _has_comment(lead) or pending:
             free, own = _split(lead)
             target.trivia.indent = _join(pending + free, own) + "".join(f"{c}\n" for c in inner)
-            moved += len(comments(pending)) + len(inner)
+            moved += len(inner)
             pending = ""
         elif inner:
             target.trivia.indent += "".join(f"{c}\n" for c in inner)

@@ -16,7 +16,7 @@ import gmscreen.rules
 from gmscreen.campaign import load_campaign, open_session, sample_path
 from gmscreen.campaign.model import Condition
 from gmscreen.campaign.store import campaign_data, load_file_state, save_campaign
-from gmscreen.campaign.tomledit import PatchError, patch_text, same
+from gmscreen.campaign.tomledit import PatchError, keep_comments, patch_text, same, whole_text
 from gmscreen.ui.config import Config
 
 # The problems these tests read are checked in their English words (French: tests/campaign/test_french.py).
@@ -145,19 +145,109 @@ def test_text_that_does_not_parse_is_not_patched():
         patch_text("a = [1,\n", {"a": 1})
 
 
-def test_a_patch_that_fails_falls_back_to_the_whole_file(tmp_path, monkeypatch):
-    path = tmp_path / "mir.toml"
-    shutil.copyfile(sample_path("mir"), path)
-    campaign, _, base = load_file_state(path)
-    campaign.session = 9
-
+def refuse_patches(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise PatchError("refused for the test")
 
     monkeypatch.setattr("gmscreen.campaign.tomledit.patch_text", refuse)
+
+
+def test_a_patch_that_fails_writes_the_file_whole_with_every_comment_in_its_place(tmp_path, monkeypatch):
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    before = path.read_text("utf-8")
+    campaign, _, base = load_file_state(path)
+    campaign.session = 9
+    campaign.encounter.turn = 2
+    refuse_patches(monkeypatch)
     saved = save_campaign(campaign, path, base=base)
+    after = path.read_text("utf-8")
     assert load_campaign(path) == campaign                  # nothing lost, only the layout
-    assert saved.text == path.read_text("utf-8") and saved.data == campaign_data(campaign)
+    assert saved.text == after and saved.data == campaign_data(campaign)
+    assert Counter(oracle.comments(after)) == Counter(oracle.comments(before))
+    assert "turn = 2                  # au tour du garde" in after         # after the same value
+    assert "[[characters.conditions]]" in after and "conditions = [" not in after  # tables stay tables
+    assert len(changed_lines(before, after)[0]) == 4        # session, initiative moved after the notes, turn
+    for heading in ("# ---------------------------------------------------------------- minuteurs\n\n"
+                    "# Guérison (Héritage) (1 jour, 3 max.) 8 succès : Loriane soigne la fièvre de Callia.\n"
+                    "# Deux jours déjà : 4 puis 2 succès, 6 sur 8, il reste un test.\n[[timers]]\n",
+                    "# ---------------------------------------------------------------- PNJ\n\n[[characters]]\n"
+                    'id = "garde"\n'):
+        assert heading in after                             # above the same header
+    assert saved.notice == ("mir.toml could not be saved in place and was written whole: 20 comments kept where "
+                            "they were (the previous version is mir.toml.bak)")
+    again = save_campaign(campaign, path, base=saved)       # the next save patches that text again
+    assert again.notice.startswith("mir.toml could not")    # (still refused here)
+    monkeypatch.undo()
+    campaign.session = 10
+    third = save_campaign(campaign, path, base=again)
+    assert not third.notice and Counter(oracle.comments(path.read_text("utf-8"))) == Counter(oracle.comments(before))
+
+
+def test_written_whole_the_comments_of_what_went_are_kept_before_what_follows(tmp_path, monkeypatch):
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    before = path.read_text("utf-8")
+    campaign, _, base = load_file_state(path)
+    campaign.encounter.entries = [e for e in campaign.encounter.entries if e.id != "chien"]
+    campaign.character("callia").conditions.clear()
+    campaign.timers = campaign.timers[1:]
+    refuse_patches(monkeypatch)
+    saved = save_campaign(campaign, path, base=base)
+    after = path.read_text("utf-8")
+    assert load_campaign(path) == campaign
+    assert Counter(oracle.comments(after)) == Counter(oracle.comments(before))     # even theirs
+    # The comment after the condition's value comes before what followed it, in the order written.
+    assert after.index("# jusqu'à la guérison") < after.index("# ---------------------------------------------------------------- PNJ")
+    assert "20 comments kept (6 moved from what is no longer there" in saved.notice   # entry, condition, timer and saved.notice.startswith("mir.toml ")
+
+
+def test_comments_that_cannot_be_put_back_in_place_go_first_in_the_file(tmp_path, monkeypatch):
+    path = tmp_path / "tedeum.toml"
+    shutil.copyfile(sample_path("tedeum"), path)
+    before = path.read_text("utf-8")
+    campaign, _, base = load_file_state(path)
+    campaign.session += 1
+    refuse_patches(monkeypatch)
+
+    def broken(*args):
+        raise ValueError("tomlkit refused")
+
+    monkeypatch.setattr("gmscreen.campaign.tomledit._put_back", broken)
+    saved = save_campaign(campaign, path, base=base)
+    after = path.read_text("utf-8")
+    assert load_campaign(path) == campaign
+    wanted = oracle.comments(before)
+    assert after.startswith("".join(f"{c}\n" for c in wanted) + "\n")
+    assert f"{len(wanted)} comments kept ({len(wanted)} moved" in saved.notice
+
+
+def test_a_file_of_an_older_format_keeps_its_comments_when_migrated(tmp_path, monkeypatch):
+    from gmscreen.campaign import store
+
+    monkeypatch.setitem(store.MIGRATIONS, 0, lambda data: data)
+    path = tmp_path / "old.toml"
+    path.write_text('# ma vieille campagne\nformat = 0\nname = "x"   # son nom\nsystem = "mir"\n', "utf-8")
+    with open_session(path) as session:
+        assert session.dirty
+    text = path.read_text("utf-8")
+    assert text.startswith("# ma vieille campagne\nformat = 1\n") and 'name = "x"   # son nom' in text
+
+
+def test_the_session_says_a_save_written_whole(tmp_path, monkeypatch):
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    with open_session(path) as session:
+        with session.edit("session") as b:
+            b.set(("session",), 8)
+        refuse_patches(monkeypatch)
+        notice = session.save_now()
+        assert notice is not None and "20 comments kept where they were" in notice
+        assert any(p.message == notice and p.warning for p in session.warnings)
+        monkeypatch.undo()
+        with session.edit("session") as b:
+            b.set(("session",), 9)
+        assert session.save_now() is None                 # patched again: nothing to say
 
 
 def test_saving_without_a_base_patches_the_file_on_disk(tmp_path):
@@ -311,3 +401,8 @@ def test_random_edits_give_exactly_the_data_asked_for(system):
         assert not oracle.expected_comments(text, out) - Counter(oracle.comments(out)), seed
         assert not Counter(oracle.comments(out)) - Counter(oracle.comments(text)), seed
         assert not oracle.kept_lines(text, out) - oracle.key_lines(out), seed
+        if seed % 5 == 0:
+            # Written whole instead, the file keeps every comment of the old text all the same.
+            kept = keep_comments(text, whole_text(new) or "")
+            assert same(tomllib.loads(kept.text), new), seed
+            assert not Counter(oracle.comments(text)) - Counter(oracle.comments(kept.text)), seed
