@@ -6,7 +6,8 @@ walks it alongside `old` (the data the text held, as the program understood it) 
 (the data to write), and touches only what differs between old and new: changed scalars
 are replaced in their own style (quotes, multi-line strings, hex or `1_000` integers, the
 comment after them), added keys go after their siblings, removed keys go, tables of an
-array are matched by `id` (else by content, then position), inline tables stay inline.
+array are matched by `id` (else `name`, else another text that tells them apart, else by
+content, then position), inline tables stay inline.
 
 A comment belongs to what follows it. Right after parsing, the comment lines and blank
 lines before a key or a header are moved into that item's own leading text (tomlkit keeps
@@ -454,10 +455,11 @@ class _Patch:
         made = _build(value, inline)
         if isinstance(tbl, Table):
             # (`tbl[k] =` would indent it as the table's leading text, comments included)
+            keys = [v for key, v in tbl.value.body if key is not None and not isinstance(v, (Table, AoT, Null))]
             tbl.raw_append(k, made)
-            margin = tbl.trivia.indent.rpartition("\n")[2]
+            margin = keys[-1].trivia.indent.rpartition("\n")[2] if keys else ""
             if margin and not margin.strip() and not isinstance(made, (Table, AoT)):
-                made.trivia.indent = margin
+                made.trivia.indent = margin     # as indented as the key before it
         else:
             tbl[k] = made
         if not inline and isinstance(made, (Table, AoT)):
@@ -480,6 +482,9 @@ class _Patch:
         leads = [_split(t.trivia.indent) for t in tables]
         spacing = "\n" if len(tables) < 2 or any(_lines(f)[:1] and not _lines(f)[0].strip()
                                                   for f, _own in leads[1:]) else ""
+        margin = leads[-1][1].rpartition("\n")[2] if leads else ""
+        margin = "" if margin.strip() else margin           # new entries as indented as the last one
+        spacing += margin
         kept = {s for s in sources if s is not None}
         places: list[str] = []                  # the free lines of the places the kept entries hold
         carry = ""
@@ -501,13 +506,17 @@ class _Patch:
                 table.trivia.indent = places[q] + leads[src][1]
                 q += 1
             elif j == 0 and places:
-                table.trivia.indent = places[0]
+                table.trivia.indent = places[0] + margin
                 places[0] = spacing
             elif j == 0:
-                table.trivia.indent = _join(carry, "") if carry else spacing
+                table.trivia.indent = (_join(carry, "") if carry else spacing) + margin
                 carry = ""
             else:
                 table.trivia.indent = spacing
+            if src is None and margin:
+                for key, value in table.value.body:
+                    if key is not None and not isinstance(value, (Table, AoT)):
+                        value.trivia.indent = margin
         if carry:
             self._put(carry, after)
         edit_kept()
@@ -525,7 +534,12 @@ class _Patch:
             base = [base[i] for i in kept]
             kept = list(range(len(kept)))
         for i in sorted(set(range(len(cur))) - set(kept), reverse=True):
-            del item[i]
+            if isinstance(item, Array):
+                was = Counter(comments(item.as_string()))
+                del item[i]                     # (tomlkit takes the comment after it with it)
+                self.gone.update(was - Counter(comments(item.as_string())))
+            else:
+                del item[i]
             del cur[i]
             base = base[:i] + base[i + 1:]
             sources = [s - 1 if s is not None and s > i else s for s in sources]

@@ -198,8 +198,10 @@ def test_written_whole_the_comments_of_what_went_are_kept_before_what_follows(tm
     assert load_campaign(path) == campaign
     assert Counter(oracle.comments(after)) == Counter(oracle.comments(before))     # even theirs
     # The comment after the condition's value comes before what followed it, in the order written.
-    assert after.index("# jusqu'à la guérison") < after.index("# ---------------------------------------------------------------- PNJ")
-    assert "20 comments kept (6 moved from what is no longer there" in saved.notice   # entry, condition, timer and saved.notice.startswith("mir.toml ")
+    npcs = "# ---------------------------------------------------------------- PNJ"
+    assert after.index("# jusqu'à la guérison") < after.index(npcs)
+    assert saved.notice.startswith("mir.toml ")
+    assert "20 comments kept (6 moved from what is no longer there" in saved.notice      # entry, condition, timer
 
 
 def test_comments_that_cannot_be_put_back_in_place_go_first_in_the_file(tmp_path, monkeypatch):
@@ -259,6 +261,97 @@ def test_saving_without_a_base_patches_the_file_on_disk(tmp_path):
     save_campaign(campaign, path)
     removed, added = changed_lines(before, path.read_text("utf-8"))
     assert removed == [f"session = {campaign.session - 1}"] and added == [f"session = {campaign.session}"]
+
+
+# ---------------------------------------------------------------- whose comment it is
+
+LIST = """\
+[e]
+round = 1
+
+# ---- la liste
+
+# a
+[[e.x]]
+id = "a"
+
+# b
+[[e.x]]
+id = "b"
+
+# ---- fin
+
+[t]
+k = 1
+"""
+
+
+def edited(text: str, edit) -> str:
+    data = tomllib.loads(text)
+    edit(data)
+    out = patch_text(text, data)
+    assert same(tomllib.loads(out), data)
+    return out
+
+
+def test_an_entry_put_first_goes_under_the_heading_of_the_list():
+    out = edited(LIST, lambda d: d["e"]["x"].insert(0, {"id": "z"}))
+    assert out == LIST.replace('# ---- la liste\n\n', '# ---- la liste\n\n[[e.x]]\nid = "z"\n\n')
+
+
+def test_entries_sorted_take_their_own_comments_and_leave_the_headings_in_place():
+    out = edited(LIST, lambda d: d["e"]["x"].reverse())
+    assert out == LIST.replace('# a\n[[e.x]]\nid = "a"\n\n# b\n[[e.x]]\nid = "b"\n',
+                               '# b\n[[e.x]]\nid = "b"\n\n# a\n[[e.x]]\nid = "a"\n')
+
+
+def test_an_entry_removed_takes_its_own_comment_only():
+    out = edited(LIST, lambda d: d["e"]["x"].pop(1))
+    assert out == LIST.replace('# b\n[[e.x]]\nid = "b"\n\n', "")
+    crlf = LIST.replace("\n", "\r\n")
+    assert edited(crlf, lambda d: d["e"]["x"].pop(0)) == crlf.replace('# a\r\n[[e.x]]\r\nid = "a"\r\n\r\n', "")
+
+
+def test_an_array_emptied_keeps_the_headings_and_filled_again_is_tables_again():
+    empty = edited(LIST, lambda d: d["e"].__setitem__("x", []))
+    assert empty == '[e]\nround = 1\nx = []\n\n# ---- la liste\n\n# ---- fin\n\n[t]\nk = 1\n'
+    again = edited(empty, lambda d: d["e"].__setitem__("x", [{"id": "c"}, {"id": "d"}]))
+    assert again == '[e]\nround = 1\n\n[[e.x]]\nid = "c"\n\n[[e.x]]\nid = "d"\n\n# ---- la liste\n\n# ---- fin\n\n' \
+                    '[t]\nk = 1\n'
+
+
+def test_the_comments_that_end_the_file_stay_last():
+    text = "[[t]]\nid = 1\n\n# fin du fichier\n"
+    out = edited(text, lambda d: (d["t"][0].__setitem__("v", 2), d["t"].append({"id": 2})))
+    assert out == '[[t]]\nid = 1\nv = 2\n\n[[t]]\nid = 2\n\n# fin du fichier\n'
+
+
+def test_an_indented_file_stays_indented():
+    text = "[a]\n  x = 1\n  # c\n  [[a.b]]\n  id = 1\n"
+    out = edited(text, lambda d: (d["a"].__setitem__("y", 2), d["a"]["b"].append({"id": 2})))
+    assert out == "[a]\n  x = 1\n  y = 2\n  # c\n  [[a.b]]\n  id = 1\n\n  [[a.b]]\n  id = 2\n"
+
+
+def test_a_value_of_a_multi_line_array_takes_its_comment_with_it():
+    text = "[d]\nrolls = [\n  [1, 2],  # jour 1\n  [3, 4],  # jour 2\n]\n"
+    longer = text.replace("# jour 2\n]", "# jour 2\n  [5, 6],\n]")
+    assert edited(text, lambda d: d["d"]["rolls"].append([5, 6])) == longer
+    assert edited(text, lambda d: d["d"]["rolls"].pop()) == "[d]\nrolls = [\n  [1, 2],  # jour 1\n]\n"
+
+
+def test_a_patch_that_would_lose_a_comment_is_refused(monkeypatch):
+    from gmscreen.campaign import tomledit
+
+    real = tomledit._Patch.remove
+
+    def careless(self, tbl, k):                 # a removal that forgets to keep the lines above
+        del tbl[k]
+
+    monkeypatch.setattr(tomledit._Patch, "remove", careless)
+    with pytest.raises(PatchError, match="comment would be lost"):
+        patch_text("# en tête\n\na = 1\nc = 2\n", {"c": 2})
+    monkeypatch.setattr(tomledit._Patch, "remove", real)
+    assert patch_text("# en tête\n\na = 1\nc = 2\n", {"c": 2}) == "# en tête\n\nc = 2\n"
 
 
 # ---------------------------------------------------------------- config.toml

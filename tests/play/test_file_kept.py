@@ -6,7 +6,6 @@ it), keeps the bytes of every value that did not change, and loads as the sessio
 from __future__ import annotations
 
 import shutil
-import tomllib
 from collections import Counter
 
 import pytest
@@ -17,8 +16,6 @@ import gmscreen.rules
 from _toml_comments import annotated, comments, expected_comments, key_lines, kept_lines, statements
 from gmscreen.campaign import load_campaign, open_session, sample_path
 from gmscreen.campaign.model import Condition, Timer
-from gmscreen.campaign.store import campaign_data
-from gmscreen.campaign.tomledit import same
 from gmscreen.play.encounter import end_fight, next_turn, previous_turn, unique_slug, wait_turn
 from gmscreen.play.games import table_for
 from gmscreen.play.joins import EVERYONE, NEXT_ROUND, THIS_ROUND, candidates, join
@@ -95,7 +92,8 @@ def test_a_late_joiner_this_round_then_the_end_of_the_fight_keep_the_file(opened
     assert_kept(joined, after)
     assert_kept(original, after)
     # Nothing rewritten from scratch: the same headers in the same order, but the fight's.
-    assert headers(after) == [h for h in headers(original) if h not in ("[[encounter.entries]]", "[[encounter.declared]]")]
+    fight = ("[[encounter.entries]]", "[[encounter.declared]]")
+    assert headers(after) == [h for h in headers(original) if h not in fight]
     assert [s.text for s in statements(after) if s.kind == "key" and len(s.keys) == 1][:4] == \
         [s.text for s in statements(original) if s.kind == "key" and len(s.keys) == 1][:4]
 
@@ -251,7 +249,8 @@ def _act(session, action: int, pick: int) -> None:
     elif action == 7 and campaign.characters:
         index = pick % len(campaign.characters)
         with session.edit("Condition") as b:
-            b.insert(("characters", index, "conditions"), 0 if pick % 2 else None, Condition(f"État {pick}", "", 1 + pick % 3))
+            b.insert(("characters", index, "conditions"), 0 if pick % 2 else None,
+                     Condition(f"État {pick}", "", 1 + pick % 3))
     elif action == 8 and campaign.timers:
         with session.edit("Minuteur") as b:
             b.delete(("timers",), pick % len(campaign.timers))
