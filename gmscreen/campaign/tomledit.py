@@ -269,8 +269,10 @@ def _body(tbl: Any) -> list:
 
 def _get(tbl: Any, k: str) -> Any:
     """The item under `k` itself (`tbl[k]` gives a plain bool for a boolean)."""
-    if isinstance(tbl, (Container, Table, InlineTable)):
+    if isinstance(tbl, Container):
         return tbl.item(k)
+    if isinstance(tbl, (Table, InlineTable)):
+        return tbl.value.item(k)
     return tbl[k]
 
 
