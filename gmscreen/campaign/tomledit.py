@@ -368,8 +368,8 @@ class _Patch:
             return
         free, own = self._lead(item)
         head = item.body[0] if isinstance(item, AoT) and item.body else item
-        note = head.trivia.comment if isinstance(head, (Table, AoT)) and _shows(head) or \
-            not isinstance(head, (Table, AoT)) else ""
+        shows = not isinstance(head, (Table, AoT)) or isinstance(head, Table) and _shows(head)
+        note = head.trivia.comment if shows else ""     # (the comment after a value or a header)
         after = self._after(item)
         self.gone.update(Counter(comments(_written(item))) - Counter(comments(free + own + note)))
         tbl[k] = made
