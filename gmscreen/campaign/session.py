@@ -594,7 +594,7 @@ class CampaignSession:
 
     # -- saving
 
-    def save_now(self) -> None:
+    def save_now(self) -> str | None:
         """Full atomic save, then the journal is emptied. Thread-safe. Called again while an
         operation is under way on this thread (a signal handler), it runs when that ends.
 
@@ -602,18 +602,24 @@ class CampaignSession:
         written by someone else is never saved over. `disk_conflict` is set instead, and saves
         wait for the GM's choice (`resolve_conflict`); the changes stay in the journal.
         Only the file opened is written, never through a link put in its place; one made
-        read-only meanwhile is not replaced (CampaignError: the changes stay in the journal)."""
+        read-only meanwhile is not replaced (CampaignError: the changes stay in the journal).
+
+        Returns what the GM must be told of this save (the file could not be patched and was
+        written whole, its comments kept: see `store.save_campaign`), also kept in `warnings`;
+        None when there is nothing to say."""
         with self._mutex:
             if self.read_only or self._closed:
-                return
+                return None
             if self._busy:
                 self._save_pending = True
-                return
+                return None
             if not self.dirty or self.disk_conflict is not None:
-                return
+                return None
             self._busy += 1
             try:
-                self._save()
+                if self._save() and self._base.notice:
+                    return self._base.notice
+                return None
             finally:
                 self._busy -= 1
 
@@ -654,6 +660,8 @@ class CampaignSession:
         self._empty_journal()
         self.history = []
         self.dirty = False
+        if self._base.notice:
+            self.warnings.append(Problem(str(self.path), "", self._base.notice, None, True))
         return True
 
     def _keep_history(self) -> None:

@@ -275,11 +275,14 @@ class CampaignHost(App[int]):
         if session is None or session.closed:
             return
         try:
-            session.save_now()
+            notice = session.save_now()
         except (CampaignError, OSError) as exc:
             message = "; ".join(str(p) for p in exc.problems) if isinstance(exc, CampaignError) else str(exc)
             self.call_from_thread(self.warn, _("save failed (changes kept in the journal): {problem}").format(
                 problem=message), "error")
+            return
+        if notice:          # written whole, its comments kept: said once
+            self.call_from_thread(self.warn, notice, "warning")
 
     # ------------------------------------------------------------ rolls
 
