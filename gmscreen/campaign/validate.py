@@ -62,7 +62,8 @@ TIMER_KEYS = ("id", "label", "kind", "who", "opponent", "request", "dice", "roun
               "gm_only", "hidden_sides")
 TIMER_SIDES = ("actor", "opponent")         # the sides a timer keeps from the players (`hidden_sides`)
 # What a round played with its own settings may change (Magisphère R18), and the range of each.
-ROUND_STATS_KEYS = {"actor_stat": 30, "actor_skill": 20, "opponent_stat": 30, "opponent_skill": 20}
+ROUND_STATS_KEYS = {"actor_stat": 30, "actor_skill": 20, "actor_bonus": 20,
+                    "opponent_stat": 30, "opponent_skill": 20, "opponent_bonus": 20}
 
 # ---------------------------------------------------------------- public API
 

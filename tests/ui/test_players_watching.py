@@ -265,6 +265,8 @@ async def test_a_gm_only_extended_test_and_its_undo_label_while_watching(campaig
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test(size=(80, 24)) as pilot:
         await _watched(app, pilot)
+        with app.session.edit("fin du combat") as b:     # an hour-long test waits for the fight's end (R20)
+            b.set(("encounter", "round"), 0)
         line = "mj loriane investigation 7 heure max4"
         seed = _seed(app.session.campaign, line, lambda f: f.result is not None and f.result["outcome"] == "pending")
         app.pane("dice-tray").rng = random.Random(seed)
