@@ -19,7 +19,7 @@ import pytest
 from gmscreen.play import luck_stats
 from gmscreen.play.games import table_for
 from gmscreen.play.logline import helper_names, log_line
-from gmscreen.play.player_view import CampaignWatch
+from gmscreen.play.player_view import CampaignWatch, load_played
 from gmscreen.i18n import _
 from gmscreen.play.public import (Sight, Visibility, hidden_words, public_label, public_line, record_system,
                                   secret_difficulty_words)
@@ -94,6 +94,9 @@ def _play(session, text: str) -> list:
             records.append(table.record_roll(**interval_log_fields(session.campaign, timer, rolled)))
             assert table.change(f"{timer.label} · {rolled.step}", lambda b: record_interval(b, index, timer, rolled))
     assert table.warnings == [] and all(r is not None for r in records)
+    # What the player view reads is what the GM plays: a journal it could not replay would show
+    # the saved state, from before a character was hidden.
+    assert load_played(session.path) == session.campaign
     return records, roll.timer
 
 
