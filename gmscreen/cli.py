@@ -453,10 +453,17 @@ def _cmd_resolve(argv: list[str]) -> int:
 
 
 def _seed(text: str) -> int:
+    """A seed within what a roll log keeps (`limits.MAX_SEED`: the 63 bits gmscreen draws itself)."""
+    from gmscreen.campaign.limits import MAX_SEED
+
     try:
-        return int(text)
+        seed = int(text) if len(text) <= 40 else None
     except ValueError:
-        raise argparse.ArgumentTypeError(_("expected an integer seed, got {text}").format(text=repr(text))) from None
+        seed = None
+    if seed is None or not 0 <= seed <= MAX_SEED:
+        raise argparse.ArgumentTypeError(_("expected an integer seed from 0 to {most}, got {text}").format(
+            most=MAX_SEED, text=repr(text[:40]))) from None
+    return seed
 
 
 # ---------------------------------------------------------------- roll and odds: flags from Kind.fields

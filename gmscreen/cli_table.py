@@ -2,7 +2,8 @@
 
 What a GM binds to a tmux key or a stream deck. Both go through `gmscreen.play` exactly as
 the screen does (same grammar, choices, spending, ticks, journal and undo), and both refuse a
-campaign that another gmscreen holds: two writers would lose one's work.
+campaign that another gmscreen holds: two writers would lose one's work. Like the screen, both
+first settle a roll a stopped screen left waiting for a choice: the dice the table saw are logged.
 """
 
 from __future__ import annotations
@@ -25,9 +26,26 @@ def _table(path: str, prog: str) -> Iterator[Any]:
         if session.read_only:
             raise CliError(_("{prog}: {path}: opened read-only ({reason}); nothing was written").format(
                 prog=prog, path=path, reason=session.read_only_reason or _("journal damaged")))
+        _settle_pending(session, prog)
         yield session
     finally:
         session.close()
+
+
+def _settle_pending(session: Any, prog: str) -> None:
+    """A roll shown by a screen that stopped before logging it: logged as it stood, as the
+    screen does when it opens (or set aside when it does not fit), said on stderr."""
+    import sys
+
+    before = len(session.warnings)
+    recovered = session.recover_pending()
+    for problem in session.warnings[before:]:
+        print(f"{prog}: {problem}", file=sys.stderr)
+    if recovered is not None:
+        secret = recovered.gm_only or bool(recovered.result.get("hidden"))
+        what = _("the GM's secret roll") if secret else f"{recovered.who} · {recovered.line}"
+        print(f"{prog}: " + _("roll shown before the stop, logged as it stood: {roll}").format(roll=what),
+              file=sys.stderr)
 
 
 def cmd_line(argv: list[str]) -> int:

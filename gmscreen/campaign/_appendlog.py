@@ -15,6 +15,7 @@ costs only itself.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import re
@@ -29,11 +30,18 @@ from gmscreen.rules.records import record
 from . import safeload
 from ._fastlog import loads_piece
 from .errors import CampaignError, Problem
+from .limits import MAX_LOG_ENTRY_BYTES
 from .safeload import parse_problem
 
-# A chunk that does not parse: bad bytes, bad TOML, or nesting deeper than the parser can
-# follow (RecursionError), which is damage to report, never a traceback.
-_UNPARSABLE = (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError)
+# A chunk that does not parse: bad bytes, bad TOML, a number of more digits than Python
+# converts (a bare ValueError), or nesting deeper than the parser can follow (RecursionError),
+# which is damage to report, never a traceback. (Both decode errors are ValueErrors.)
+_UNPARSABLE = (ValueError, RecursionError)
+
+
+def _damage(exc: BaseException) -> bool:
+    """Text that parses to something no torn write leaves: nesting too deep, a number too long."""
+    return isinstance(exc, RecursionError) or safeload.too_many_digits(exc)
 
 
 class EntryError(ValueError):
@@ -53,6 +61,7 @@ class Scan:
     entries: dict[str, list[Any]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     good_end: int = 0       # offset (from the scanned segment's base) where a torn tail starts, or its end
+    seen: dict[str, int] = field(default_factory=dict)    # entries of each name, read or left out
     torn: bool = False
     lines: int = 0          # newlines in the good part
 
@@ -143,6 +152,7 @@ class _Reporter:
         self.base_line = base_line
         self.first_index = first_index
         self._lines: dict[str, list[int]] | None = None
+        self.blanked: dict[str, list[int]] = {}     # entries left out before parsing (too large)
 
     def line_of(self, name: str, index: int) -> int | None:
         if self._lines is None:
@@ -155,7 +165,18 @@ class _Reporter:
         found = self._lines.get(name, [])
         return found[index] if index < len(found) else None
 
-    def problem(self, name: str, index: int, message: str, line: int | None = None) -> Problem:
+    def place(self, name: str, index: int) -> int:
+        """The place among the entries of `data` of the `index`-th one the parser saw (the
+        parser does not see the entries left out as too large)."""
+        for skipped in self.blanked.get(name, ()):
+            if skipped <= index:
+                index += 1
+        return index
+
+    def problem(self, name: str, index: int, message: str, line: int | None = None, *,
+                placed: bool = False) -> Problem:
+        if not placed:
+            index = self.place(name, index)
         if line is None:
             line = self.line_of(name, index)
         return Problem(self.file, f"{name}[{self.first_index.get(name, 0) + index}]", message, line, True)
@@ -177,39 +198,48 @@ def _torn_message(what: str, reason: str) -> str:
              "the entries before it are intact").format(what=_(what), reason=reason)
 
 
-def _ignored(reason: object, what: str) -> str:
+def ignored(reason: object, what: str) -> str:
+    """`reason: <what> ignored`, the words for an entry left out (`what`: an N_() phrase)."""
     return _("{reason}: {what} ignored").format(reason=reason, what=_(what))
 
 
 def scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, *, what: str = N_("entry"),
-         base_line: int = 0, first_index: dict[str, int] | None = None) -> Scan:
-    """Parse a whole file or an appended segment (which starts at an entry boundary)."""
+         base_line: int = 0, first_index: dict[str, int] | None = None, final: bool = True) -> Scan:
+    """Parse a whole file or an appended segment (which starts at an entry boundary).
+
+    `final`: the segment ends the file, so its last entry may be a write cut short (torn);
+    a piece of a file read piece by piece (`stream_scan`) is followed by more entries, so an
+    entry of it that does not parse is damage. An entry larger than MAX_LOG_ENTRY_BYTES is
+    left out unparsed, with a problem naming its place."""
     out = Scan(entries={n: [] for n in names})
     first_index = dict(first_index or {})
     rep = _Reporter(data, file, names, base_line, first_index)
     if not data:
         return out
-    split = _tail_start(data, _header_lines(names))
-    body, tail = (data, b"") if split is None else (data[:split], data[split:])
+    parsed = _blank_oversize(data, names, rep, out, what)
+    blanked = Scan(problems=list(out.problems), seen=dict(out.seen))    # for the entry-by-entry fallback
+    split = _tail_start(parsed, _header_lines(names))
+    body, tail = (parsed, b"") if split is None else (parsed[:split], parsed[split:])
     try:
         doc = _loads_in_chunks(body, names)
     except _UNPARSABLE:
-        return _slow_scan(data, file, names, convert, what, base_line, first_index)
+        return _slow_scan(parsed, file, names, convert, what, base_line, first_index, final, rep, blanked)
     for key, value in doc.items():
         if key in names:
             if not isinstance(value, list):
-                return _slow_scan(data, file, names, convert, what, base_line, first_index)
+                return _slow_scan(parsed, file, names, convert, what, base_line, first_index, final, rep, blanked)
             entries = out.entries[key]
             for i, item in enumerate(value):
                 try:
                     entries.append(convert(key, item))
                 except EntryError as exc:
-                    out.problems.append(rep.problem(key, i, _ignored(exc, what)))
+                    out.problems.append(rep.problem(key, i, ignored(exc, what)))
+            out.seen[key] = out.seen.get(key, 0) + len(value)
         else:
             out.header[key] = value
     out.good_end = len(data)
     if tail:
-        _scan_tail(out, tail, split, data, names, convert, what, rep, doc)
+        _scan_tail(out, tail, split, parsed, names, convert, what, rep, doc, final)
     if out.torn:
         out.lines = data.count(b"\n", 0, out.good_end)
     else:
@@ -217,49 +247,89 @@ def scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, *, wh
     return out
 
 
+# Every byte but the newline turned into a space: an entry left out keeps its lines and length.
+_BLANK = bytes(b if b == 0x0A else 0x20 for b in range(256))
+
+
+def oversize_message(size: int) -> str:
+    return _("larger than {size} ({count} bytes), the most one entry holds").format(
+        size=safeload.size_text(MAX_LOG_ENTRY_BYTES), count=safeload.thousands(size))
+
+
+def _blank_oversize(data: bytes, names: tuple[str, ...], rep: _Reporter, out: Scan, what: str) -> bytes:
+    """`data` with every entry larger than MAX_LOG_ENTRY_BYTES blanked out (spaces, its lines
+    kept), each reported with its place; `data` itself when none is (always so when the
+    whole segment is no larger)."""
+    if len(data) <= MAX_LOG_ENTRY_BYTES:
+        return data
+    starts = [(m.start(), m.group(1).decode()) for m in _entry_regex(names).finditer(data)]
+    seen: dict[str, int] = {}
+    big = []
+    for k, (start, name) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(data)
+        index = seen[name] = seen.get(name, -1) + 1
+        if end - start > MAX_LOG_ENTRY_BYTES:
+            big.append((start, end, name, index))
+    if not big:
+        return data
+    blanked = bytearray(data)
+    for start, end, name, index in big:
+        blanked[start:end] = data[start:end].translate(_BLANK)
+        rep.blanked.setdefault(name, []).append(index)
+        out.problems.append(rep.problem(name, index, ignored(oversize_message(end - start), what), placed=True))
+        out.seen[name] = out.seen.get(name, 0) + 1
+    return bytes(blanked)
+
+
 def _scan_tail(out: Scan, tail: bytes, split: int, data: bytes, names: tuple[str, ...], convert: Convert,
-               what: str, rep: _Reporter, body_doc: dict) -> None:
+               what: str, rep: _Reporter, body_doc: dict, final: bool) -> None:
     line = rep.base_line + data.count(b"\n", 0, split) + 1
+    name = next((n for n in names if tail.lstrip().startswith(f"[[{n}]".encode())), names[0])
+    index = len(body_doc.get(name, ()))
+    out.seen[name] = out.seen.get(name, 0) + 1
     try:
         tdoc = tomllib.loads(tail.decode("utf-8"))
-    except RecursionError as exc:       # not a torn write: a damaged entry, reported and kept
-        name = next((n for n in names if tail.lstrip().startswith(f"[[{n}]".encode())), names[0])
-        index = len(body_doc.get(name, ()))
-        out.problems.append(rep.problem(name, index, _ignored(_toml_message(exc), what), line))
-        return
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except _UNPARSABLE as exc:
+        if _damage(exc):                # not a torn write: a damaged entry, reported and kept
+            out.problems.append(rep.problem(name, index, ignored(_toml_message(exc), what), line))
+            return
         reason = _("invalid UTF-8") if isinstance(exc, UnicodeDecodeError) else _("it does not parse as TOML")
-        _mark_torn(out, split, tail, names, what, rep, line, reason, body_doc)
+        _mark_torn(out, split, name, index, what, rep, line, reason, final)
         return
     keys = [k for k in tdoc if k in names]
     if len(tdoc) != 1 or len(keys) != 1 or not isinstance(tdoc[keys[0]], list) or len(tdoc[keys[0]]) != 1:
-        _mark_torn(out, split, tail, names, what, rep, line, _("not one whole entry"), body_doc)
+        _mark_torn(out, split, name, index, what, rep, line, _("not one whole entry"), final)
         return
-    name = keys[0]
-    index = len(body_doc.get(name, ()))
     try:
-        out.entries[name].append(convert(name, tdoc[name][0]))
+        out.entries[keys[0]].append(convert(keys[0], tdoc[keys[0]][0]))
     except EntryError as exc:
         if exc.incomplete:
-            _mark_torn(out, split, tail, names, what, rep, line, str(exc), body_doc)
+            _mark_torn(out, split, name, index, what, rep, line, str(exc), final)
         else:
-            out.problems.append(rep.problem(name, index, _ignored(exc, what), line))
+            out.problems.append(rep.problem(name, index, ignored(exc, what), line))
 
 
-def _mark_torn(out: Scan, split: int, tail: bytes, names: tuple[str, ...], what: str, rep: _Reporter,
-               line: int, reason: str, body_doc: dict) -> None:
-    name = next((n for n in names if tail.lstrip().startswith(f"[[{n}]".encode())), names[0])
-    index = len(body_doc.get(name, ()))
+def _mark_torn(out: Scan, split: int, name: str, index: int, what: str, rep: _Reporter, line: int, reason: str,
+               final: bool) -> None:
+    """The last entry cut short: torn when it ends the file, else damage (more follows it)."""
+    if not final:
+        out.problems.append(rep.problem(name, index, ignored(reason, what), line))
+        return
     out.torn = True
     out.good_end = _chunk_start(rep.data, split)
     out.problems.append(rep.problem(name, index, _torn_message(what, reason), line))
 
 
 def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, what: str,
-               base_line: int, first_index: dict[str, int]) -> Scan:
-    """Entry by entry: used only when the file was damaged somewhere before its last entry."""
+               base_line: int, first_index: dict[str, int], final: bool = True, rep: _Reporter | None = None,
+               found: Scan | None = None) -> Scan:
+    """Entry by entry: used only when the file was damaged somewhere before its last entry.
+    (`rep` and `found`: the reporter and the problems of `scan`, which left out entries too large.)"""
     out = Scan(entries={n: [] for n in names})
-    rep = _Reporter(data, file, names, base_line, first_index)
+    if found is not None:
+        out.problems = list(found.problems)
+        out.seen = dict(found.seen)
+    rep = rep or _Reporter(data, file, names, base_line, first_index)
     starts = [(m.start(), m.group(1).decode()) for m in _entry_regex(names).finditer(data)]
     frag = _tail_start(data, _header_lines(names))
     if frag is not None and (not starts or frag > starts[-1][0]):
@@ -274,7 +344,7 @@ def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert,
                 raise CampaignError([Problem(file, "", _("{problem}: expected a format line then {entries} entries")
                                              .format(problem=_toml_message(exc), entries=f"[[{names[0]}]]"),
                                              base_line + 1)]) from None
-            if not starts:
+            if not starts and final:
                 # Nothing but a header cut short while the file was being created.
                 out.torn = True
                 out.good_end = 0
@@ -295,6 +365,7 @@ def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert,
         last = k + 1 == len(starts)
         index = counts[name]
         counts[name] += 1
+        out.seen[name] = out.seen.get(name, 0) + 1
         try:
             doc = tomllib.loads(chunk.decode("utf-8"))
             items = doc.get(name)
@@ -302,17 +373,130 @@ def _slow_scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert,
                 raise EntryError(_("not one whole entry"), incomplete=True)
             out.entries[name].append(convert(name, items[0]))
         except (*_UNPARSABLE, EntryError) as exc:
-            incomplete = (not isinstance(exc, (EntryError, RecursionError))
-                          or (isinstance(exc, EntryError) and exc.incomplete))
+            incomplete = (exc.incomplete if isinstance(exc, EntryError) else not _damage(exc))
             reason = str(exc) if isinstance(exc, EntryError) else _toml_message(exc)
-            if last and incomplete:
+            if last and incomplete and final:
                 out.torn = True
                 out.good_end = _chunk_start(data, start)
                 out.problems.append(rep.problem(name, index, _torn_message(what, reason), line))
             else:
-                out.problems.append(rep.problem(name, index, _ignored(reason, what), line))
+                out.problems.append(rep.problem(name, index, ignored(reason, what), line))
     out.lines = data.count(b"\n", 0, out.good_end)
     return out
+
+
+PIECE_BYTES = 1 << 20           # a log read piece by piece: this much at a time, cut where an entry starts
+
+
+def stream_scan(path: str | Path, names: tuple[str, ...], convert: Convert, *, what: str, called: str,
+                expected: str) -> Iterator[Scan]:
+    """The log at `path` scanned a piece at a time, oldest entries first (nothing when it does
+    not exist yet): each `Scan` holds whole entries, its problems with the lines and places of
+    the whole file, and `final` set on the last piece only (the one whose last entry may be
+    torn). Memory holds one piece, at most PIECE_BYTES + MAX_LOG_ENTRY_BYTES bytes, whatever the
+    length of the log: an entry larger than that is skipped over unread, and reported. Raises
+    CampaignError as `read_whole` does (naming the `called` file, or what was `expected`)."""
+    file = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CampaignError([Problem(file, "", _("cannot read the {file}: {reason}").format(
+            file=_(called), reason=exc.strerror or exc))]) from None
+    try:
+        size = os.fstat(fd).st_size
+        check_size(file, size, expected)
+        yield from _pieces(fd, size, file, names, convert, what)
+    except OSError as exc:
+        raise CampaignError([Problem(file, "", _("cannot read the {file}: {reason}").format(
+            file=_(called), reason=exc.strerror or exc))]) from None
+    finally:
+        os.close(fd)
+
+
+def check_size(file: str, size: int, expected: str) -> None:
+    """CampaignError when a log of `size` bytes is larger than any reader of it reads, in the
+    words of `read_whole` (`expected`: an N_() phrase)."""
+    if size > safeload.MAX_LOG_BYTES:
+        why = _("larger than {size} ({count} bytes)").format(size=safeload.size_text(safeload.MAX_LOG_BYTES),
+                                                              count=safeload.thousands(size))
+        raise CampaignError([Problem(file, "", f"{why}: {_(expected)}")])
+
+
+_LOOKAHEAD = 64 * 1024              # read past a piece to find where the next entry starts
+
+
+def _pieces(fd: int, size: int, file: str, names: tuple[str, ...], convert: Convert, what: str) -> Iterator[Scan]:
+    """The pieces of [0, size), each scanned; every byte is read once (what follows a cut is
+    kept for the next piece), but for an entry too large, whose rest is skipped over unread."""
+    headers = _entry_regex(names)
+    pos, lines = 0, 0
+    counts: dict[str, int] = {}
+    buffer = b""                        # the bytes from `pos` on, read already
+    while pos < size:
+        for want in (PIECE_BYTES + _LOOKAHEAD, PIECE_BYTES + MAX_LOG_ENTRY_BYTES):
+            if len(buffer) < want and pos + len(buffer) < size:
+                buffer += os.pread(fd, min(want, size - pos) - len(buffer), pos + len(buffer))
+            final = pos + len(buffer) >= size
+            cut = None if final else _cut(buffer, headers)
+            if final or cut is not None:
+                break
+        if not buffer:
+            return                          # cut shorter meanwhile: what was there is read
+        if not final and not cut:           # the entry starting here runs past the window: too large
+            skipped, newlines = _skip_entry(fd, size, pos, headers)
+            m = headers.match(buffer)
+            name = m.group(1).decode() if m is not None else None
+            reason = ignored(oversize_message(skipped - pos), what)
+            if name is None:                # no entry starts the file: its header is too large
+                problem = Problem(file, "", _("file header: {problem}").format(problem=reason), lines + 1, True)
+            else:
+                problem = Problem(file, f"{name}[{counts.get(name, 0)}]", reason, lines + 1, True)
+                counts[name] = counts.get(name, 0) + 1
+            yield Scan(entries={n: [] for n in names}, problems=[problem], good_end=skipped - pos, lines=newlines)
+            pos, lines, buffer = skipped, lines + newlines, b""
+            continue
+        data, buffer = (buffer, b"") if final else (buffer[:cut], buffer[cut:])
+        found = scan(data, file, names, convert, what=what, base_line=lines, first_index=counts, final=final)
+        yield found
+        for name, seen in found.seen.items():
+            counts[name] = counts.get(name, 0) + seen
+        lines += data.count(b"\n")
+        pos += len(data)
+
+
+def _cut(buffer: bytes, headers: re.Pattern[bytes]) -> int | None:
+    """Where to end a piece of `buffer`: the first entry line at or past PIECE_BYTES, else the
+    last one before it (0: the entry starting the buffer runs past it; None: no line found yet)."""
+    m = headers.search(buffer, PIECE_BYTES)
+    if m is not None and m.end() < len(buffer):     # (a line the buffer's end cuts may go on past it)
+        return m.start()
+    if len(buffer) < PIECE_BYTES + MAX_LOG_ENTRY_BYTES:
+        return None                                 # read more first
+    return max((m.start() for m in headers.finditer(buffer, 1, PIECE_BYTES)), default=0)
+
+
+def _skip_entry(fd: int, size: int, pos: int, headers: re.Pattern[bytes]) -> tuple[int, int]:
+    """(where the next entry after the one at `pos` starts, or the end; newlines before it),
+    read a piece at a time: an entry too large to be read is never held whole."""
+    at = pos + 1
+    found = size
+    while at < size:
+        buffer = os.pread(fd, min(PIECE_BYTES, size - at) + 1, at - 1)     # (the byte before: is `at` a line start?)
+        m = headers.search(buffer, 1)
+        if m is not None:
+            found = at - 1 + m.start()
+            break
+        at += max(1, len(buffer) - 1 - 512)       # (a header cut by the piece's end is found by the next one)
+    newlines, at = 0, pos
+    while at < found:
+        piece = os.pread(fd, min(PIECE_BYTES, found - at), at)
+        if not piece:
+            break
+        newlines += piece.count(b"\n")
+        at += len(piece)
+    return found, newlines
 
 
 _FORMAT_KEY = re.compile(rb"^[ \t]*format[ \t]*=", re.M)
@@ -394,8 +578,10 @@ class AppendFile:
 
     def __post_init__(self) -> None:
         self.counts = dict(self.counts)
-        created = not self.path.exists()
-        self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        from .sidefile import open_side
+
+        created = not os.path.lexists(self.path)
+        self.fd = open_side(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)     # never through a link
         if created:
             fsync_dir(self.path.parent)
 
@@ -414,16 +600,19 @@ class AppendFile:
 
     def _reopen_if_replaced(self) -> bool:
         """The path now names another file (deleted, replaced): follow it. True when so."""
+        from .sidefile import open_side
+
         try:
-            st_path = os.stat(self.path)
+            st_path = os.lstat(self.path)
         except FileNotFoundError:
             st_path = None
         st_fd = os.fstat(self.fd)
         if st_path is not None and (st_path.st_ino, st_path.st_dev) == (st_fd.st_ino, st_fd.st_dev):
             return False
+        fd = open_side(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)     # a link put there: refused
         fcntl.flock(self.fd, fcntl.LOCK_UN)
         os.close(self.fd)
-        self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        self.fd = fd
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         if st_path is None:
             fsync_dir(self.path.parent)
@@ -459,6 +648,10 @@ class AppendFile:
         if self.end == 0:
             text = self.header + text
         data = text.encode("utf-8")
+        if self.end + len(data) > safeload.MAX_LOG_BYTES:      # past what any reader of it reads
+            raise OSError(errno.EFBIG, _("the file has reached {size}, the most gmscreen reads; move it away to "
+                                         "start a new one").format(size=safeload.size_text(safeload.MAX_LOG_BYTES)),
+                          str(self.path))
         view = memoryview(data)
         written = 0
         try:

@@ -58,6 +58,14 @@ def _refuse_constant(name: str) -> Any:
     raise _Refused                  # NaN, Infinity: JSON's words, not TOML's
 
 
+def _keys_quoted(text: str) -> str:
+    """`_key().sub(r'\1"\2": ', text)`, twice as fast: Python 3.11 expands a template in Python
+    code at each match, while a split and a join stay in C but for one string a key."""
+    parts = _key().split(text)              # [text, sep, key, text, sep, key, ..., text]
+    parts[2::3] = [f'"{key}": ' for key in parts[2::3]]
+    return "".join(parts)
+
+
 def loads_entries(text: str, names: tuple[str, ...]) -> dict[str, list[dict[str, Any]]] | None:
     """`tomllib.loads(text)` for text made only of `[[name]]` entries laid out by our writer;
     None when the text is anything else (then parse it with tomllib)."""
@@ -66,7 +74,7 @@ def loads_entries(text: str, names: tuple[str, ...]) -> dict[str, list[dict[str,
     if "\\u" in text and _surrogate().search(text):
         return None
     header = re.compile(r"(?:\A|\n)\n*\[\[(" + "|".join(map(re.escape, names)) + r")\]\]\n")
-    parts = header.split(_key().sub(r'\1"\2": ', text))
+    parts = header.split(_keys_quoted(text))
     if parts[0].strip():
         return None
     pieces = []

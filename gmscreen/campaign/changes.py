@@ -71,9 +71,12 @@ class Op:
 class Change:
     label: str
     ops: list[Op] = field(default_factory=list)
+    # Made by a roll the players may not see (a GM-only roll's spending): its label is not shown
+    # while they watch (`gmscreen.play.public.public_label`). Kept in memory, not in the journal.
+    secret: bool = field(default=False, compare=False)
 
     def inverse(self) -> "Change":
-        return Change(self.label, [op.inverse() for op in reversed(self.ops)])
+        return Change(self.label, [op.inverse() for op in reversed(self.ops)], self.secret)
 
     def to_data(self) -> dict:
         return {"label": self.label, "ops": [op.to_data() for op in self.ops]}

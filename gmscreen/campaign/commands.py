@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Callable, Mapping, TextIO
+from typing import Any, Callable, Iterator, Mapping, TextIO
 
 from gmscreen.i18n import _, ngettext
 
 from .errors import CampaignError, Problem
-from .export import export_markdown
+from .export import markdown_pieces
 from .journal import Journal, journal_path
 from .lock import lock_path
 from .model import Campaign, RollRecord
 from .rolllog import RollLog, append_one, rolls_path
-from .session import replay
+from .recovery import replay_journal
 from .store import backup_path, create_campaign_file, load_campaign_with_warnings, write_atomic
 
 
@@ -33,11 +33,10 @@ def _load_with_journal(path: Path) -> tuple[Campaign, list[Problem], list[Proble
     campaign, warnings = load_campaign_with_warnings(path)
     journal = Journal.load(journal_path(path))
     warnings = warnings + journal.warnings
-    _state, _undo, _redo, errors = replay(campaign, journal.entries, str(journal.path))
-    if journal.damaged and not errors:
-        errors = [Problem(str(journal.path), "", _("entries before the last one are damaged: the screen will "
-                                                   "open this campaign read-only until the journal is fixed or "
-                                                   "removed"))]
+    _state, _undo, _redo, errors = replay_journal(campaign, journal)
+    errors = [Problem(p.file, p.path, _("{problem}: none of its changes is applied; the screen sets the journal "
+                                        "aside when it opens the campaign").format(problem=p.message), p.line)
+              for p in errors]
     return campaign, warnings, errors
 
 
@@ -45,7 +44,10 @@ def cmd_validate(path: str | Path, *, out: TextIO | None = None, err: TextIO | N
                  checks: Callable[[Campaign, Path], list[Problem]] | None = None) -> int:
     """Check the campaign, its journal and its roll log. 0: valid (warnings allowed), 2: not.
     `checks`: the play layer's own (condition effects its systems cannot read), given by the
-    command line, since this layer does not know the table."""
+    command line, since this layer does not know the table. The roll log is read a piece at a
+    time (`rollstream`), each of its problems said as it is found: memory stays the same with
+    a million rolls."""
+    from .rollstream import RollStream
     from .validate import validate_file
 
     out = out or sys.stdout
@@ -57,17 +59,22 @@ def cmd_validate(path: str | Path, *, out: TextIO | None = None, err: TextIO | N
         return 2
     try:
         campaign, warnings, journal_errors = _load_with_journal(path)
-        log = RollLog.load(rolls_path(path))
     except CampaignError as exc:
         _print_problems(problems + exc.problems, err)
         return 2
-    problems += [w for w in warnings if w not in problems] + journal_errors + log.warnings
+    _print_problems(problems + [w for w in warnings if w not in problems] + journal_errors, err)
+    log = RollStream(rolls_path(path), on_problem=lambda p: print(str(p), file=err))
+    try:
+        for _roll in log.rolls():
+            pass
+    except CampaignError as exc:
+        _print_problems(exc.problems, err)
+        return 2
     if checks is not None:
-        problems += checks(campaign, path)
-    _print_problems(problems, err)
+        _print_problems(checks(campaign, path), err)
     if journal_errors:
         return 2
-    characters, rolls = len(campaign.characters), len(log.records)
+    characters, rolls = len(campaign.characters), log.count
     print(_("{file}: valid ({system}, {characters}, {rolls} in the log)").format(
         file=path, system=campaign.system,
         characters=ngettext("{n} character", "{n} characters", characters).format(n=characters),
@@ -78,36 +85,63 @@ def cmd_validate(path: str | Path, *, out: TextIO | None = None, err: TextIO | N
 def cmd_export(path: str | Path, out: str | Path | None = None, *, reveal_all: bool = False,
                stdout: TextIO | None = None, err: TextIO | None = None, session: int | None = None) -> int:
     """The notes and the roll log as Markdown, to stdout or to the file `out`; `session`: that
-    session's rolls only (read without reading the rest of the log)."""
+    session's rolls only (read without reading the rest of the log). The whole log is read a
+    piece at a time (`rollstream`) and written as it is made: a million rolls cost the memory
+    of a few."""
+    from .rollstream import RollStream
+
     stdout = stdout or sys.stdout
     err = err or sys.stderr
     path = Path(path)
+    target = None if out is None or str(out) == "-" else Path(out)
+    if target is not None:
+        from .history import history_path
+
+        own = {p.absolute() for p in (path, backup_path(path), rolls_path(path), journal_path(path),
+                                      lock_path(path), history_path(path))}
+        if target.absolute() in own:
+            print(_("{file}: is one of the campaign's own files: choose another output file").format(file=target),
+                  file=err)
+            return 2
     try:
         campaign, warnings, errors = _load_with_journal(path)
-        log = RollLog.load(rolls_path(path)) if session is None else RollLog.load_session(rolls_path(path), session)
+        if session is None:
+            log = RollStream(rolls_path(path), on_problem=lambda p: print(str(p), file=err))
+            _print_problems(warnings + errors, err)
+            pieces = markdown_pieces(campaign, log.rolls(), reveal_all=reveal_all, revealed=log.revealed)
+            first = next(pieces)            # every roll read: the log's own errors come before any output
+        else:
+            one = RollLog.load_session(rolls_path(path), session)
+            _print_problems(warnings + errors + one.warnings, err)
+            pieces = markdown_pieces(campaign, one.records, reveal_all=reveal_all)
+            first = next(pieces)
     except CampaignError as exc:
         _print_problems(exc.problems, err)
         return 2
-    _print_problems(warnings + errors + log.warnings, err)
-    text = export_markdown(campaign, log.records, reveal_all=reveal_all)
-    if out is None or str(out) == "-":
-        stdout.write(text)
+    if target is None:
+        stdout.write(first)
+        for piece in pieces:
+            stdout.write(piece)
         return 0
-    target = Path(out)
-    from .history import history_path
-
-    own = {p.absolute() for p in (path, backup_path(path), rolls_path(path), journal_path(path), lock_path(path),
-                                  history_path(path))}
-    if target.absolute() in own:
-        print(_("{file}: is one of the campaign's own files: choose another output file").format(file=target),
-              file=err)
-        return 2
     try:
-        write_atomic(target, text.encode("utf-8"), backup=False)
+        write_atomic(target, _encoded(first, pieces), backup=False)
     except OSError as exc:
         print(_("{file}: cannot write: {reason}").format(file=target, reason=exc.strerror or exc), file=err)
         return 2
     return 0
+
+
+def _encoded(first: str, rest: Iterator[str]) -> Iterator[bytes]:
+    """The pieces of a document as UTF-8, a quarter of a megabyte at a time."""
+    batch = [first]
+    size = len(first)
+    for piece in rest:
+        batch.append(piece)
+        size += len(piece)
+        if size >= 1 << 18:
+            yield "".join(batch).encode("utf-8")
+            batch, size = [], 0
+    yield "".join(batch).encode("utf-8")
 
 
 def cmd_new(path: str | Path, system: str, name: str | None = None, *, out: TextIO | None = None,

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import Any, Mapping, Sequence
+import tempfile
+from array import array
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..i18n import N_, _, ngettext, pgettext
 from ..rules._base import DiceGroup, Die
@@ -29,7 +31,14 @@ _CLOSING_HASHES = re.compile(r"(^|\s)(#+)\s*$")
 def escape_inline(text: str) -> str:
     """Literal text inside a line or a table cell: no emphasis, links, HTML, cell breaks."""
     text = " ".join(str(text).replace("\r\n", "\n").split("\n"))      # a lone CR shows as \r
-    return escape_controls(_INLINE.sub(r"\\\1", text), newlines=False)
+    if _INLINE.search(text):        # (most cells have nothing to escape: the search alone is C-fast)
+        text = _INLINE.sub(_backslashed, text)
+    return escape_controls(text, newlines=False)
+
+
+def _backslashed(m: re.Match) -> str:
+    # A function, not the template r"\\\1": Python 3.11 expands a template in Python code at each match.
+    return "\\" + m.group(1)
 
 
 def escape_heading(text: str) -> str:
@@ -169,20 +178,93 @@ def _row(rec: RollRecord, system: Any, reveal_all: bool) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _session_dates(rolls: list[RollRecord]) -> str:
-    dates = sorted({d for d, _ in (_clock(r.time) for r in rolls) if d})
-    if not dates:
-        return ""
-    return dates[0] if len(dates) == 1 else f"{dates[0]} → {dates[-1]}"
-
-
-def export_markdown(campaign: Campaign, rolls: list[RollRecord], *, reveal_all: bool = False) -> str:
+def export_markdown(campaign: Campaign, rolls: Iterable[RollRecord], *, reveal_all: bool = False) -> str:
     """The whole document, in the language spoken. `reveal_all` shows GM-only rolls too (a copy
     for the GM)."""
+    return "".join(markdown_pieces(campaign, rolls, reveal_all=reveal_all))
+
+
+def markdown_pieces(campaign: Campaign, rolls: Iterable[RollRecord], *, reveal_all: bool = False,
+                    revealed: Callable[[int], bool] | None = None) -> Iterator[str]:
+    """The document of `export_markdown`, in pieces, from rolls read one at a time (a log of a
+    million rolls is never in memory: `rollstream`). A roll shows as revealed when its record
+    says so or when `revealed(seq)` does, asked once every roll was read (a `[[reveal]]` comes
+    after its roll). The rows are written to a temporary file as the rolls come, both ways for a
+    roll still secret; what stays in memory is four numbers a roll, to put them in order."""
     system = _system(campaign.system)
+    rows = _Rows(system)
+    try:
+        for rec in rolls:
+            rows.add(rec, reveal_all)
+        yield from _pieces(campaign, system, rows, revealed or (lambda seq: False))
+    finally:
+        rows.close()
+
+
+class _Rows:
+    """The table rows of the rolls read so far, in a temporary file, with their session, number
+    and lengths (arrays: 24 bytes a roll), and each session's first and last date."""
+
+    def __init__(self, system: Any) -> None:
+        self.system = system
+        self.file = tempfile.TemporaryFile()
+        self.sessions = array("q")
+        self.seqs = array("q")
+        self.first = array("i")             # bytes of the row as it shows now
+        self.second = array("i")            # bytes of the row once revealed (0: the same row)
+        self.dates: dict[int, list[str]] = {}
+        self.in_order = True                # by session then number, as our writer appends them
+
+    def add(self, rec: RollRecord, reveal_all: bool) -> None:
+        if self.seqs and (rec.session, rec.seq) < (self.sessions[-1], self.seqs[-1]):
+            self.in_order = False
+        self.sessions.append(rec.session)
+        self.seqs.append(rec.seq)
+        row = _row(rec, self.system, reveal_all).encode("utf-8")
+        self.file.write(row)
+        self.first.append(len(row))
+        secret = (rec.gm_only or bool(rec.result.get("hidden"))) and not rec.revealed
+        if secret:
+            rec.revealed = True
+            shown = _row(rec, self.system, reveal_all).encode("utf-8")
+            rec.revealed = False
+            self.file.write(shown)
+        self.second.append(len(shown) if secret else 0)
+        date = _clock(rec.time)[0]
+        if date:
+            span = self.dates.setdefault(rec.session, [date, date])
+            span[0], span[1] = min(span[0], date), max(span[1], date)
+
+    def __len__(self) -> int:
+        return len(self.seqs)
+
+    def close(self) -> None:
+        self.file.close()
+
+    def ordered(self) -> Iterator[tuple[int, int, bytes, bytes | None]]:
+        """(session, seq, row, row once revealed or None) by session, then number (ties in the
+        order of the log), read back from the file."""
+        self.file.seek(0)
+        if self.in_order:
+            read = self.file.read
+            for k in range(len(self.seqs)):
+                row = read(self.first[k])
+                yield self.sessions[k], self.seqs[k], row, read(self.second[k]) if self.second[k] else None
+            return
+        offsets = array("q", [0])
+        for k in range(len(self.seqs)):
+            offsets.append(offsets[-1] + self.first[k] + self.second[k])
+        for k in sorted(range(len(self.seqs)), key=lambda k: (self.sessions[k], self.seqs[k])):
+            self.file.seek(offsets[k])
+            row = self.file.read(self.first[k])
+            yield self.sessions[k], self.seqs[k], row, self.file.read(self.second[k]) if self.second[k] else None
+
+
+def _pieces(campaign: Campaign, system: Any, rows: _Rows, revealed: Callable[[int], bool]) -> Iterator[str]:
+    """The lines of the document, each escaped (`_document`), joined by newlines."""
     game = system.game if system is not None else campaign.system
     out = [f"# {escape_heading(campaign.name)}", ""]
-    counted = ngettext("{n} roll", "{n} rolls", len(rolls)).format(n=len(rolls))
+    counted = ngettext("{n} roll", "{n} rolls", len(rows)).format(n=len(rows))
     out += [_("{game} ({id}) · current session: {session} · {rolls}").format(
         game=escape_inline(game), id=f"`{escape_inline(campaign.system)}`", session=campaign.session, rolls=counted), ""]
     with_notes = [ch for ch in campaign.characters if ch.notes.strip()]
@@ -193,25 +275,29 @@ def export_markdown(campaign: Campaign, rolls: list[RollRecord], *, reveal_all: 
         for ch in with_notes:
             out += [f"### {escape_heading(ch.name)}", "", escape_block(ch.notes), ""]
     out += ["## " + pgettext("export heading", "Roll log"), ""]
-    if not rolls:
+    if not len(rows):
         out += [_("No roll recorded."), ""]
-        return _document(out)
+        yield _document(out)
+        return
     out += [_(MARKDOWN.LEGEND), ""]
+    yield _document(out)
     header = [pgettext("export column", "Time"), pgettext("export column", "Who"),
               pgettext("export column", "Roll"), pgettext("export column", "Dice"),
               pgettext("export column", "Result")]
-    sessions: dict[int, list[RollRecord]] = {}
-    for rec in rolls:
-        sessions.setdefault(rec.session, []).append(rec)
-    for number in sorted(sessions):
-        recs = sorted(sessions[number], key=lambda r: r.seq)
-        dates = _session_dates(recs)
-        title = "### " + pgettext("export heading", "Session {number}").format(number=number) + (
-            f" — {dates}" if dates else "")
-        out += [title, "", "| # | " + " | ".join(header) + " |", "|---:|---|---|---|---|---|"]
-        out += [_row(rec, system, reveal_all) for rec in recs]
-        out.append("")
-    return _document(out)
+    current = None
+    for session, seq, row, once_revealed in rows.ordered():
+        if session != current:
+            if current is not None:
+                yield "\n"
+            current = session
+            dates = rows.dates.get(session)
+            span = "" if dates is None else dates[0] if dates[0] == dates[1] else f"{dates[0]} → {dates[1]}"
+            title = "### " + pgettext("export heading", "Session {number}").format(number=session) + (
+                f" — {span}" if span else "")
+            yield "\n" + _document([title, "", "| # | " + " | ".join(header) + " |", "|---:|---|---|---|---|---|"])
+        shown = once_revealed if once_revealed is not None and revealed(seq) else row
+        yield "\n" + _document([shown.decode("utf-8")])
+    yield "\n"
 
 
 def _document(lines: list[str]) -> str:

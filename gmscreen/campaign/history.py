@@ -20,6 +20,7 @@ from gmscreen.i18n import _
 from ._appendlog import beside, file_header
 from .errors import Problem
 from .journal import JOURNAL_FORMAT, Journal, JournalEntry, format_entry
+from .sidefile import open_side
 
 _HEADER = file_header(("gmscreen change history of {campaign}: every change saved, oldest first.",
                        "Append-only; read by gmscreen recap, never replayed."), JOURNAL_FORMAT)
@@ -29,15 +30,15 @@ def history_path(campaign_path: str | Path) -> Path:
     return beside(campaign_path, ".history.toml")
 
 
-def keep(campaign_path: str | Path, entries: Sequence[JournalEntry]) -> Problem | None:
-    """Append `entries` to the history in one write (fsynced); a Problem (a warning) when it
-    cannot be written."""
+def keep(campaign_path: str | Path, entries: Sequence[JournalEntry], path: Path | None = None) -> Problem | None:
+    """Append `entries` to the history (`path`: the campaign's, found once when it was opened)
+    in one write (fsynced), never through a link; a Problem (a warning) when it cannot be written."""
     if not entries:
         return None
-    path = history_path(campaign_path)
+    path = path if path is not None else history_path(campaign_path)
     text = "".join(format_entry(e) for e in entries)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = open_side(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             if os.fstat(fd).st_size == 0:

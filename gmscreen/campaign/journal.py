@@ -30,6 +30,7 @@ from . import _toml, safeload
 from ._appendlog import AppendFile, EntryError, beside, file_header, format_line, read_whole
 from .changes import OPS, Change, Op
 from .errors import CampaignError, Problem
+from .limits import MAX_REVISION, is_int_in, out_of_range, shown
 from .rolllog import now_iso
 
 JOURNAL_FORMAT = 1
@@ -88,9 +89,8 @@ def _convert(name: str, d: Any) -> JournalEntry:
     if missing:
         raise EntryError(_("missing key {key}").format(key=repr(missing[0])), incomplete=True)
     revision, action, time, label, ops = (d[k] for k in _REQUIRED)
-    if type(revision) is not int or revision < 1:
-        raise EntryError(_("{key}: expected a positive integer, got {value}").format(key="revision",
-                                                                                     value=repr(revision)))
+    if not is_int_in(revision, 1, MAX_REVISION):
+        raise EntryError(out_of_range("revision", shown(revision), 1, MAX_REVISION))
     if action not in ACTIONS:
         raise EntryError(_("{key}: expected one of {choices}, got {value}").format(
             key="action", choices=", ".join(ACTIONS), value=repr(action)))

@@ -5,7 +5,9 @@ lock file never blocks anyone; the "pid@host" inside only tells the second gmscr
 holds the campaign. The holder deletes the file when it lets go (so a closed campaign, or
 one that failed to load, leaves no file behind); it unlinks it while still holding the
 lock, and whoever locks checks afterwards that the file it locked is still the one the
-path names, so two processes never hold two different files of the same name.
+path names, so two processes never hold two different files of the same name. The lock
+file is never opened through a symbolic link (`sidefile`): a folder carrying
+`X.toml.lock -> ../../.bashrc` gets a refusal naming the link, the file it points to untouched.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from gmscreen.i18n import _
 
 from ._appendlog import real_path
 from .errors import CampaignLocked
+from .sidefile import open_side, read_side
+from .textsafe import clean
+
+_HOLDER_BYTES = 256             # "pid@host": anything longer is not ours, cut when shown
 
 
 def lock_path(campaign_path: str | Path) -> Path:
@@ -30,7 +36,7 @@ def lock_path(campaign_path: str | Path) -> Path:
 def _same_file(fd: int, path: Path) -> bool:
     """The open file `fd` is the one `path` names now (not deleted or replaced)."""
     try:
-        st = os.stat(path)
+        st = os.lstat(path)
     except FileNotFoundError:
         return False
     mine = os.fstat(fd)
@@ -41,20 +47,22 @@ def holder_text() -> str:
     return f"{os.getpid()}@{socket.gethostname()}"
 
 
-def read_holder(campaign_path: str | Path) -> str:
+def read_holder(campaign_path: str | Path, lock_file: Path | None = None) -> str:
+    """Who holds the campaign, as its lock file says ("pid@host"), shown literally."""
     try:
-        text = lock_path(campaign_path).read_text("utf-8", errors="replace").strip()
+        text = read_side(lock_file or lock_path(campaign_path), _HOLDER_BYTES).decode("utf-8", errors="replace")
     except OSError:
         text = ""
+    text = clean(text).strip()[:80]
     return text or _("another process")
 
 
 class CampaignLock:
     """Exclusive, non-blocking lock of a campaign; `acquire` raises CampaignLocked when held."""
 
-    def __init__(self, campaign_path: str | Path) -> None:
+    def __init__(self, campaign_path: str | Path, path: Path | None = None) -> None:
         self.campaign_path = Path(campaign_path)
-        self.path = lock_path(campaign_path)
+        self.path = path if path is not None else lock_path(campaign_path)
         self.fd = -1
 
     @property
@@ -65,14 +73,14 @@ class CampaignLock:
         if self.fd >= 0:
             return
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = open_side(self.path, os.O_RDWR | os.O_CREAT, 0o644)     # SideFileRefused for a link
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 if _same_file(fd, self.path):
                     break
             except BlockingIOError:
                 os.close(fd)
-                raise CampaignLocked(str(self.campaign_path), read_holder(self.campaign_path)) from None
+                raise CampaignLocked(str(self.campaign_path), read_holder(self.campaign_path, self.path)) from None
             except BaseException:
                 os.close(fd)
                 raise

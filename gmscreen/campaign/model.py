@@ -134,6 +134,11 @@ class Timer:
     # Rounds played with their own statistics and skills (Magisphère R18: a chase alternates
     # Agilité, Athlétisme, Natation), one table a round played, {} for a round as `request`.
     round_stats: list[dict[str, Any]] = field(default_factory=list, metadata=_OMIT_EMPTY)
+    # What the players may not see of it (`gmscreen.play.public`), decided when it started: a
+    # test started from a GM-only line is GM-only; the sides ("actor", "opponent") a character
+    # hidden from the players plays. Written only when set.
+    gm_only: bool = field(default=False, metadata=_OMIT_EMPTY)
+    hidden_sides: list[str] = field(default_factory=list, metadata=_OMIT_EMPTY)
 
 
 @record

@@ -5,13 +5,16 @@ The session remembers what the file held when it last read or wrote it (`store.S
 hash of its bytes only when the stat changed or before a save. Another version is read and
 parsed by `read_version`, never written over: the session takes it in when it has nothing
 unsaved, else keeps both and lets the GM choose. The side files made then (`keep_aside`)
-hold every byte of the version the GM did not keep in `X.toml`.
+hold every byte of the version the GM did not keep in `X.toml`. A link (or anything but a
+regular file) put in place of `X.toml` is a version of its own (`refused_version`): never
+read, taken in or saved through.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import errno
+import os
 from dataclasses import field
 from pathlib import Path
 from typing import Any
@@ -41,10 +44,11 @@ class OutsideVersion:
     data: dict[str, Any] | None = None          # its plain data, for style-preserving saves
     warnings: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)   # why it does not load
+    refused: str = ""           # a link or not a regular file: why it is neither read nor written
 
     @property
     def missing(self) -> bool:
-        return self.raw is None
+        return self.raw is None and not self.refused
 
     @property
     def loads(self) -> bool:
@@ -104,28 +108,73 @@ def read_version(path: Path, stamp: Stamp, raw: bytes | None) -> OutsideVersion:
     return version
 
 
-def side_path(path: str | Path, kind: str, when: _dt.datetime | None = None, n: int = 1) -> Path:
+def refused_version(path: Path, why: OSError) -> OutsideVersion:
+    """The version that is a link (or a FIFO, a device) put in place of the campaign file:
+    stamped by the link itself, never read through it."""
+    try:
+        st = os.lstat(path)
+        signature = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        target = os.readlink(path) if os.path.islink(path) else ""
+    except OSError:
+        signature, target = None, ""
+    reason = why.strerror or str(why)
+    return OutsideVersion(Stamp(signature, f"refused:{target}"), None, refused=reason,
+                          problems=[Problem(str(path), "", reason)])
+
+
+def side_path(path: str | Path, kind: str, when: _dt.datetime | None = None, n: int = 1, *,
+              follow: bool = True) -> Path:
     """`X.toml.theirs-<time>` (theirs, replaced by mine), `X.toml.mine-<time>` (mine, dropped
     for theirs), `X.mine-<time>.toml` (mine, kept beside theirs as a campaign of its own)."""
     if kind not in SIDE_KINDS:
         raise ValueError(f"kind: expected one of {', '.join(SIDE_KINDS)}")
-    p = real_path(path)
+    p = real_path(path) if follow else Path(path)
     stamp = (when or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S") + (f"-{n}" if n > 1 else "")
     if kind == "mine":
         stem, suffix = (p.name[:-5], ".toml") if p.name.endswith(".toml") else (p.name, "")
         return p.with_name(f"{stem}.mine-{stamp}{suffix}")
-    return p.with_name(f"{p.name}.{kind}-{stamp}")
+    # "mine-aside" is named as the README and the conflict dialog say it: X.toml.mine-<time>, the
+    # twin of X.toml.theirs-<time> (X.mine-<time>.toml, a campaign of its own, differs by its end).
+    word = "mine" if kind == "mine-aside" else kind
+    return p.with_name(f"{p.name}.{word}-{stamp}")
 
 
-def keep_aside(path: str | Path, data: bytes, kind: str) -> Path:
-    """Write `data` to a new side file of `kind` (never over an existing file); its path.
-    OSError when it cannot be written: the caller then keeps everything as it was."""
+def move_aside(path: Path, kind: str) -> Path:
+    """Give the entry at `path` (a link, a FIFO: never opened) the first free side name of
+    `kind`, beside it; its new path. OSError when it cannot be moved."""
+    from ._appendlog import fsync_dir
+
     when = _dt.datetime.now()
     for n in range(1, 1000):
-        target = side_path(path, kind, when, n)
+        target = side_path(path, kind, when, n, follow=False)
         try:
-            write_atomic(target, data, backup=False, exclusive=True)
+            os.link(path, target, follow_symlinks=False)     # never over an existing name
+        except FileExistsError:
+            continue
+        except OSError:
+            if os.path.lexists(target):
+                continue
+            os.rename(path, target)         # no hard links here
+        else:
+            os.unlink(path)
+        fsync_dir(path.parent)
+        return target
+    raise FileExistsError(errno.EEXIST, "no free name for a side file", str(side_path(path, kind, when,
+                                                                                      follow=False)))
+
+
+def keep_aside(path: str | Path, data: bytes, kind: str, *, follow: bool = True) -> Path:
+    """Write `data` to a new side file of `kind` (never over an existing file, never through a
+    link); its path. `follow`: `path` may be a link, the side file goes beside the file it
+    names (False: beside `path` itself, the file a session opened). OSError when it cannot be
+    written: the caller then keeps everything as it was."""
+    when = _dt.datetime.now()
+    for n in range(1, 1000):
+        target = side_path(path, kind, when, n, follow=follow)
+        try:
+            write_atomic(target, data, backup=False, exclusive=True, follow=False)
         except FileExistsError:
             continue
         return target
-    raise FileExistsError(errno.EEXIST, "no free name for a side file", str(side_path(path, kind, when)))
+    raise FileExistsError(errno.EEXIST, "no free name for a side file", str(side_path(path, kind, when,
+                                                                                      follow=follow)))

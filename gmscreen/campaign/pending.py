@@ -7,7 +7,9 @@ roll would log if every open choice took its default (what Enter does), with the
 it would spend. Once the roll is in the log the file is removed; a crash before that leaves it
 behind, and the next opening logs it as it stood (`CampaignSession.recover_pending`). The
 logged roll carries the file's `id`, so a crash between logging and removing is recognised
-and the roll is not logged twice.
+and the roll is not logged twice. The file names its campaign (the file's name) and its game,
+so that one from another campaign or game is set aside rather than logged (`recovery`); it is
+never written or read through a link (`sidefile`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from gmscreen.rules.records import record
 from . import _toml
 from ._appendlog import beside, fsync_dir, scan
 from .errors import CampaignError, Problem
+from .limits import MAX_COUNT, MAX_SEED, is_int_in
 from .model import RollRecord
+from .safeload import parse_problem
 
 PENDING_FORMAT = 1
 MAX_BYTES = 1 << 20          # a pending roll is a few hundred bytes: anything this big is not one
@@ -60,6 +64,8 @@ class PendingRoll:
     gm_only: bool = False
     seed: int | None = None
     spends: tuple[PendingSpend, ...] = field(default_factory=tuple)
+    campaign: str = ""          # the campaign's file name, filled in by the session that writes it
+    game: str = ""              # its system id, likewise
 
 
 def new_pending_id() -> str:
@@ -76,7 +82,8 @@ def pending_path(campaign_path: str | Path) -> Path:
 
 def format_pending(pending: PendingRoll) -> str:
     s, v = _toml.string, _toml.value
-    lines = [_HEADER + f"format = {PENDING_FORMAT}", f"id = {s(pending.id)}", f"time = {s(pending.time)}",
+    lines = [_HEADER + f"format = {PENDING_FORMAT}", f"campaign = {s(pending.campaign)}", f"game = {s(pending.game)}",
+             f"id = {s(pending.id)}", f"time = {s(pending.time)}",
              f"session = {int(pending.session)}", f"who = {s(pending.who)}", f"line = {s(pending.line)}",
              f"gm_only = {v(bool(pending.gm_only))}"]
     if pending.seed is not None:
@@ -90,10 +97,11 @@ def format_pending(pending: PendingRoll) -> str:
 
 
 def write_pending(path: str | Path, pending: PendingRoll) -> None:
-    """Replace the pending file atomically (temp file, fsync, rename, folder fsync). OSError on failure."""
+    """Replace the pending file atomically (temp file, fsync, rename, folder fsync), never
+    through a link. OSError on failure (`sidefile.SideFileRefused` for a link)."""
     from .store import write_atomic
 
-    write_atomic(path, format_pending(pending).encode("utf-8"), backup=False)
+    write_atomic(path, format_pending(pending).encode("utf-8"), backup=False, follow=False)
 
 
 def remove_pending(path: str | Path) -> None:
@@ -120,16 +128,9 @@ def remove_stale_temps(path: str | Path) -> None:
 def set_aside(path: str | Path) -> Path:
     """Rename a damaged pending file to `X.pending.toml.damaged` (`.damaged-2`…): kept for the
     GM to read, out of the way of the next roll."""
-    path = Path(path)
-    n = 1
-    while True:
-        target = path.with_name(path.name + (".damaged" if n == 1 else f".damaged-{n}"))
-        if not os.path.lexists(target):
-            break
-        n += 1
-    os.rename(path, target)
-    fsync_dir(path.parent)
-    return target
+    from .sidefile import set_aside as rename_aside
+
+    return rename_aside(path)
 
 
 # ---------------------------------------------------------------- reading
@@ -140,9 +141,10 @@ def read_pending(path: str | Path) -> PendingRoll | None:
     when the file cannot be used."""
     path = Path(path)
     name = str(path)
+    from .sidefile import read_side
+
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        data = read_side(path, MAX_BYTES + 1)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -161,6 +163,8 @@ def read_pending(path: str | Path) -> PendingRoll | None:
             reason=exc))]) from None
     except RecursionError:
         raise CampaignError([Problem(name, "", _("nested too deeply: expected one pending roll"))]) from None
+    except ValueError as exc:           # a number of more digits than Python reads
+        raise CampaignError([Problem(name, "", parse_problem(exc))]) from None
     return parse_pending(doc, name)
 
 
@@ -176,19 +180,22 @@ def parse_pending(doc: dict[str, Any], name: str = "pending roll") -> PendingRol
         raise CampaignError([Problem(name, "format", _("written by a newer gmscreen (pending roll format {found}); "
                                                        "this version reads format {format}").format(
             found=fmt, format=PENDING_FORMAT))])
+    for key in ("campaign", "game"):
+        if type(doc.get(key)) is not str or not doc[key]:
+            raise bad(key, _("the campaign's file name") if key == "campaign" else _("the campaign's game"))
     for key in ("id", "time", "who", "line"):
         if type(doc.get(key)) is not str or (key == "id" and not doc[key]):
             raise bad(key, _("a string") if key != "id" else _("a non-empty string"))
-    if type(doc.get("session")) is not int:
-        raise bad("session", _("an integer"))
+    if not is_int_in(doc.get("session"), 1, MAX_COUNT):       # (`limits`: what the roll log takes)
+        raise bad("session", _("an integer from {lo} to {hi}").format(lo=1, hi=MAX_COUNT))
     for key in ("request", "result"):
         if type(doc.get(key)) is not dict:
             raise bad(key, _("a table"))
     if type(doc.get("gm_only", False)) is not bool:
         raise bad("gm_only", _("true or false"))
     seed = doc.get("seed")
-    if seed is not None and type(seed) is not int:
-        raise bad("seed", _("an integer"))
+    if seed is not None and not is_int_in(seed, 0, MAX_SEED):
+        raise bad("seed", _("an integer from {lo} to {hi}").format(lo=0, hi=MAX_SEED))
     spends_data = doc.get("spend", [])
     if type(spends_data) is not list:
         raise bad("spend", _("an array of tables"))
@@ -207,7 +214,7 @@ def parse_pending(doc: dict[str, Any], name: str = "pending roll") -> PendingRol
             raise CampaignError([Problem(name, where + ".text", _("expected a string"))])
         spends.append(PendingSpend(tuple(path), item["after"], item["text"]))
     return PendingRoll(doc["id"], doc["time"], doc["session"], doc["who"], doc["line"], doc["request"],
-                       doc["result"], doc.get("gm_only", False), seed, tuple(spends))
+                       doc["result"], doc.get("gm_only", False), seed, tuple(spends), doc["campaign"], doc["game"])
 
 
 def _short(value: Any) -> str:

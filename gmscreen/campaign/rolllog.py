@@ -25,8 +25,12 @@ from typing import Any, Callable, Mapping
 from gmscreen.i18n import N_, _
 
 from . import _toml
-from ._appendlog import AppendFile, EntryError, Scan, beside, file_header, format_line, read_whole, scan
+from ._appendlog import (AppendFile, EntryError, Scan, beside, check_size, file_header, format_line,
+                         oversize_message, read_whole, scan)
 from .errors import CampaignError, Problem
+from .limits import (MAX_COUNT, MAX_LOG_ENTRY_BYTES, MAX_SEED, MAX_SEQ, MAX_STRING, is_int_in, out_of_range,
+                     shown)
+from .safeload import thousands
 from .model import RollRecord
 from .rolltail import (TAIL_ROLLS, LazyRecords, OlderIndex, SeqLookup, build_index, revealed_after, session_range,
                        tail_start)
@@ -60,8 +64,8 @@ def _convert(name: str, d: Any) -> Any:
             raise EntryError(_("missing key {key}").format(key="'seq'"), incomplete=True)
         if "time" not in d:
             raise EntryError(_("missing key {key}").format(key="'time'"), incomplete=True)
-        if type(seq) is not int:
-            raise EntryError(_("{key}: expected an integer, got {value}").format(key="seq", value=repr(seq)))
+        if not is_int_in(seq, 1, MAX_SEQ):
+            raise _out_of_range("seq", seq, 1, MAX_SEQ)
         return seq
     try:
         seq = d["seq"]
@@ -74,9 +78,10 @@ def _convert(name: str, d: Any) -> Any:
     except KeyError:
         missing = next(k for k in _REQUIRED_ROLL if k not in d)
         raise EntryError(_("missing key {key}").format(key=repr(missing)), incomplete=True) from None
-    if type(seq) is not int or type(session) is not int:
-        bad = "seq" if type(seq) is not int else "session"
-        raise EntryError(_("{key}: expected an integer, got {value}").format(key=bad, value=repr(d[bad])))
+    if not is_int_in(seq, 1, MAX_SEQ):
+        raise _out_of_range("seq", seq, 1, MAX_SEQ)
+    if not is_int_in(session, 1, MAX_COUNT):
+        raise _out_of_range("session", session, 1, MAX_COUNT)
     if type(time) is not str or type(who) is not str or type(line) is not str:
         bad = next(k for k in ("time", "who", "line") if type(d[k]) is not str)
         raise EntryError(_("{key}: expected a string, got {value}").format(key=bad, value=repr(d[bad])))
@@ -88,12 +93,45 @@ def _convert(name: str, d: Any) -> Any:
     seed = d.get("seed")
     if type(gm_only) is not bool or type(revealed) is not bool:
         raise EntryError(_("{key}: expected true or false").format(key="gm_only, revealed"))
-    if seed is not None and type(seed) is not int:
-        raise EntryError(_("{key}: expected an integer, got {value}").format(key="seed", value=repr(seed)))
+    if seed is not None and not is_int_in(seed, 0, MAX_SEED):
+        raise _out_of_range("seed", seed, 0, MAX_SEED)
     pending = d.get("pending")           # optional: logs written before it read the same
     if pending is not None and type(pending) is not str:
         raise EntryError(_("{key}: expected a string, got {value}").format(key="pending", value=repr(pending)))
     return RollRecord(seq, time, session, who, line, request, result, gm_only, revealed, seed, pending)
+
+
+def _out_of_range(key: str, value: Any, lo: int, hi: int) -> EntryError:
+    """An entry whose number is not one gmscreen writes (see `limits` for each range)."""
+    return EntryError(out_of_range(key, shown(value), lo, hi))
+
+
+def _writable(path: Path, rec: RollRecord) -> RollRecord:
+    """`rec` as it may be written (what the reader takes back, `limits`): its session and seed in
+    range, else CampaignError (nothing written); its `who` and `line` at most MAX_STRING characters."""
+    for key, value, lo, hi in (("session", rec.session, 1, MAX_COUNT), ("seed", rec.seed, 0, MAX_SEED)):
+        if not (value is None and key == "seed") and not is_int_in(value, lo, hi):
+            raise CampaignError([Problem(str(path), key, _("roll not recorded: {problem}").format(
+                problem=out_of_range(key, shown(value), lo, hi)))])
+    rec.who, rec.line = rec.who[:MAX_STRING], rec.line[:MAX_STRING]
+    return rec
+
+
+def _next_seq(path: Path, last: int) -> int:
+    if last >= MAX_SEQ:
+        raise CampaignError([Problem(str(path), "roll", _("roll not recorded: the log has reached roll number "
+                                                          "{n}, the most it numbers; move it away to start a new "
+                                                          "one").format(n=thousands(MAX_SEQ)))])
+    return last + 1
+
+
+def _entry_text(path: Path, rec: RollRecord) -> str:
+    text = format_roll(rec)
+    size = len(text.encode("utf-8"))
+    if size > MAX_LOG_ENTRY_BYTES:
+        raise CampaignError([Problem(str(path), "roll", _("roll not recorded: {problem}").format(
+            problem=oversize_message(size)))])
+    return text
 
 
 def format_roll(rec: RollRecord) -> str:
@@ -171,6 +209,7 @@ class RollLog:
             return log
         try:
             size = os.fstat(fd).st_size
+            check_size(str(log.path), size, N_("expected a roll log gmscreen can read"))
             start = tail_start(fd, size, tail)
             if start == 0:
                 os.close(fd)
@@ -178,11 +217,14 @@ class RollLog:
                 return cls.load(path)       # a short log: read whole, as before
             log._check_head(fd, size)
             data = os.pread(fd, size - start, start)
+            found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
+            if found.problems:      # (rare) said with their line and place: what comes before is counted
+                lines, before = _count_before(fd, start)
+                found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"), base_line=lines,
+                             first_index=before)
         finally:
             if fd >= 0:
                 os.close(fd)
-        found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
-        found.problems = [Problem(p.file, p.path, p.message, None, True) for p in found.problems]
         log.records = LazyRecords([], start, log._parse_between)
         log.by_seq = SeqLookup(log.records)
         log._integrate(found)
@@ -203,6 +245,7 @@ class RollLog:
             return log
         try:
             size = os.fstat(fd).st_size
+            check_size(str(log.path), size, N_("expected a roll log gmscreen can read"))
             log._check_head(fd, size)
             try:
                 start, end = session_range(fd, size, session)
@@ -212,23 +255,38 @@ class RollLog:
             except ValueError:
                 start = -1
             data = os.pread(fd, end - start, start) if start >= 0 else b""
+            found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
+            if found.problems and start > 0:    # said with their line and place, as in the whole log
+                lines, before = _count_before(fd, start)
+                found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"), base_line=lines,
+                             first_index=before)
         finally:
             os.close(fd)
-        found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
         if start < 0 or any(r.session != session for r in found.entries["roll"]) or (
                 not found.entries["roll"] and session_seen_elsewhere(log.path, session)):
-            whole = cls.load(path)
-            whole.records = [r for r in whole.records if r.session == session]
-            whole.by_seq = {r.seq: r for r in whole.records}
-            return whole
+            return cls._load_where(path, lambda rec: rec.session == session)
         revealed |= set(found.entries["reveal"])
         found.entries["reveal"] = []
-        found.problems = [Problem(p.file, p.path, p.message, None, True) for p in found.problems]
         log._integrate(found)
         for seq in revealed:
             rec = log.by_seq.get(seq)
             if rec is not None:
                 rec.revealed = True
+        return log
+
+    @classmethod
+    def _load_where(cls, path: str | Path, keep: Callable[[RollRecord], bool]) -> "RollLog":
+        """The rolls that `keep` keeps, from the whole log read a piece at a time (`rollstream`):
+        memory for those rolls only, whatever the length of the log."""
+        from .rollstream import RollStream
+
+        log = cls(Path(path))
+        stream = RollStream(log.path, on_problem=log.warnings.append)
+        log.records = [rec for rec in stream.rolls() if keep(rec)]
+        for rec in log.records:
+            rec.revealed = rec.revealed or stream.revealed(rec.seq)
+        log.by_seq = {rec.seq: rec for rec in log.records}
+        log.last_seq = stream.last_seq
         return log
 
     def _open_read(self) -> int | None:
@@ -270,13 +328,14 @@ class RollLog:
             return found.entries["roll"]
 
         with open(self.path, "rb") as f:
-            return build_index(f.fileno(), records.older_end, parse_whole, pause)
+            return build_index(f.fileno(), records.older_end, parse_whole, pause, str(self.path))
 
     def install_index(self, index: OlderIndex | None) -> None:
         records = self.records
         if index is None or not isinstance(records, LazyRecords) or records.indexed:
             return
         records.install(index)
+        self.warnings.extend(p for p in index.problems if p not in self.warnings)
         if index.seqs:
             self.last_seq = max(self.last_seq, max(index.seqs))
         elif index.records:
@@ -410,14 +469,14 @@ class RollLog:
         `pending`: the id of the pending roll (X.pending.toml) this roll settles."""
         if not self._writable:
             raise RuntimeError("roll log not open for appending")
-        rec = RollRecord(0, time or now_iso(), session, str(who), str(line),
-                         _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only), False, seed,
-                         pending)
+        rec = _writable(self.path, RollRecord(0, time or now_iso(), session, str(who), str(line),
+                                              _toml.drop_none(dict(request)), _toml.drop_none(dict(result)),
+                                              bool(gm_only), False, seed, pending))
         file = self._open_file()
         with file.locked():
             self._sync()
-            rec.seq = self.last_seq + 1
-            file.write(format_roll(rec), "roll")
+            rec.seq = _next_seq(self.path, self.last_seq)
+            file.write(_entry_text(self.path, rec), "roll")
         self.records.append(rec)
         self.by_seq[rec.seq] = rec
         self.last_seq = rec.seq
@@ -427,9 +486,9 @@ class RollLog:
                     result: Mapping[str, Any], gm_only: bool = False, seed: int | None = None,
                     pending: str | None = None) -> RollRecord:
         """A roll kept in memory only (read-only sessions)."""
-        rec = RollRecord(self.last_seq + 1, now_iso(), session, str(who), str(line),
-                         _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only), False, seed,
-                         pending)
+        rec = _writable(self.path, RollRecord(self.last_seq + 1, now_iso(), session, str(who), str(line),
+                                              _toml.drop_none(dict(request)), _toml.drop_none(dict(result)),
+                                              bool(gm_only), False, seed, pending))
         self.records.append(rec)
         self.by_seq[rec.seq] = rec
         self.last_seq = rec.seq
@@ -509,13 +568,45 @@ def append_one(path: str | Path, *, campaign_name: str, session: int, who: str, 
     try:
         with log._file.locked():
             log._number_from_tail()
-            rec = RollRecord(log.last_seq + 1, time or now_iso(), session, str(who), str(line),
-                             _toml.drop_none(dict(request)), _toml.drop_none(dict(result)), bool(gm_only),
-                             False, seed, pending)
-            log._file.write(format_roll(rec), "roll")
+            rec = _writable(path, RollRecord(_next_seq(path, log.last_seq), time or now_iso(), session, str(who),
+                                             str(line), _toml.drop_none(dict(request)), _toml.drop_none(dict(result)),
+                                             bool(gm_only), False, seed, pending))
+            log._file.write(_entry_text(path, rec), "roll")
     finally:
         log.close()
     return rec, log.warnings
+
+
+def head_warnings(path: str | Path) -> list[Problem]:
+    """The log's format checked from its head alone, as `RollLog` checks it: CampaignError when
+    this version cannot read it (a newer format), else the warnings about its header."""
+    log = RollLog(Path(path))
+    fd = log._open_read()
+    if fd is not None:
+        try:
+            log._check_head(fd, os.fstat(fd).st_size)
+        finally:
+            os.close(fd)
+    return log.warnings
+
+
+def _count_before(fd: int, end: int) -> tuple[int, dict[str, int]]:
+    """(newlines, entries of each name) in [0, end) of the file, a megabyte at a time: where the
+    tail read from the end starts, for the lines and places of its problems."""
+    lines, counts = 0, {name: 0 for name in NAMES}
+    heads = {name: b"\n[[" + name.encode() + b"]]" for name in NAMES}
+    pos, carry = 0, b"\n"
+    while pos < end:
+        piece = os.pread(fd, min(1 << 20, end - pos), pos)
+        if not piece:
+            break
+        lines += piece.count(b"\n")
+        joined = carry + piece
+        for name, head in heads.items():
+            counts[name] += joined.count(head) - carry.count(head)
+        carry = joined[-16:]
+        pos += len(piece)
+    return lines, counts
 
 
 _TAIL_WINDOW = 64 * 1024

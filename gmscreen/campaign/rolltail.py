@@ -22,8 +22,12 @@ from dataclasses import field
 from functools import cache
 from typing import Any, Callable, Iterator, Sequence, overload
 
+from gmscreen.i18n import N_
 from gmscreen.rules.records import record
 
+from ._appendlog import ignored, oversize_message
+from .errors import Problem
+from .limits import MAX_COUNT, MAX_LOG_ENTRY_BYTES, MAX_SEQ, out_of_range, shown, shown_digits
 from .model import RollRecord
 
 TAIL_ROLLS = 500                # the newest rolls read at start: a screenful and the quick-roll history
@@ -72,16 +76,35 @@ class OlderIndex:
     lines: int = 0                  # newlines before `end`
     records: list[RollRecord] | None = None     # a hand-laid older part, parsed whole
     sorted: bool = True             # seqs increasing (as our writer numbers them)
+    problems: list[Problem] = field(default_factory=list)   # entries left out: a number out of range
 
 
 def build_index(fd: int, end: int, parse_whole: Callable[[bytes], list[RollRecord]],
-                pause: Callable[[], object] | None = None) -> OlderIndex:
+                pause: Callable[[], object] | None = None, file: str = "") -> OlderIndex:
     """Scan [0, end) of the file for entry headers, a megabyte at a time (in a thread: each
     piece is short work, so the screen's loop gets the interpreter between them). `pause`,
-    called before each piece, may hold the thread a moment (the screen answering a key)."""
+    called before each piece, may hold the thread a moment (the screen answering a key).
+    An entry whose number is out of its range (`limits`) is left out, with a problem naming
+    its line (`file`), as the parser leaves it out when the entry is read."""
     index = OlderIndex(end=end)
+    rolls = 0                       # roll entries seen, indexed or not (their place in messages)
     base, buffer, pos = -1, b"\n", 0
     nonstandard = False
+    # The last roll indexed, until the entry after it says how large it is: [where it starts,
+    # where in `buffer` (None once the buffer moved on), its line (known once it did), its place].
+    last_roll: list | None = None
+
+    def line_of(at: int) -> int:
+        return index.lines + buffer.count(b"\n", 0, at + 1)
+
+    def sized(next_start: int) -> None:
+        """The last roll indexed ends where the next entry starts: left out if too large."""
+        if last_roll is None or next_start - last_roll[0] <= MAX_LOG_ENTRY_BYTES:
+            return
+        line = last_roll[2] if last_roll[1] is None else line_of(last_roll[1])
+        index.problems.append(Problem(file, f"roll[{last_roll[3]}]", ignored(
+            oversize_message(next_start - last_roll[0]), N_("roll log entry")), line, True))
+        del index.offsets[-1], index.seqs[-1], index.sessions[-1]
     while True:
         if pause is not None:
             pause()
@@ -93,20 +116,32 @@ def build_index(fd: int, end: int, parse_whole: Callable[[bytes], list[RollRecor
         for m in _entry().finditer(buffer, 0, len(buffer)):
             if m.start() >= cut:
                 break
+            sized(base + m.start() + 1)
+            last_roll = None
             seq, session, reveal = m.group(1, 2, 3)
             if seq is not None:
+                rolls += 1
+                bad = _out_of_range(seq, session)
+                if bad:
+                    index.problems.append(Problem(file, f"roll[{rolls - 1}]", bad, line_of(m.start()), True))
+                    continue
                 index.offsets.append(base + m.start() + 1)
                 index.seqs.append(int(seq))
                 index.sessions.append(int(session))
+                last_roll = [base + m.start() + 1, m.start(), None, rolls - 1]
             elif reveal is not None:
-                index.revealed.add(int(reveal))
+                if len(reveal) <= _DIGITS:
+                    index.revealed.add(int(reveal))
             else:
                 nonstandard = True
                 break
         if nonstandard:
             break
+        if last_roll is not None and last_roll[1] is not None:     # the buffer moves on: its line now
+            last_roll[1:3] = [None, line_of(last_roll[1])]
         index.lines += buffer.count(b"\n", 0, cut)
         if last:
+            sized(end)
             break
         base += cut
         buffer = buffer[cut:]
@@ -119,7 +154,21 @@ def build_index(fd: int, end: int, parse_whole: Callable[[bytes], list[RollRecor
         index.lines = data.count(b"\n")
         index.offsets, index.seqs, index.sessions = array("q"), array("q"), array("q")
         index.revealed = set()
+        index.problems = []         # the parser said it, entry by entry
     return index
+
+
+_DIGITS = len(str(MAX_SEQ))         # a number with more digits is out of range (and never int() it)
+
+
+def _out_of_range(seq: bytes, session: bytes) -> str:
+    """Why an indexed roll's numbers are not ones gmscreen writes ("" when they are fine)."""
+    for key, digits, lo, hi in (("seq", seq, 1, MAX_SEQ), ("session", session, 1, MAX_COUNT)):
+        value = int(digits) if len(digits) <= _DIGITS else None
+        if value is None or not lo <= value <= hi:
+            shown_value = shown(value) if value is not None else shown_digits(digits)
+            return ignored(out_of_range(key, shown_value, lo, hi), N_("roll log entry"))
+    return ""
 
 
 class LazyRecords(Sequence[RollRecord]):

@@ -27,6 +27,10 @@ MAX_CAMPAIGN_BYTES = 32 * MiB        # the state file (thousands of characters s
 MAX_LOG_BYTES = 1024 * MiB           # roll log, journal: they grow all campaign long
 MAX_REQUEST_DEPTH = 8                # nested tables/lists in a request: it needs 3 (dice lists)
 OUT_OF_MEMORY = N_("too big to read (out of memory)")      # translated where shown
+# Python refuses to turn more than this many digits into an integer (a ValueError raised from
+# inside tomllib and json, not their syntax error): such a number is reported, never a traceback.
+MAX_DIGITS = 4300
+LONG_NUMBER = N_("a number of more than {digits} digits: too long to read")   # translated where shown
 
 # What a parser of untrusted text may raise besides its own syntax error: `PARSE_ERRORS`, made
 # when first asked for (json is not imported to open a campaign; see `__getattr__`).
@@ -97,7 +101,21 @@ def parse_problem(exc: BaseException) -> str:
         return _("invalid UTF-8")
     if isinstance(exc, tomllib.TOMLDecodeError):
         return _("not valid TOML ({reason})").format(reason=exc)
+    if isinstance(exc, ValueError) and too_many_digits(exc):
+        return _(LONG_NUMBER).format(digits=thousands(MAX_DIGITS))
     return str(exc)
+
+
+def too_many_digits(exc: BaseException) -> bool:
+    """The ValueError Python raises for a number too long to convert (not a syntax error)."""
+    return (isinstance(exc, ValueError) and not isinstance(exc, (tomllib.TOMLDecodeError, UnicodeDecodeError))
+            and type(exc).__name__ != "JSONDecodeError")
+
+
+def long_number_line(text: str) -> int | None:
+    """The line of the first number longer than Python reads (MAX_DIGITS digits)."""
+    m = re.search(r"[0-9_]{%d,}" % (MAX_DIGITS + 1), text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
 
 
 def loads_toml(text: str, *, max_depth: int | None = None) -> dict[str, Any]:
@@ -129,6 +147,10 @@ def _parse(parse: Callable[[str], Any], text: str, max_depth: int | None) -> Any
         raise LoadError(deep_message(max_depth), nesting_line(text, max_depth or 64)) from None
     except MemoryError:
         raise LoadError(_(OUT_OF_MEMORY)) from None
+    except ValueError as exc:
+        if not too_many_digits(exc):
+            raise                           # the parser's own syntax error: the caller words it
+        raise LoadError(_(LONG_NUMBER).format(digits=thousands(MAX_DIGITS)), long_number_line(text)) from None
     _check_depth(data, max_depth)
     return data
 

@@ -6,6 +6,11 @@ returns; the state file is the result of those changes, rewritten atomically by
 journal is emptied. Opening replays whatever the journal holds beyond the saved revision,
 so a crash loses at most the change being made. Undo and redo are changes as well: they
 are journalled, replayed, and a replay rebuilds both stacks.
+
+Nothing a stop left behind is trusted (`recovery`): a journal that does not fit the campaign
+is set aside whole, a pending roll of another campaign or game too. Every file is found once,
+at opening (`sidefile.CampaignFiles`), and none is written through a link: a side file that
+is one, or a campaign file the GM cannot write, opens the campaign read-only and says why.
 """
 
 from __future__ import annotations
@@ -22,13 +27,18 @@ from gmscreen.i18n import _
 from ..rules import RequestError, System, get_system
 from .changes import Change, ChangeError, Op, apply_op, delete_op, get, insert_op, move_op, set_op
 from .errors import CampaignError, CampaignLocked, Problem
-from .journal import Journal, JournalEntry, journal_path
+from .journal import Journal, JournalEntry
+from .limits import MAX_REVISION, REVISION_WRAP, over_limit
 from .lock import CampaignLock
 from .model import Campaign, RollRecord
-from .rolllog import RollLog, append_one, rolls_path
-from .outside import DiskEvent, OutsideVersion, keep_aside, look, read_version
+from .rolllog import RollLog, append_one
+from .outside import DiskEvent, OutsideVersion, keep_aside, look, move_aside, read_version, refused_version
+from .recovery import pending_misfit, replay_journal
+from .recovery import replay as replay
+from .safeload import thousands
+from .sidefile import CampaignFiles, SideFileRefused, refused, set_aside
 from .store import (FileState, Stamp, current_signature, load_file_state, read_text, remove_stale_temps,
-                    render_campaign, save_campaign)
+                    render_campaign, save_campaign, write_refusal)
 
 UNDO_DEPTH = 10_000          # steps kept on each stack
 AUTOSAVE_EVERY = 200         # journalled changes before a full save is made anyway
@@ -82,6 +92,9 @@ class EditBuilder:
         return get(self._campaign, tuple(path))
 
     def set(self, path: tuple | list, value: Any) -> None:
+        refused = over_limit(tuple(path), value)      # what the validator would refuse is never written
+        if refused:
+            raise ChangeError(refused)
         self._do(lambda: set_op(self._campaign, tuple(path), value), path, "set a value")
 
     def insert(self, path: tuple | list, index: int | None, value: Any) -> None:
@@ -94,49 +107,6 @@ class EditBuilder:
         self._do(lambda: move_op(tuple(path), index, to), path, "move")
 
 
-def replay(campaign: Campaign, entries: list[JournalEntry], file: str = "journal") -> tuple[
-        list[Change], list[Change], list[JournalEntry], list[Problem]]:
-    """Apply journal entries beyond `campaign.revision`, in order; rebuild the undo/redo stacks.
-
-    Returns (undo, redo, applied entries, problems). Replay stops at the first entry that
-    does not follow (a gap in revisions) or does not apply; that is reported as an error.
-    """
-    undo: list[Change] = []
-    redo: list[Change] = []
-    applied: list[JournalEntry] = []
-    problems: list[Problem] = []
-    for i, entry in enumerate(entries):
-        if entry.revision <= campaign.revision:
-            continue            # already in the saved state (crash between save and truncation)
-        where = f"change[{i}]"
-        if entry.revision != campaign.revision + 1:
-            problems.append(Problem(file, where, _("revision {revision} does not follow the campaign's "
-                                                   "revision {campaign}: replay stopped here").format(
-                revision=entry.revision, campaign=campaign.revision)))
-            break
-        try:
-            _apply_all(campaign, entry.ops)
-        except ChangeError as exc:
-            problems.append(Problem(file, where, _("change {label} (revision {revision}) does not apply: {error}: "
-                                                   "replay stopped here").format(
-                label=repr(entry.label), revision=entry.revision, error=exc)))
-            break
-        campaign.revision = entry.revision
-        applied.append(entry)
-        change = entry.change
-        if entry.action == "do":
-            undo.append(change)
-            redo.clear()
-        elif entry.action == "undo":
-            # The entry holds the inverse that was applied; the undone change is its inverse.
-            redo.append(undo.pop() if undo else change.inverse())
-        else:
-            if redo:
-                redo.pop()
-            undo.append(change)
-    return undo, redo, applied, problems
-
-
 class CampaignSession:
     """One open campaign (see module doc). Build it with `open_session`."""
 
@@ -144,8 +114,10 @@ class CampaignSession:
                  lock: CampaignLock | None, lock_holder: str | None, read_only_reason: str,
                  warnings: list[Problem], journal: Journal, rolls: RollLog | None, undo: list[Change],
                  redo: list[Change], history: list[JournalEntry], dirty: bool,
-                 autosave_every: int = AUTOSAVE_EVERY, disk: FileState | None = None) -> None:
+                 autosave_every: int = AUTOSAVE_EVERY, disk: FileState | None = None,
+                 files: CampaignFiles | None = None) -> None:
         self.path = path
+        self.files = files if files is not None else CampaignFiles.of(path)
         self.campaign = campaign
         self.system = system
         self.read_only = read_only
@@ -201,11 +173,13 @@ class CampaignSession:
         with self._rolls_mutex:
             if self._rolls is not None:
                 return []
+            log = self.files.rolls
             try:
-                rolls = (RollLog.load(rolls_path(self.path)) if tail is None
-                         else RollLog.load_recent(rolls_path(self.path), tail))
+                if refused(log) is not None:        # a link: not read (the session is read-only)
+                    raise CampaignError([])
+                rolls = RollLog.load(log) if tail is None else RollLog.load_recent(log, tail)
             except CampaignError as exc:
-                rolls = RollLog(rolls_path(self.path))
+                rolls = RollLog(log)
                 self._rolls_unreadable = True
                 found = list(exc.problems)
                 # No self._mutex here: record_roll holds it while waiting for this load.
@@ -286,8 +260,21 @@ class CampaignSession:
         return self._redo[-1].label if self._redo else None
 
     @property
+    def last_change(self) -> Change | None:
+        """The change `undo()` would take back (the status line says its label, as players may
+        see it while they watch: `gmscreen.play.public.public_label`)."""
+        return self._undo[-1] if self._undo else None
+
+    @property
     def closed(self) -> bool:
         return self._closed
+
+    def held_by(self, holder: str) -> None:
+        """Another process holds the campaign now (this read-only session tried its lock
+        again): name that one, not the one it opened under, which may have ended."""
+        if self.lock_holder is not None:
+            self.lock_holder = holder
+            self.read_only_reason = _("open in another gmscreen: {holder}").format(holder=holder)
 
     # -- plumbing
 
@@ -315,6 +302,8 @@ class CampaignSession:
     def _commit(self, action: str, change: Change) -> None:
         """Journal an already applied change; on failure take it back and report."""
         revision = self.campaign.revision + 1
+        if revision > MAX_REVISION:
+            revision = self._count_again(change)
         try:
             entry = self._journal.append(revision, action, change)
         except OSError as exc:
@@ -327,6 +316,23 @@ class CampaignSession:
         self.dirty = True
         if len(self.history) >= self.autosave_every:
             self._save_pending = True
+
+    def _count_again(self, change: Change) -> int:
+        """The revision of `change` when the count has reached MAX_REVISION: the campaign as it
+        was before it is saved first (as revision 0, its journal emptied), so that the change is
+        journalled as revision 1; CampaignError (the change taken back) when it cannot be saved."""
+        _revert(self.campaign, change.ops)
+        try:
+            saved = self._save()
+        except (OSError, CampaignError):
+            saved = False
+        if not saved or self.campaign.revision != 0:
+            raise CampaignError([Problem(str(self.path), "revision", _(
+                "the campaign has counted {n} changes, the most it counts: it counts again from 0 once it is "
+                "saved (the change {label} is not applied)").format(n=thousands(MAX_REVISION),
+                                                                     label=repr(change.label)))])
+        _apply_all(self.campaign, change.ops)
+        return 1
 
     @staticmethod
     def _push(stack: list[Change], change: Change) -> None:
@@ -409,7 +415,7 @@ class CampaignSession:
                 return self._log().record(session=self.campaign.session, who=who, line=line, request=request,
                                           result=result, gm_only=gm_only, seed=seed, pending=pending)
             except OSError as exc:
-                raise CampaignError([Problem(str(rolls_path(self.path)), "",
+                raise CampaignError([Problem(str(self.files.rolls), "",
                                              _("cannot record the roll: {reason}").format(
                                                  reason=exc.strerror or exc))]) from None
 
@@ -420,7 +426,7 @@ class CampaignSession:
         with self._early_lock:
             if self._rolls is not None:
                 return None
-            rec, problems = append_one(rolls_path(self.path), campaign_name=self.path.name,
+            rec, problems = append_one(self.files.rolls, campaign_name=self.path.name,
                                        session=self.campaign.session, **roll)
             self._early_rolls += 1
             self.warnings += [p for p in problems if p not in self.warnings]
@@ -441,7 +447,7 @@ class CampaignSession:
             try:
                 self._log().reveal(seq)
             except OSError as exc:
-                raise CampaignError([Problem(str(rolls_path(self.path)), "",
+                raise CampaignError([Problem(str(self.files.rolls), "",
                                              _("cannot record the reveal: {reason}").format(
                                                  reason=exc.strerror or exc))]) from None
 
@@ -451,13 +457,15 @@ class CampaignSession:
         """Make a roll the table is about to see durable (`X.pending.toml`, atomic and fsynced)
         before its dice are shown. Read-only or closed sessions write nothing. CampaignError
         when the file cannot be written."""
-        from .pending import pending_path, write_pending
+        from dataclasses import replace
+
+        from .pending import write_pending
 
         if self.read_only or self._closed:
             return
-        file = pending_path(self.path)
+        file = self.files.pending
         try:
-            write_pending(file, pending)
+            write_pending(file, replace(pending, campaign=self.files.real.name, game=self.campaign.system))
         except OSError as exc:
             raise CampaignError([Problem(str(file), "", _("cannot keep the roll shown: {reason}").format(
                 reason=exc.strerror or exc))]) from None
@@ -467,11 +475,11 @@ class CampaignSession:
 
     def clear_pending(self) -> None:
         """The pending roll is in the log: its file goes. Call it once the roll is recorded."""
-        from .pending import pending_path, remove_pending
+        from .pending import remove_pending
 
         if self.read_only or self._closed:
             return
-        file = pending_path(self.path)
+        file = self.files.pending
         try:
             remove_pending(file)
         except OSError as exc:
@@ -483,29 +491,27 @@ class CampaignSession:
         """A roll whose dice the table saw before gmscreen stopped short (SIGKILL, power cut):
         logged as it stood — each open choice at its default — with its spending as one undoable
         change, then its file removed. Returns the roll logged, or None (no pending roll, or it
-        was logged already). Read-only sessions leave the file alone; a damaged one is renamed
-        aside with one warning; nothing here raises for a bad or unwritable file."""
-        from .pending import pending_path, read_pending, remove_pending, remove_stale_temps, set_aside
+        was logged already). Read-only sessions leave the file alone; a damaged one, or one that
+        does not fit this campaign (`recovery.pending_misfit`), is renamed aside with one
+        warning, nothing of it logged or spent; nothing here raises for a bad or unwritable file."""
+        from .pending import read_pending, remove_pending, remove_stale_temps
 
         if self.read_only or self._closed:
             return None
-        file = pending_path(self.path)
+        file = self.files.pending
         remove_stale_temps(file)
         try:
             pending = read_pending(file)
         except CampaignError as exc:
-            try:
-                aside = set_aside(file)
-            except OSError as err:
-                kept = _("left in place ({reason})").format(reason=err.strerror or err)
-            else:
-                kept = _("kept as {name}").format(name=aside.name)
             first = exc.problems[0] if exc.problems else Problem(str(file), "", str(exc))
-            self.warnings.append(Problem(first.file, first.path, _("{problem}; the roll shown before the last "
-                                                                   "stop is not logged, the file is {kept}").format(
-                problem=first.message, kept=kept), first.line, True))
+            self._pending_aside(file, first)
             return None
         if pending is None:
+            return None
+        misfit = pending_misfit(pending, self.campaign, self.files.real.name, str(self.path))
+        if misfit is not None:
+            self._pending_aside(file, Problem(str(file), "", _("does not fit this campaign: {reason}").format(
+                reason=misfit)))
             return None
         try:
             record = self._log_pending(pending)
@@ -523,6 +529,20 @@ class CampaignSession:
             pass        # the roll carries its id: the next opening only removes the file
         return record
 
+    def _pending_aside(self, file: Path, problem: Problem) -> None:
+        """A pending file that cannot be logged: renamed aside, said in one warning."""
+        from .pending import set_aside as pending_aside
+
+        try:
+            aside = pending_aside(file)
+        except OSError as err:
+            kept = _("left in place ({reason})").format(reason=err.strerror or err)
+        else:
+            kept = _("kept as {name}").format(name=aside.name)
+        self.warnings.append(Problem(problem.file, problem.path, _("{problem}; the roll shown before the last "
+                                                                   "stop is not logged, the file is {kept}").format(
+            problem=problem.message, kept=kept), problem.line, True))
+
     def _log_pending(self, pending: Any) -> RollRecord | None:
         """Append the pending roll unless the log already holds it; None when it does."""
         from .pending import logged_in, logged_in_tail
@@ -534,7 +554,7 @@ class CampaignSession:
         with self._guard(), self._rolls_mutex:
             if self._rolls is None:
                 # The screen reads its log after the first frame: only the tail is needed here.
-                log = rolls_path(self.path)
+                log = self.files.rolls
                 if logged_in_tail(log, pending.id):
                     return None
                 record, found = append_one(log, campaign_name=self.path.name, **fields)
@@ -574,50 +594,81 @@ class CampaignSession:
 
     # -- saving
 
-    def save_now(self) -> None:
+    def save_now(self) -> str | None:
         """Full atomic save, then the journal is emptied. Thread-safe. Called again while an
         operation is under way on this thread (a signal handler), it runs when that ends.
 
         The file is first compared with what this session last read or wrote: a version
         written by someone else is never saved over. `disk_conflict` is set instead, and saves
-        wait for the GM's choice (`resolve_conflict`); the changes stay in the journal."""
+        wait for the GM's choice (`resolve_conflict`); the changes stay in the journal.
+        Only the file opened is written, never through a link put in its place; one made
+        read-only meanwhile is not replaced (CampaignError: the changes stay in the journal).
+
+        Returns what the GM must be told of this save (the file could not be patched and was
+        written whole, its comments kept: see `store.save_campaign`), also kept in `warnings`;
+        None when there is nothing to say."""
         with self._mutex:
             if self.read_only or self._closed:
-                return
+                return None
             if self._busy:
                 self._save_pending = True
-                return
+                return None
             if not self.dirty or self.disk_conflict is not None:
-                return
+                return None
             self._busy += 1
             try:
-                if self._outside_before_save():
-                    return
-                expected = self._stamp.signature
-
-                def still_ours() -> None:       # the instant before X.toml is replaced
-                    if current_signature(self.path) != expected:
-                        raise _ChangedMeanwhile
-
-                try:
-                    self._base = save_campaign(self.campaign, self.path, base=self._base, before_replace=still_ours)
-                except _ChangedMeanwhile:
-                    self._outside_before_save()
-                    return
-                self._stamp = self._base.stamp
-                self._reported = None
-                self._keep_history()
-                self._empty_journal()
-                self.history = []
-                self.dirty = False
+                if self._save() and self._base.notice:
+                    return self._base.notice
+                return None
             finally:
                 self._busy -= 1
+
+    def _save(self) -> bool:
+        """The save itself (the session held and busy); True when the file was written. Only
+        the file opened is written, never through a link swapped in since. A revision at or
+        past REVISION_WRAP is saved as 0 (`limits`): the journal is emptied right after, so no
+        entry refers to the old numbers and a count never nears 64 bits."""
+        if self.disk_conflict is not None or self._outside_before_save():
+            return False
+        real = self.files.real
+        why = write_refusal(real)
+        if why is not None:
+            raise CampaignError([Problem(str(self.path), "", _("{reason}: not saved, the changes stay in "
+                                                               "the journal").format(reason=why))])
+        expected = self._stamp.signature
+
+        def still_ours() -> None:       # the instant before X.toml is replaced
+            if current_signature(real) != expected:
+                raise _ChangedMeanwhile
+
+        counted = self.campaign.revision
+        if counted >= REVISION_WRAP:
+            self.campaign.revision = 0
+        try:
+            try:
+                self._base = save_campaign(self.campaign, real, base=self._base, before_replace=still_ours,
+                                           follow=False)
+            except BaseException:
+                self.campaign.revision = counted
+                raise
+        except _ChangedMeanwhile:
+            self._outside_before_save()
+            return False
+        self._stamp = self._base.stamp
+        self._reported = None
+        self._keep_history()
+        self._empty_journal()
+        self.history = []
+        self.dirty = False
+        if self._base.notice:
+            self.warnings.append(Problem(str(self.path), "", self._base.notice, None, True))
+        return True
 
     def _keep_history(self) -> None:
         """The changes just saved go on to the change history (`history.py`, for the recap)."""
         from .history import keep
 
-        problem = keep(self.path, self.history)
+        problem = keep(self.path, self.history, self.files.history)
         if problem is not None and problem not in self.warnings:
             self.warnings.append(problem)
 
@@ -648,7 +699,7 @@ class CampaignSession:
                 if self._rolls is not None:
                     self._rolls.close()
                 if self._lock_file is not None:
-                    if not self.dirty and not self.read_only:
+                    if not self.dirty and not self.read_only and refused(self._journal.path) is None:
                         # Everything is in the state file: no empty journal left lying around.
                         with contextlib.suppress(FileNotFoundError):
                             os.unlink(self._journal.path)
@@ -672,7 +723,15 @@ class CampaignSession:
         if self._closed or self.read_only or self._base is None:
             return None                         # (no base: a session not built by open_session)
         known = self._stamp
-        seen = look(self.path, known, thorough=thorough)
+        real = self.files.real
+        link = refused(real)
+        if link is not None:                    # a link (or a FIFO) put in its place: never read
+            version = refused_version(real, link)
+            if version.stamp == known:
+                return None
+            self._seen = version
+            return version
+        seen = look(real, known, thorough=thorough)
         if seen is None:
             return None
         stamp, raw = seen
@@ -684,7 +743,7 @@ class CampaignSession:
         cached = self._seen
         if cached is not None and cached.stamp == stamp:
             return cached
-        version = read_version(self.path, stamp, raw)
+        version = read_version(real, stamp, raw)
         self._seen = version
         return version
 
@@ -732,9 +791,15 @@ class CampaignSession:
             self.disk_conflict = theirs
             if choice == "mine":
                 side = None
-                if not theirs.missing:
-                    side = self._aside(theirs.raw or b"", "theirs")
-                self._stamp = theirs.stamp      # accounted for: the save goes over it
+                if theirs.refused:
+                    # A link put in its place: the link itself is kept aside (never what it
+                    # points to, never written through), and mine is written where it was.
+                    side = self._aside_moved()
+                    self._stamp = Stamp(None, "")
+                else:
+                    if not theirs.missing:
+                        side = self._aside(theirs.raw or b"", "theirs")
+                    self._stamp = theirs.stamp      # accounted for: the save goes over it
                 self.disk_conflict = None
                 self.save_now()
                 return side
@@ -752,9 +817,16 @@ class CampaignSession:
             self._adopt(theirs)
             return side
 
+    def _aside_moved(self) -> Path:
+        try:
+            return move_aside(self.files.real, "theirs")
+        except OSError as exc:
+            raise CampaignError([Problem(str(self.path), "", _("cannot keep it aside: {reason}").format(
+                reason=exc.strerror or exc))]) from None
+
     def _aside(self, raw: bytes, kind: str) -> Path:
         try:
-            return keep_aside(self.path, raw, kind)
+            return keep_aside(self.files.real, raw, kind, follow=False)
         except OSError as exc:
             raise CampaignError([Problem(str(self.path), "", f"cannot keep a copy beside it: "
                                                              f"{exc.strerror or exc}")]) from None
@@ -787,7 +859,7 @@ class CampaignSession:
     def _keep_both_at_close(self) -> None:
         try:
             text, _data = render_campaign(self.campaign, self.path, base=self._base)
-            side = keep_aside(self.path, text.encode("utf-8"), "mine")
+            side = keep_aside(self.files.real, text.encode("utf-8"), "mine", follow=False)
         except (CampaignError, OSError, UnicodeEncodeError) as exc:
             self.warnings.append(Problem(str(self.path), "", f"changed on disk by someone else; your unsaved "
                                          f"changes could not be kept aside ({exc}): they stay in the journal",
@@ -813,8 +885,10 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
     """Open a campaign for the screen: lock, load, replay the journal, load the roll log.
 
     When another gmscreen holds the campaign, the session opens read-only with
-    `lock_holder` set (or, with `if_locked="raise"`, CampaignLocked is raised). A journal
-    damaged before its last entry also opens read-only: nothing is written over it.
+    `lock_holder` set (or, with `if_locked="raise"`, CampaignLocked is raised). A campaign
+    file the GM cannot write, or a side file that is a link, opens read-only too, saying why.
+    A journal that does not fit the campaign (`recovery.replay`) is set aside whole and the
+    campaign opens as last saved (left alone, not applied, when the session is read-only).
     Raises CampaignError when the campaign itself cannot be loaded. With `defer_rolls`, the
     roll log (which grows all campaign long) is read later by `load_rolls` (or by the first
     roll), so that the screen can show the campaign at once.
@@ -826,12 +900,19 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
         if not path.exists():
             read_text(path)     # raises the "no such file" error
         raise CampaignError([Problem(str(path), "", _("not a regular file: expected a campaign"))])
+    files = CampaignFiles.of(path)
     warnings: list[Problem] = []
     lock: CampaignLock | None = None
     holder: str | None = None
     reason = _("asked for") if read_only else ""
     if not read_only:
-        lock = CampaignLock(path)
+        why = write_refusal(files.real) or _refused_reason(files)
+        if why is not None:
+            read_only, reason = True, why
+            warnings.append(Problem(str(path), "", _("{reason}; opened read-only, changes will not be saved").format(
+                reason=reason), None, True))
+    if not read_only:
+        lock = CampaignLock(files.real, files.lock)
         try:
             lock.acquire()
         except CampaignLocked as exc:
@@ -842,42 +923,42 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
             warnings.append(Problem(str(path), "", _("{reason}; opened read-only, changes will not be saved").format(
                 reason=reason), None, True))
         except OSError as exc:
-            if exc.errno not in (errno.EACCES, errno.EROFS, errno.EPERM):
+            if not isinstance(exc, SideFileRefused) and exc.errno not in (errno.EACCES, errno.EROFS, errno.EPERM):
                 raise CampaignError([Problem(str(path), "", _("cannot lock the campaign: {reason}").format(
                     reason=exc.strerror or exc))]) \
                     from None
             lock, read_only = None, True
-            reason = _("cannot create {file}: {reason}").format(file=f"{path.name}.lock", reason=exc.strerror)
+            reason = exc.strerror if isinstance(exc, SideFileRefused) else _(
+                "cannot create {file}: {reason}").format(file=files.lock.name, reason=exc.strerror)
             warnings.append(Problem(str(path), "", _("{reason}; opened read-only").format(reason=reason), None, True))
     journal: Journal | None = None
     rolls: RollLog | None = None
     try:
-        campaign, found, disk = load_file_state(path)
+        campaign, found, disk = load_file_state(files.real)
         warnings += found
         migrated = any(p.path == "format" and p.warning for p in found)     # the migration note
         try:
             system = get_system(campaign.system)
         except RequestError as exc:
             raise CampaignError([Problem(str(path), "system", exc.reason)]) from None
-        journal = Journal.load(journal_path(path))
+        journal = Journal(files.journal) if refused(files.journal) else Journal.load(files.journal)
         journal.campaign_name = path.name
-        warnings += journal.warnings
-        undo, redo, applied, problems = replay(campaign, journal.entries, str(journal.path))
-        warnings += problems
-        if (problems or journal.damaged) and not read_only:
-            read_only = True
-            reason = _("{file} could not be replayed entirely; fix or remove it").format(file=journal.path.name)
-            warnings.append(Problem(str(journal.path), "", _("{reason}: opened read-only so that nothing is "
-                                                               "written over it").format(reason=reason), None, True))
+        undo, redo, applied, said, outcome = _replay_journal(campaign, journal, read_only)
+        warnings += said
+        if outcome == "aside":
+            journal = Journal(files.journal, path.name)     # the next change starts a new one
+        elif outcome == "stuck":                            # not set aside: nothing may be written over it
+            read_only, reason = True, _("{file} does not fit the campaign and could not be set aside").format(
+                file=journal.path.name)
             if lock is not None:
                 lock.release()
                 lock = None
         if not defer_rolls:
-            rolls = RollLog.load(rolls_path(path))
+            rolls = RollLog(files.rolls) if refused(files.rolls) else RollLog.load(files.rolls)
             rolls.campaign_name = path.name
             warnings += rolls.warnings
         if not read_only:
-            remove_stale_temps(path)
+            remove_stale_temps(files.real)
             journal.open_append()
             if rolls is not None:
                 rolls.open_append()
@@ -893,4 +974,39 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
     return CampaignSession(path, campaign, system, read_only=read_only, lock=lock, lock_holder=holder,
                            read_only_reason=reason, warnings=warnings, journal=journal, rolls=rolls,
                            undo=undo, redo=redo, history=list(applied), dirty=bool(applied) or migrated,
-                           autosave_every=autosave_every, disk=disk)
+                           autosave_every=autosave_every, disk=disk, files=files)
+
+
+def _refused_reason(files: CampaignFiles) -> str | None:
+    """Why the campaign cannot be written: one of its side files is a link (or not a file)."""
+    problem = files.first_refused()
+    return problem.strerror if problem is not None else None
+
+
+def _replay_journal(campaign: Campaign, journal: Journal, read_only: bool) -> tuple[
+        list[Change], list[Change], list[JournalEntry], list[Problem], str]:
+    """The journal's changes applied to `campaign` (see `recovery.replay`), or none of them:
+    a journal damaged before its last entry, or one that does not fit, is set aside whole
+    (`X.journal.toml.damaged`) when the session holds the campaign, else left alone; one
+    line says so. Returns (undo, redo, applied entries, warnings, outcome), outcome "applied",
+    "aside" (set aside), "left" (read-only: left alone) or "stuck" (could not be set aside)."""
+    undo, redo, applied, problems = replay_journal(campaign, journal)
+    if not problems:
+        return undo, redo, applied, list(journal.warnings), "applied"     # at most a torn last entry
+    misfit = problems[0]
+    outcome = "left"
+    if read_only:
+        said = _("{problem}: none of its changes is shown (the campaign as last saved)").format(
+            problem=misfit.message)
+    else:
+        try:
+            aside = set_aside(journal.path)
+        except OSError as exc:
+            outcome = "stuck"
+            said = _("{problem}: none of its changes is applied, and it could not be set aside ({reason})").format(
+                problem=misfit.message, reason=exc.strerror or exc)
+        else:
+            outcome = "aside"
+            said = _("{problem}: none of its changes is applied; the journal is set aside as {name}, the campaign "
+                     "opens as last saved").format(problem=misfit.message, name=aside.name)
+    return [], [], [], [Problem(misfit.file, misfit.path, said, misfit.line, True)], outcome

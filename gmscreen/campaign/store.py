@@ -7,8 +7,10 @@ fsynced so the rename itself survives a power cut. At every instant `X.toml` is 
 old or the new version.
 
 A save keeps the file as the GM wrote it: the text it held (`FileState`) is patched where
-values changed (`tomledit`), so comments, order and layout stay. Its `Stamp` lets the
-session notice a change made on disk by someone else (see `outside`).
+values changed (`tomledit`), so comments, order and layout stay. When it cannot be patched
+the file is written whole with every comment of the old text put back, and the state it
+returns says so (`FileState.notice`). Its `Stamp` lets the session notice a change made on
+disk by someone else (see `outside`).
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ import re
 import tomllib
 from dataclasses import field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 
-from gmscreen.i18n import _
+from gmscreen.i18n import _, ngettext
 from gmscreen.rules.records import record
 
 from ._appendlog import fsync_dir, real_path
@@ -85,7 +87,7 @@ def _peek_format(text: str) -> int | None:
 def _raw_format(text: str) -> Any:
     try:
         return tomllib.loads(text).get("format")
-    except (tomllib.TOMLDecodeError, RecursionError, MemoryError):
+    except (ValueError, RecursionError, MemoryError):     # (a syntax error, or a number too long)
         return None
 
 
@@ -98,11 +100,12 @@ def parse_text(text: str, file: str) -> tuple[Campaign, list[Problem]]:
     """Campaign and warnings from the text of a campaign file of any known format."""
     from .validate import parse_campaign
 
-    if _peek_format(text) in (None, FORMAT):
+    peeked = _peek_format(text)
+    if peeked in (None, FORMAT):
         try:
             campaign, warnings = parse_campaign(text, file)
         except CampaignError:
-            fmt = _raw_format(text)
+            fmt = peeked if peeked is not None else _raw_format(text)   # (not parsed twice when the line says)
             if type(fmt) is int and (fmt > FORMAT or fmt in MIGRATIONS):
                 return _other_format(text, file, fmt)
             raise
@@ -200,19 +203,48 @@ def dump_campaign(campaign: Campaign) -> str:
             error=exc))]) from None
 
 
-def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusive: bool = False,
-                 before_replace: Callable[[], None] | None = None) -> os.stat_result:
+def write_refusal(path: str | Path) -> str | None:
+    """Why the campaign file at `path` must not be replaced by a save, said to the GM; None
+    when it may. A file whose permissions forbid writing (0444: even root's saves would
+    replace it, since a save renames a new file into place) or a folder the GM cannot write."""
+    path = Path(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None                 # gone: the next save writes it again
+    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
+        return _("{file} is read-only (its permissions do not allow writing it)").format(file=path.name)
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return _("the folder of {file} cannot be written").format(file=path.name)
+    return None
+
+
+def write_atomic(path: str | Path, data: bytes | Iterable[bytes], *, backup: bool = True, exclusive: bool = False,
+                 before_replace: Callable[[], None] | None = None, follow: bool = True) -> os.stat_result:
     """Replace `path` by `data` so that a crash leaves either the old or the new file.
+
+    `data`: bytes, or pieces of bytes written as they come (an export of a long log is never
+    whole in memory).
 
     `exclusive`: create only; FileExistsError when `path` exists (checked atomically).
     `before_replace` runs the instant before the old file is replaced (it may raise to stop
     the save: nothing is replaced then). Returns the stat of the file written.
+    `follow`: a link at `path` is followed (a campaign named through a link is saved beside
+    the file it names); False: `path` itself is written, and a link or anything but a regular
+    file there is refused (`sidefile.SideFileRefused`): a side file, or the very file a session
+    opened.
     """
-    path = real_path(path)
+    from . import sidefile
+
+    path = real_path(path) if follow else Path(path)
+    if not follow:
+        if exclusive and os.path.lexists(path):
+            raise FileExistsError(errno.EEXIST, "File exists", str(path))   # a link counts as taken
+        sidefile.check(path)
     folder = path.parent
     tmp = folder / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
-        mode = os.stat(path).st_mode & 0o7777
+        mode = (os.stat(path) if follow else os.lstat(path)).st_mode & 0o7777
         exists = True
     except FileNotFoundError:
         umask = os.umask(0)
@@ -222,9 +254,10 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            for piece in (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data:
+                view = memoryview(piece)
+                while view:
+                    view = view[os.write(fd, view):]
             os.fsync(fd)
             written = os.fstat(fd)          # rename and links keep its inode, size and mtime
         finally:
@@ -244,6 +277,8 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
         else:
             if before_replace is not None:
                 before_replace()
+            if not follow:
+                sidefile.check(path)        # made a link meanwhile: not replaced, not kept as .bak
             if exists and backup:
                 _keep_backup(path)
             os.replace(tmp, path)
@@ -257,10 +292,10 @@ def write_atomic(path: str | Path, data: bytes, *, backup: bool = True, exclusiv
 
 def _keep_backup(path: Path) -> None:
     """`X.toml.bak` := the current `X.toml`, swapped in atomically as well."""
-    bak = backup_path(path)
+    bak = path.with_name(path.name + ".bak")
     tmp = path.with_name(f".{bak.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
-        os.link(path, tmp)
+        os.link(path, tmp, follow_symlinks=False)
     except OSError:
         # No hard links here (some network or FAT file systems): copy the bytes instead.
         data = path.read_bytes()
@@ -320,6 +355,9 @@ class FileState:
     data: dict[str, Any] | None
     # tomlkit's parse of `text`, kept from one save to the next (see tomledit.patch_text).
     cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # What the GM must be told of the save that wrote `text` ("": nothing), in their language:
+    # it could not patch the file and wrote it whole, with every comment kept (see `_whole`).
+    notice: str = field(default="", compare=False)
 
 
 def _migrated(warnings: list[Problem]) -> bool:
@@ -339,26 +377,27 @@ def load_file_state(path: str | Path) -> tuple[Campaign, list[Problem], FileStat
     return campaign, warnings, FileState(Stamp(signature, digest_of(raw)), text, data)
 
 
-def _patched(data: dict[str, Any], path: str | Path, base: FileState | None) -> str | None:
-    """The base text with only the changed values rewritten, checked to load as `data`;
-    None when it cannot be done faithfully (then the file is written whole)."""
+def _patched(data: dict[str, Any], path: str | Path, base: FileState | None) -> tuple[str | None, str | None]:
+    """The base text with only the changed values rewritten, checked to load as `data`
+    (None when it cannot be done faithfully: then the file is written whole), and the base
+    text itself (None when there is none to keep the comments of)."""
     if base is None:
         try:
             text = read_text(path)
             campaign, warnings = parse_text(text, str(path))
         except (CampaignError, OSError):
-            return None
+            return None, None
         if _migrated(warnings):
-            return None
+            return None, text
         base = FileState(Stamp(None, ""), text, campaign_data(campaign))
     if base.data is None:
-        return None
+        return None, base.text
     from .tomledit import PatchError, patch_text, same   # tomlkit: imported by the first save only
 
     try:
         out = patch_text(base.text, data, base.data, cache=base.cache, check=False)
     except (PatchError, RecursionError, MemoryError):
-        return None
+        return None, base.text
     try:
         again, _warnings = parse_text(out, str(path))
     except CampaignError:
@@ -366,53 +405,105 @@ def _patched(data: dict[str, Any], path: str | Path, base: FileState | None) -> 
         # written whole as well: the patch is then not at fault, the campaign is.
         try:
             if not same(tomllib.loads(out), base.cache.get("mirror")):
-                return None
+                return None, base.text
             import tomli_w
 
             parse_text(tomli_w.dumps(data), str(path))
         except CampaignError:
-            return out
+            return out, base.text
         except (TypeError, ValueError, RecursionError, MemoryError, tomllib.TOMLDecodeError):
-            return None
-        return None
+            return None, base.text
+        return None, base.text
     if same(campaign_data(again), data):
-        return out
+        return out, base.text
     base.cache.clear()
-    return None
+    return None, base.text
+
+
+def _whole(campaign: Campaign, path: str | Path, source: str | None,
+           meant: dict[str, Any] | None) -> tuple[str, str]:
+    """The file written whole, with every comment of `source` (the text it replaces, which
+    held `meant`) put back; and what the GM must be told of it ("" when there were no
+    comments to keep). Keys `source` left out to the program's value are left out again."""
+    text = dump_campaign(campaign)
+    if not source or "#" not in source:
+        return text, ""
+    from .tomledit import keep_comments, same, whole_text
+
+    data = campaign_data(campaign)
+    text = whole_text(data) or text                         # conditions stay [[tables]], as the GM wrote them
+    try:
+        shorter = whole_text(data, tomllib.loads(source), meant) if meant is not None else None
+        if shorter is not None and same(campaign_data(parse_text(shorter, str(path))[0]), data):
+            text = shorter
+    except (CampaignError, tomllib.TOMLDecodeError, RecursionError):
+        pass
+    try:
+        kept = keep_comments(source, text)
+    except (RecursionError, MemoryError):
+        kept = None
+    name, backup = Path(path).name, backup_path(path).name
+    if kept is None:
+        return text, _("{name} could not be saved in place and was written whole: its comments could not be "
+                       "kept (the previous version is {backup})").format(name=name, backup=backup)
+    if kept.moved:
+        return kept.text, ngettext(
+            "{name} could not be saved in place and was written whole: {n} comment kept ({moved} moved from "
+            "what is no longer there; the previous version is {backup})",
+            "{name} could not be saved in place and was written whole: {n} comments kept ({moved} moved from "
+            "what is no longer there; the previous version is {backup})", kept.kept).format(
+            name=name, n=kept.kept, moved=kept.moved, backup=backup)
+    return kept.text, ngettext(
+        "{name} could not be saved in place and was written whole: {n} comment kept where it was "
+        "(the previous version is {backup})",
+        "{name} could not be saved in place and was written whole: {n} comments kept where they were "
+        "(the previous version is {backup})", kept.kept).format(name=name, n=kept.kept, backup=backup)
+
+
+def _render(campaign: Campaign, path: str | Path, base: FileState | None,
+            preserve: bool) -> tuple[str, dict[str, Any], str]:
+    data = campaign_data(campaign)
+    if not preserve:
+        return dump_campaign(campaign), data, ""
+    text, source = _patched(data, path, base)
+    if text is not None:
+        return text, data, ""
+    text, notice = _whole(campaign, path, source, base.data if base is not None and base.text == source else None)
+    return text, data, notice
 
 
 def render_campaign(campaign: Campaign, path: str | Path, *, base: FileState | None = None,
                     preserve: bool = True) -> tuple[str, dict[str, Any]]:
     """The text a save writes (see `save_campaign`) and the data it holds; writes nothing."""
-    data = campaign_data(campaign)
-    text = _patched(data, path, base) if preserve else None
-    return (text if text is not None else dump_campaign(campaign)), data
+    text, data, _notice = _render(campaign, path, base, preserve)
+    return text, data
 
 
 def save_campaign(campaign: Campaign, path: str | Path, *, base: FileState | None = None, preserve: bool = True,
-                  before_replace: Callable[[], None] | None = None) -> FileState:
+                  before_replace: Callable[[], None] | None = None, follow: bool = True) -> FileState:
     """Atomic save of the state file, the previous version kept as `X.toml.bak`.
 
     With `preserve`, the file keeps the GM's text (comments, order, layout) and only the
     values that changed are rewritten: from `base` (what the file held when this process
     last read or wrote it), else from the file on disk. When that cannot be done faithfully
-    the file is written whole. `before_replace`: see `write_atomic`. Returns what the file
-    now holds. Raises CampaignError when the campaign cannot be written (a value TOML
+    the file is written whole, every comment of the old text put back in it, and the
+    returned state's `notice` says so. `before_replace`, `follow`: see `write_atomic`. Returns
+    what the file now holds. Raises CampaignError when the campaign cannot be written (a value TOML
     cannot hold, or the folder is not writable).
     """
-    text, data = render_campaign(campaign, path, base=base, preserve=preserve)
+    text, data, notice = _render(campaign, path, base, preserve)
     try:
         raw = text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise CampaignError([Problem(str(path), "", _("text that is not valid Unicode ({reason}): not saved").format(
             reason=exc.reason))]) from None
     try:
-        written = write_atomic(path, raw, before_replace=before_replace)
+        written = write_atomic(path, raw, before_replace=before_replace, follow=follow)
     except OSError as exc:
         raise CampaignError([Problem(str(path), "", _("cannot save: {reason}").format(
             reason=exc.strerror or exc))]) from None
     return FileState(Stamp(signature_of(written), digest_of(raw)), text, data,
-                     base.cache if base is not None else {})
+                     base.cache if base is not None else {}, notice)
 
 
 def remove_stale_temps(path: str | Path) -> list[Path]:

@@ -23,17 +23,18 @@ from gmscreen.rules import get_system, registry
 from gmscreen.rules.errors import type_key
 
 from .errors import CampaignError, Problem
+from .limits import MAX_COUNT, MAX_REVISION, MAX_STRING, MAX_TIMER_DICE, dice_count, shown, too_many_dice
 from .model import FORMAT, SIDES, Campaign, from_data
-from .safeload import MAX_CAMPAIGN_BYTES, OUT_OF_MEMORY, nesting_line, thousands
+from .safeload import MAX_CAMPAIGN_BYTES, OUT_OF_MEMORY, long_number_line, nesting_line, parse_problem, thousands
 from .textsafe import CONTROL as _CONTROL
 
 
-MAX_STRING = 100_000        # characters in any one string
 MAX_ITEMS = 10_000          # entries in any one list or table (characters, entries, skills...)
 MAX_DEPTH = 8               # nested tables/lists: the schema needs 6 (timers[i].dice.rolls[j][k])
 MAX_NAME = 64               # ids and free stat names
 MAX_FILE_BYTES = MAX_CAMPAIGN_BYTES
-MAX_COUNT = 1_000_000       # round, session, countdown rounds: anything above is a typo
+# MAX_STRING (characters in any one string), MAX_COUNT (round, session, countdown rounds),
+# MAX_REVISION and MAX_TIMER_DICE: see `limits`, where each is decided with its reason.
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
@@ -57,9 +58,12 @@ TICKS_KEYS = ("round", "actor", "round_after", "following", "conditions", "count
               "order_before", "order_after")
 TICKED_CONDITION_KEYS = ("character", "index", "before", "after")
 TICKED_COUNTDOWN_KEYS = ("timer", "rounds", "status", "rounds_after", "status_after")
-TIMER_KEYS = ("id", "label", "kind", "who", "opponent", "request", "dice", "rounds", "status", "round_stats")
+TIMER_KEYS = ("id", "label", "kind", "who", "opponent", "request", "dice", "rounds", "status", "round_stats",
+              "gm_only", "hidden_sides")
+TIMER_SIDES = ("actor", "opponent")         # the sides a timer keeps from the players (`hidden_sides`)
 # What a round played with its own settings may change (Magisphère R18), and the range of each.
-ROUND_STATS_KEYS = {"actor_stat": 30, "actor_skill": 20, "opponent_stat": 30, "opponent_skill": 20}
+ROUND_STATS_KEYS = {"actor_stat": 30, "actor_skill": 20, "actor_bonus": 20,
+                    "opponent_stat": 30, "opponent_skill": 20, "opponent_bonus": 20}
 
 # ---------------------------------------------------------------- public API
 
@@ -280,14 +284,17 @@ def _key_text(kind: str, raw: str) -> str:
     return raw
 
 
-def key_lines(text: str) -> dict[tuple, int]:
+def key_lines(text: str, wanted: Iterable[tuple] | None = None) -> dict[tuple, int]:
     """Best-effort map key path -> line for a TOML text that tomllib accepted.
 
     Follows table headers (`[a.b]`), arrays of tables (`[[characters]]`, counted per parent),
     dotted keys, inline tables and arrays (one index per element), and skips strings and
-    comments, so a `key =` inside a multi-line string is not mistaken for a key.
+    comments, so a `key =` inside a multi-line string is not mistaken for a key. With `wanted`,
+    it stops at the end of the line where the last of those paths is found (a problem near the
+    top of a 30 MB file costs that much, not the whole file).
     """
     lines: dict[tuple, int] = {}
+    missing = set(wanted) if wanted is not None else None
     aot: dict[tuple, int] = {}          # array-of-tables path -> tables seen so far
     # Frames: [kind, path, state, extra]; kind "doc"/"table" read keys, "array" reads values.
     stack: list[list] = [["doc", (), "key_start", None]]
@@ -303,6 +310,8 @@ def key_lines(text: str) -> dict[tuple, int]:
             lines[path] = at
         else:
             lines.setdefault(path, at)
+        if missing:
+            missing.discard(path)
 
     def start_value(path: tuple, kind: str) -> None:
         if kind == "[":
@@ -319,6 +328,8 @@ def key_lines(text: str) -> dict[tuple, int]:
         tok = m.group()
         pos = m.end()
         if kind == "nl":
+            if missing is not None and not missing:
+                break
             line += 1
             frame = stack[0]
             if len(stack) == 1 and frame[2] != "header":
@@ -455,7 +466,7 @@ class _Checker:
         for path, message, warning, line in self.found:
             if line is None and path:
                 if self._lines is None:
-                    self._lines = key_lines(self.text)
+                    self._lines = key_lines(self.text, {p for p, _m, _w, at in self.found if at is None and p})
                 line = line_of(self._lines, path)
             out.append(Problem(self.file, format_path(path), message, line, warning))
         out.sort(key=lambda p: p.line or 0)
@@ -493,6 +504,9 @@ class _Checker:
             return None
         except MemoryError:
             self.at_line(None, _("{problem}: not a campaign").format(problem=_(OUT_OF_MEMORY)))
+            return None
+        except ValueError as exc:     # a number of more digits than Python converts
+            self.at_line(long_number_line(text), parse_problem(exc))
             return None
         self._limits(data)
         fmt = data.get("format")
@@ -636,7 +650,7 @@ class _Checker:
             self.error(path, _("expected {what}, {got}").format(what=expected, got=_got(value)))
             return False
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            self.error(path, _("expected {what}, got {value}").format(what=expected, value=value))
+            self.error(path, _("expected {what}, got {value}").format(what=expected, value=shown(value)))
             return False
         return True
 
@@ -691,7 +705,8 @@ class _Checker:
         if "session" in data:
             self.check_int(("session",), data["session"], 1, MAX_COUNT, what=_("the session number"))
         if "revision" in data:
-            self.check_int(("revision",), data["revision"], 0, None)
+            self.check_int(("revision",), data["revision"], 0, MAX_REVISION,
+                           what=_("the number of changes made to the campaign"))
         if "notes" in data:
             self.check_str(("notes",), data["notes"], what=_("notes"))
         if "initiative" in data:
@@ -1034,6 +1049,12 @@ class _Checker:
             self.error(path + ("who",), _("missing: {what}").format(what=_("the id of the character who rolls")))
         if "opponent" in timer:
             self._opponent(path + ("opponent",), timer["opponent"], characters)
+        if "gm_only" in timer:                  # what the players may not see of it (gmscreen.play.public)
+            self.check_bool(path + ("gm_only",), timer["gm_only"])
+        if "hidden_sides" in timer and self.check_array(path + ("hidden_sides",), timer["hidden_sides"],
+                                                        _("an array of sides (\"actor\", \"opponent\")")):
+            for n, side in enumerate(timer["hidden_sides"]):
+                self.check_choice(path + ("hidden_sides", n), side, TIMER_SIDES)
         if kind == "countdown":
             for key in ("request", "dice"):     # the model writes them empty
                 if timer.get(key, {}) != {}:
@@ -1048,10 +1069,22 @@ class _Checker:
                                            _("a request table ([timers.request])")))
         dice = timer.get("dice", {})
         dice_ok = self.check_table(path + ("dice",), dice, _("a table of the dice rolled so far ([timers.dice])"))
+        if dice_ok:
+            dice_ok = self._dice_count(path + ("dice",), dice)
         if "round_stats" in timer:
             self._round_stats(path + ("round_stats",), timer["round_stats"])
         elif request_ok and dice_ok:    # rounds with their own settings: the game adds them up, not `resolve`
             self._test_timer(path, kind, timer["request"], dice, timer.get("status", "running"))
+
+    def _dice_count(self, path: tuple, dice: dict) -> bool:
+        """At most MAX_TIMER_DICE faces in a timer, whatever adds them up (the rules or the
+        game's own rounds): more is no test a table plays, and would cost every open."""
+        count = dice_count(dice)
+        if count <= MAX_TIMER_DICE:
+            return True
+        self.error(path, too_many_dice(count))
+        self.poisoned.add(path)
+        return False
 
     def _round_stats(self, path: tuple, value: Any) -> None:
         """One table a round played: the statistics and skills that round used ({}: the request's)."""

@@ -15,7 +15,7 @@ import tomllib
 import unicodedata
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from gmscreen.rules.records import record
 
@@ -119,6 +119,24 @@ class EffectRules:
     def choice_after(self, choice: Choice | None, request: dict[str, Any]) -> Choice | None:
         """Hook: the choice inside the roll once effects changed the request (default: as is)."""
         return choice
+
+    def out_of_scene(self, effect: Effect, scene: frozenset[str]) -> str | None:
+        """Hook: why `effect` does not bite in the roll's `scene` (what the table knows of the
+        moment: `FIGHT` while a fight runs, and the words the line adds, MIR `intrigue`), said
+        after it where the odds line reminds it; None: it bites. Default: anywhere."""
+        return None
+
+    def settle(self, request: dict[str, Any], before: dict[str, Any], fields: set[str],
+               applied: Sequence[tuple[str | int, Effect]]) -> dict[int, str]:
+        """Hook: `request` (of a kind with `fields`) once every effect of `applied` is on it, each
+        with where it went (a role, or a helper's position); `before`: the request without
+        them. The game caps their sum in place (MIR R3: situation dice at most ±2D, the typed
+        ones included) and returns a note for each effect the cap cut, by its index in
+        `applied`. Default: no cap."""
+        return {}
+
+
+FIGHT = "fight"     # the scene word of a roll made while a fight runs (`Encounter.round` > 0)
 
 
 def signed_amount(core: str, units: str = "") -> int | None:

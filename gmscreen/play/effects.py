@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from .quickroll.grammar import Draft, Side
 
 APPLIED, LEFT_OUT, REMINDER, UNREADABLE, NO_FIELD = "applied", "left_out", "reminder", "unreadable", "no_field"
+OUT_OF_SCENE = "out_of_scene"       # read, but it bites elsewhere (MIR R4: in a fight or an Intrigue)
+KEPT = (REMINDER, UNREADABLE, NO_FIELD, OUT_OF_SCENE)    # shown as reminders, no number changed
 
 
 @record(frozen=True)
@@ -36,8 +38,15 @@ class ConditionEffect:
     role: str           # "actor", "opponent" or "helper"
     name: str           # the condition's name, as the campaign writes it
     effect: str         # its effect as shown ("−1 dé"; the comment in parentheses dropped)
-    state: str          # APPLIED, LEFT_OUT, REMINDER (meant as one), UNREADABLE, NO_FIELD (not in this test)
+    state: str          # APPLIED, LEFT_OUT, REMINDER (meant as one), UNREADABLE, NO_FIELD (not in this
+                        # test), OUT_OF_SCENE (not at this moment)
     brief: str = ""     # the effect as a narrow line names it ("−2"), "" : as `effect`
+    note: str = ""      # what the game adds: a cap that cut it (MIR R3), where it bites (R4)
+
+    @property
+    def said(self) -> str:
+        """The effect with its note: "+1 dé (R3 : ±2D au plus)"."""
+        return f"{self.effect} ({self.note})" if self.note else self.effect
 
 
 def effect_rules(system_id: str) -> EffectRules:
@@ -47,12 +56,24 @@ def effect_rules(system_id: str) -> EffectRules:
     return table_for(system_id).effects
 
 
+def scene_of(campaign: Campaign, words: Sequence[str] = ()) -> frozenset[str]:
+    """The moment a roll is made in, as the games' effects read it (`EffectRules.out_of_scene`):
+    `FIGHT` while a fight runs, and the words the line added (MIR `intrigue`)."""
+    from .effect_rules import FIGHT
+
+    return frozenset(words) | ({FIGHT} if campaign.encounter.round > 0 else set())
+
+
 def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: Sequence[Side],
                      without: Sequence[Sequence[str]] = (), helpers: Sequence[Character] = (),
+                     scene: frozenset[str] = frozenset(),
                      ) -> tuple[dict[str, Any], list[ConditionEffect], list[int]]:
     """The request with the conditions of each side (and of each helper, in the order named)
-    applied, what became of each condition met, and the indexes of the `without` phrases
-    (folded words, `sans X`) that named none."""
+    applied as they bite in `scene` (`scene_of`), capped as the game caps them, what became of
+    each condition met, and the indexes of the `without` phrases (folded words, `sans X`) that
+    named none."""
+    from dataclasses import replace
+
     from .effect_rules import effect_shown
     from .quickroll.text import candidate, match
 
@@ -60,6 +81,7 @@ def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: 
     fields = {f.name for f in get_system(system_id).kinds[kind].fields}
     out = dict(request)
     met: list[ConditionEffect] = []
+    applied: list[tuple[str | int, Any, int]] = []     # where it went, the effect, its place in `met`
     used: set[int] = set()
     bearers: list[tuple[Character, str, Side | int]] = [(s.character, s.role, s) for s in sides
                                                         if s.character is not None]
@@ -75,17 +97,27 @@ def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: 
                 met.append(ConditionEffect(character.name, role, condition.name, shown, LEFT_OUT))
                 continue
             effect = rules.read(condition.effect)
+            note = ""
             if effect is None:
                 state: str | None = UNREADABLE
             elif effect.reminder:
                 state = REMINDER
+            elif (elsewhere := rules.out_of_scene(effect, scene)) is not None:
+                state, note = OUT_OF_SCENE, elsewhere
             else:
                 done = (rules.apply_helper(effect, out, fields, where) if isinstance(where, int)
                         else rules.apply(effect, out, fields, role, where))
                 state = None if done is None else APPLIED if done else NO_FIELD
+                if done:
+                    applied.append((where if isinstance(where, int) else role, effect, len(met)))
             if state is not None:
                 met.append(ConditionEffect(character.name, role, condition.name, shown, state,
-                                           effect.brief if effect is not None else ""))
+                                           effect.brief if effect is not None else "", note))
+    if applied:
+        notes = rules.settle(out, dict(request), fields, [(where, effect) for where, effect, _n in applied])
+        for index, text in notes.items():
+            place = applied[index][2]
+            met[place] = replace(met[place], note=text)
     unused = [n for n in range(len(without)) if n not in used]
     return out, met, unused
 
@@ -123,7 +155,7 @@ def _bearer(effect: ConditionEffect, short: bool) -> str:
 
 
 def _named(effect: ConditionEffect, short: bool) -> str:
-    return f"{_bearer(effect, short)} {(effect.brief or effect.effect) if short else effect.effect}".strip()
+    return f"{_bearer(effect, short)} {(effect.brief or effect.effect) if short else effect.said}".strip()
 
 
 def conditions_said(draft: Draft, chance: Callable[[Mapping[str, Any]], float], *, short: bool = False,
@@ -145,13 +177,13 @@ def conditions_said(draft: Draft, chance: Callable[[Mapping[str, Any]], float], 
         except RequestError:
             before = after = None
     left = [e for e in met if e.state == LEFT_OUT]
-    kept = [e for e in met if e.state in (REMINDER, UNREADABLE, NO_FIELD)]
+    kept = [e for e in met if e.state in KEPT]
     return ConditionsSaid(
         applied=", ".join(_named(e, short) for e in applied),
         before=before, after=after,
         left_out=_("without {names}").format(names=", ".join(e.name for e in left)) if left else "",
         reminders=_("reminder: {items}").format(items=", ".join(
-            f"{_bearer(e, short)} {dash} {e.effect}" for e in kept)) if kept else "",
+            f"{_bearer(e, short)} {dash} {e.effect if short else e.said}" for e in kept)) if kept else "",
     )
 
 
@@ -160,13 +192,18 @@ def conditions_said(draft: Draft, chance: Callable[[Mapping[str, Any]], float], 
 def noted(result: Mapping[str, Any], draft: Draft) -> dict[str, Any]:
     """The result as logged: with `conditions` saying which effects were applied, which left
     out for this roll, and which only reminded ("Ébloui par la lanterne: −1 dé")."""
+    return noted_conditions(result, draft.conditions)
+
+
+def noted_conditions(result: Mapping[str, Any], conditions: Sequence[ConditionEffect]) -> dict[str, Any]:
+    """The result with `conditions` grouped as `noted` logs them (an interval's too)."""
     out = dict(result)
-    if not draft.conditions:
+    if not conditions:
         return out
     groups: dict[str, list[str]] = {}
-    for e in draft.conditions:
-        key = "reminded" if e.state in (REMINDER, UNREADABLE, NO_FIELD) else e.state
-        groups.setdefault(key, []).append(f"{e.who} · {e.name}: {e.effect}")
+    for e in conditions:
+        key = "reminded" if e.state in KEPT else e.state
+        groups.setdefault(key, []).append(f"{e.who} · {e.name}: {e.said}")
     out["conditions"] = groups
     return out
 

@@ -183,6 +183,12 @@ def name_description(desc: Description, result: Mapping[str, Any], who: str, lin
                    groups=tuple(replace(g, label=label(g.label)) for g in desc.groups))
 
 
+def opponent_in_line(line: str, campaign: Campaign | None) -> str | None:
+    """The opponent the line names after `vs` / `contre`: a character's full name, else the word
+    typed (None: no opponent)."""
+    return _opponent(line, campaign)
+
+
 def _opponent(line: str, campaign: Campaign | None) -> str | None:
     if campaign is not None:
         from .quickroll.grammar import opponent_name

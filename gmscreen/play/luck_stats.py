@@ -23,8 +23,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Any, Callable, Iterable, Mapping
 
-from gmscreen.campaign.model import RollRecord
-from gmscreen.campaign.rolllog import masked
+from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import N_, _, ngettext
 from gmscreen.i18n.typography import Name, number, percent
@@ -165,9 +164,13 @@ def roll_luck(record: RollRecord, chance_of: Callable[[Mapping[str, Any]], float
     return RollLuck(record.seq, record.session, clean(record.who), clean(record.line), luck, chance, success)
 
 
-def counted(records: Iterable[RollRecord], *, include_masked: bool = False) -> list[RollLuck]:
-    """The rolls the statistics see: every one, or (for the players' ears) those not masked."""
-    return [roll_luck(r) for r in records if include_masked or not masked(r)]
+def counted(records: Iterable[RollRecord], *, include_masked: bool = False,
+            campaign: Campaign | None = None) -> list[RollLuck]:
+    """The rolls the statistics see: every one, or (for the players' ears) those players may
+    count (`public.may_count`: not a GM-only roll unrevealed, nor one of a hidden character)."""
+    from .public import may_count
+
+    return [roll_luck(r) for r in records if include_masked or may_count(r, campaign)]
 
 
 def tallies(rolls: list[RollLuck], session: int | None = None) -> list[LuckTally]:

@@ -14,54 +14,33 @@ difficulty shows no difficulty) and without the characters the GM marked hidden.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from gmscreen.campaign.errors import CampaignError, Problem
 from gmscreen.campaign.journal import Journal, journal_path
-from gmscreen.campaign.model import Campaign, Character, RollRecord
+from gmscreen.campaign.lock import lock_path
+from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.campaign.rolllog import RollLog, rolls_path
-from gmscreen.campaign.session import replay
+from gmscreen.campaign.recovery import replay_journal
 from gmscreen.campaign.store import current_signature, load_campaign
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _
 from gmscreen.rules import RequestError, System, get_system
 from gmscreen.rules.records import record
 
-from .logline import PLAIN, _tone, compact_dice, hhmm, log_line
-from .public import Visibility, public_result, visibility
-from .render import describe_result
-from .timers import status_word, timer_progress
+from .logline import PLAIN, hhmm
+from .public import PublicEntry, PublicTimer, hidden_ids, public_line, public_order, public_timer
 
 RECENT_ROLLS = 30           # rolls a player view keeps (the newest on top of the screen)
 POLL_SECONDS = 0.3          # how often the view looks at the files (updates within 1 s)
+PLAYED_FOR = 2.0            # a lock held this long is a GM playing, not one `gmscreen line` or `turn`
 
 Signature = tuple[int, int, int, int] | None
 
 
 # ---------------------------------------------------------------- what players see
-
-
-@record(frozen=True)
-class PublicEntry:
-    """One place in the turn order as players see it."""
-
-    name: str
-    initiative: int
-    current: bool
-    acted: bool
-    delayed: bool
-    conditions: tuple[str, ...]         # "Ébloui (1)": name and rounds left, never the GM's effect note
-
-
-@record(frozen=True)
-class PublicTimer:
-    """A countdown or an extended test in progress."""
-
-    label: str
-    running: bool
-    status: str                         # the status in words ("en cours", "réussi")
-    progress: str                       # "6/8 · test 2/3", "3 rounds"
 
 
 @record(frozen=True)
@@ -91,71 +70,21 @@ class PlayerState:
     rolls: tuple[PublicRoll, ...]       # oldest first, the RECENT_ROLLS newest
 
 
-def hidden_ids(campaign: Campaign) -> set[str]:
-    """The characters the GM keeps from the players (`hidden = true`)."""
-    return {ch.id for ch in campaign.characters if ch.hidden}
-
-
-def condition_words(character: Character) -> tuple[str, ...]:
-    return tuple(clean(c.name) + (f" ({c.rounds})" if c.rounds is not None else "") for c in character.conditions)
-
-
-def public_order(campaign: Campaign) -> tuple[tuple[PublicEntry, ...], str | None]:
-    """The turn order without hidden characters, and the current actor's name when shown."""
-    enc = campaign.encounter
-    hidden = hidden_ids(campaign)
-    current_index = enc.turn if enc.round > 0 and 0 <= enc.turn < len(enc.entries) else None
-    order: list[PublicEntry] = []
-    current_name: str | None = None
-    for i, entry in enumerate(enc.entries):
-        if entry.character in hidden:
-            continue
-        ch = campaign.character(entry.character) if entry.character else None
-        is_current = i == current_index
-        if is_current:
-            current_name = clean(entry.name)
-        order.append(PublicEntry(clean(entry.name), entry.initiative, is_current, entry.acted, entry.delayed,
-                                 condition_words(ch) if ch is not None else ()))
-    return tuple(order), current_name
-
-
 def public_timers(campaign: Campaign) -> tuple[PublicTimer, ...]:
-    """Countdowns and extended tests, but those of a hidden character."""
-    hidden = hidden_ids(campaign)
-    out = []
-    for timer in campaign.timers:
-        if timer.who in hidden or timer.opponent in hidden:
-            continue
-        out.append(PublicTimer(clean(timer.label), timer.status == "running", status_word(timer.status),
-                               clean(timer_progress(campaign, timer))))
-    return tuple(out)
+    """Countdowns and extended tests as players may see them (`public.public_timer`)."""
+    return tuple(t for t in (public_timer(campaign, timer) for timer in campaign.timers) if t is not None)
 
 
-def public_roll(record: RollRecord, system: System | None, campaign: Campaign | None, *,
-                show_secret: bool = False, ascii: bool = False) -> PublicRoll | None:
-    """`record` as players may see it; None when they see nothing of it (a GM-only roll,
-    unless the GM chose to show its mark, `show_secret`)."""
-    seen = visibility(record)
-    if seen is Visibility.SECRET:
+def public_roll(record: RollRecord, campaign: Campaign | None, *, show_secret: bool = False,
+                ascii: bool = False) -> PublicRoll | None:
+    """`record` as players may see it (`public.public_line`); None when they see nothing of it
+    (a GM-only roll, unless the GM chose to show its mark, `show_secret`)."""
+    line = public_line(record, campaign, ascii=ascii)
+    if line is None:
         if not show_secret:
             return None
         return PublicRoll(record.seq, hhmm(record.time), "", "", "", _("GM's secret roll"), "", PLAIN, True)
-    names = {clean(ch.name).casefold() for ch in campaign.characters if ch.hidden} if campaign else set()
-    who = clean(record.who)
-    secret_actor = who.casefold() in names
-    if seen is Visibility.PUBLIC and not secret_actor:
-        line = log_line(record, system, ascii=ascii, campaign=campaign)
-        return PublicRoll(record.seq, line.time, line.who, line.test, line.dice, line.outcome, line.detail, line.tone)
-    # A hidden difficulty, or a hidden character rolling: the dice and the outcome, not the
-    # line typed nor the detail, which name the difficulty (or who rolled).
-    # The rules describe the whole result; only its dice and its outcome words are shown.
-    result = public_result(record)
-    desc = describe_result(system, record.result)
-    headline = clean(desc.headline)
-    if secret_actor:
-        headline = headline.replace(who, "?")
-    return PublicRoll(record.seq, hhmm(record.time), "?" if secret_actor else who, "",
-                      clean(compact_dice(desc.groups, ascii=ascii)), headline, "", _tone(result, desc.good))
+    return PublicRoll(line.seq, line.time, line.who, line.test, line.dice, line.outcome, line.detail, line.tone)
 
 
 def player_state(campaign: Campaign, records: Sequence[RollRecord], *, show_secret: bool = False,
@@ -170,7 +99,7 @@ def player_state(campaign: Campaign, records: Sequence[RollRecord], *, show_secr
     for record in reversed(records):
         if len(rolls) >= recent:
             break
-        shown = public_roll(record, system, campaign, show_secret=show_secret, ascii=ascii)
+        shown = public_roll(record, campaign, show_secret=show_secret, ascii=ascii)
         if shown is not None:
             rolls.append(shown)
     rolls.reverse()
@@ -190,18 +119,23 @@ def load_played(path: Path) -> Campaign:
         journal = Journal.load(journal_path(path))
     except CampaignError:
         return campaign             # a journal being replaced or damaged: the saved state meanwhile
-    replay(campaign, journal.entries, str(journal.path))
+    replay_journal(campaign, journal)           # a journal that does not fit: none of it
     return campaign
 
 
 class CampaignWatch:
     """A campaign followed from its files, for reading only (see the module's doc)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.path = Path(path).absolute()
         self.campaign: Campaign | None = None
         self.log: RollLog | None = None
         self.problem: str = ""          # why the last look could not read a file (the last good state stays)
+        self.replaced: str = ""         # another campaign in the file since the view opened: said so
+        self.left = False               # the GM let the campaign go (closed it, or opened another)
+        self._held_since: float | None = None   # when the lock was first seen, this time (None: not held)
+        self._clock = clock
+        self._looked = False            # the first look is done
         self._state_signatures: tuple[Signature, Signature] | None = None
         self._rolls_signature: Signature | object = object()
 
@@ -232,10 +166,42 @@ class CampaignWatch:
                     raise
                 self.problem = _problem_text(exc)
             else:
+                if self.campaign is not None and (campaign.system, campaign.name) != (self.campaign.system,
+                                                                                     self.campaign.name):
+                    self.replaced = _("the campaign file now holds another campaign: {name} ({game}); each roll "
+                                    "keeps its own game's words").format(name=clean(campaign.name),
+                                                                         game=_game(campaign.system))
                 self.campaign, self._state_signatures, self.problem = campaign, state, ""
                 changed = True
         changed = self._follow_rolls() or changed
-        return changed
+        return self._follow_gm() or changed
+
+    def _follow_gm(self) -> bool:
+        """Whether someone plays the campaign: its lock file is there while the GM's screen (or a
+        command) holds it, and goes when they let go. A view that saw a GM play it (the lock
+        there when the view opened, or for PLAYED_FOR seconds at least: `gmscreen line` holds
+        it a moment) and then saw it go says so (`left`): the GM closed the campaign or opened
+        another, and what the view shows is where it was left."""
+        held = lock_path(self.path).exists()
+        left = self.left
+        if held:
+            if self._held_since is None:        # held already when the view opened: played for long
+                self._held_since = self._clock() if self._looked else float("-inf")
+            self.left = False
+        elif self._held_since is not None:
+            self.left = self._clock() - self._held_since >= PLAYED_FOR
+            self._held_since = None
+        self._looked = True
+        return self.left != left
+
+    @property
+    def notice(self) -> str:
+        """What the view says of what changed under it ("" when nothing)."""
+        words = [self.replaced] if self.replaced else []
+        if self.left:
+            words.append(_("the GM is no longer playing this campaign (closed, or another one opened): "
+                           "this is where it was left"))
+        return " · ".join(words)
 
     def _follow_rolls(self) -> bool:
         path = rolls_path(self.path)
@@ -268,6 +234,13 @@ class CampaignWatch:
         if self.log is not None:
             self.log.close()
             self.log = None
+
+
+def _game(system_id: str) -> str:
+    try:
+        return get_system(system_id).game
+    except RequestError:
+        return clean(system_id)
 
 
 def _problem_text(exc: Exception) -> str:

@@ -10,8 +10,11 @@ current state with the later changes taken back; the session's changes, with wha
 left out, are then walked forward from it, and the recap says the net of them: a wound healed
 within the session is no change.
 
-For the players' ears by default: a GM-only roll (or one with a secret difficulty) not revealed
-stays out of the recap, its notable rolls and its luck, unless `gm=True` (`--gm`).
+For the players' ears by default, as `gmscreen.play.public` decides: a GM-only roll not
+revealed stays out of the recap, its notable rolls and its luck, and so do a GM-only timer and
+the characters the GM hides; a roll with a hidden difficulty counts, said without its
+difficulty (nor the line typed, nor its luck), a hidden-difficulty timer without its threshold;
+all of it with `gm=True` (`--gm`).
 """
 
 from __future__ import annotations
@@ -27,8 +30,8 @@ from gmscreen.campaign.changes import Change, ChangeError, apply_change
 from gmscreen.campaign.export import escape_heading, escape_inline
 from gmscreen.campaign.journal import Journal, JournalEntry, journal_path
 from gmscreen.campaign.model import Campaign, RollRecord
-from gmscreen.campaign.rolllog import RollLog, masked, rolls_path
-from gmscreen.campaign.session import replay
+from gmscreen.campaign.rolllog import RollLog, rolls_path
+from gmscreen.campaign.recovery import replay_journal
 from gmscreen.campaign.store import load_campaign_with_warnings
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _, ngettext
@@ -38,6 +41,8 @@ from gmscreen.rules.records import record
 
 from . import luck_stats
 from .logline import CRIT, FUMBLE, log_line
+from .public import (PUBLIC, hidden_ids, hidden_words, may_count, public_label, public_line, public_timer, roll_sight,
+                     secret_difficulty_words, timer_sight)
 from .timers import status_word, timer_progress
 
 
@@ -86,14 +91,14 @@ class Recap:
 # ---------------------------------------------------------------- reading the files
 
 
-def _entries(path: Path, warnings: list[str]) -> list[JournalEntry]:
-    """The history, then the journal's entries it does not hold yet."""
+def _entries(path: Path, warnings: list[str], journal: Journal, applied: list[JournalEntry]) -> list[JournalEntry]:
+    """The history, then the journal's entries it does not hold yet: those the replay applied
+    (a journal that does not fit the campaign is applied not at all, so listed not at all)."""
     kept, problems = history.load(path)
     warnings += [str(p) for p in problems]
-    journal = Journal.load(journal_path(path))
     warnings += [str(p) for p in journal.warnings]
     seen = {(e.revision, e.time, e.label) for e in kept}
-    return kept + [e for e in journal.entries if (e.revision, e.time, e.label) not in seen]
+    return kept + [e for e in applied if (e.revision, e.time, e.label) not in seen]
 
 
 def _session_set(entry: JournalEntry) -> tuple[Any, Any] | None:
@@ -162,10 +167,13 @@ def _value(v: Any) -> str:
     return "—" if v is None else clean(v)
 
 
-def _character_changes(system: System, before: Campaign, after: Campaign) -> dict[str, list[str]]:
+def _character_changes(system: System, before: Campaign, after: Campaign, *, gm: bool = True) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     old = {c.id: c for c in before.characters}
+    hidden = set() if gm else hidden_ids(before) | hidden_ids(after)     # never named to the players
     for ch in after.characters:
+        if ch.id in hidden:
+            continue
         said: list[str] = []
         prev = old.get(ch.id)
         if prev is None:
@@ -188,7 +196,7 @@ def _character_changes(system: System, before: Campaign, after: Campaign) -> dic
         if said:
             out[clean(ch.name)] = said
     for cid, prev in old.items():
-        if after.character(cid) is None:
+        if after.character(cid) is None and cid not in hidden:
             out[clean(prev.name)] = [_("left the roster")]
     return out
 
@@ -197,14 +205,18 @@ def _walk(start: Campaign, changes: list[Change], recap: Recap) -> Campaign:
     """Apply the session's changes one by one, noting the fight's comings and goings and the
     timers; returns the state at the session's end."""
     state = copy.deepcopy(start)
+    hidden = set() if recap.gm else hidden_ids(start)
     first_timers = {t.id: copy.deepcopy(t) for t in state.timers}
     started: dict[str, Any] = {}
     last: dict[str, Any] = {}
     for change in changes:
-        entries = {e.id: e.name for e in state.encounter.entries}
+        before = [(e.id, e.name, e.character) for e in state.encounter.entries]
         round_before = state.encounter.round
         apply_change(state, change)
-        now = {e.id: e.name for e in state.encounter.entries}
+        if not recap.gm:
+            hidden |= hidden_ids(state)
+        entries = {eid: name for eid, name, character in before if character not in hidden}
+        now = {e.id: e.name for e in state.encounter.entries if e.character not in hidden}
         if round_before == 0 and state.encounter.round > 0:
             recap.fight.append(_("a fight started"))
         ended = round_before > 0 and state.encounter.round == 0
@@ -225,6 +237,12 @@ def _walk(start: Campaign, changes: list[Change], recap: Recap) -> Campaign:
     for tid, t in list(first_timers.items()) + [(k, v) for k, v in started.items() if k not in first_timers]:
         end = last.get(tid, t)
         label = clean(t.label)
+        sight = PUBLIC if recap.gm else timer_sight(state, end)
+        if not sight.whole:
+            shown = public_timer(state, end, sight)
+            if shown is None:               # a GM-only test, one a hidden character plays
+                continue
+            label = shown.label
         if tid in started:
             said = _("{timer}: started").format(timer=label)
         elif end.dice != t.dice or end.rounds != t.rounds or end.status != t.status:
@@ -236,13 +254,18 @@ def _walk(start: Campaign, changes: list[Change], recap: Recap) -> Campaign:
         if end.status != "running":
             said += " · " + _("finished: {status}").format(status=status_word(end.status))
         elif tid in ids_now:
-            said += " · " + timer_progress(state, end)
+            said += " · " + (timer_progress(state, end) if sight.whole else secret_difficulty_words())
         recap.timers.append(said)
     return state
 
 
-def _note(record: RollRecord, system: System | None, campaign: Campaign) -> RollNote:
-    row = log_line(record, system, campaign=campaign)
+def _note(record: RollRecord, system: System | None, campaign: Campaign, *, gm: bool) -> RollNote:
+    """A roll in the words of the log; for the players' ears (not `gm`), as they may see it
+    (`public.public_line`: no line typed, nor luck, for a hidden difficulty)."""
+    row = log_line(record, system, campaign=campaign) if gm else public_line(record, campaign)
+    assert row is not None, "a roll players may not see in a recap for them"
+    if not gm and not roll_sight(record, campaign).whole:
+        return RollNote(record.seq, row.who, hidden_words(roll_sight(record, campaign)), row.outcome, row.dice, None)
     luck = record.result.get("luck")
     return RollNote(record.seq, row.who, row.test, row.outcome, row.dice,
                     float(luck) if isinstance(luck, (int, float)) and not isinstance(luck, bool) else None)
@@ -270,7 +293,7 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
     campaign, found = load_campaign_with_warnings(path)
     warnings = [str(p) for p in found if p.warning]
     journal = Journal.load(journal_path(path))
-    _undo, _redo, _applied, problems = replay(campaign, journal.entries, str(journal.path))
+    _undo, _redo, applied, problems = replay_journal(campaign, journal)
     warnings += [str(p) for p in problems]
     system = get_system(campaign.system)
     current = campaign.session
@@ -280,7 +303,7 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
             file=path, last=current, value=wanted))
     recap = Recap(clean(campaign.name), system.id, wanted, wanted == current, gm, warnings=warnings)
 
-    entries = _entries(path, recap.warnings)
+    entries = _entries(path, recap.warnings, journal, applied)
     sessions = _sessions_of(entries, current)
     mine = [e for e, s in zip(entries, sessions) if s == wanted]
     first = next((i for i, s in enumerate(sessions) if s == wanted), len(entries))
@@ -290,29 +313,32 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
         for entry in reversed(entries[first:]):
             apply_change(start, entry.change.inverse())
         end = _walk(start, _net(mine), recap)
-        recap.changes = _character_changes(system, start, end)
+        recap.changes = _character_changes(system, start, end, gm=gm)
     except (ChangeError, KeyError, IndexError, TypeError, ValueError, AttributeError):
         recap.warnings.append(_("{file}: the change history does not match the campaign file: the changes are "
                                 "listed by their names only").format(file=history.history_path(path).name))
         recap.changes, recap.timers, recap.fight, recap.joined, recap.left = {}, [], [], [], []
-        recap.labels = [clean(c.label) for c in _net(mine)]
+        recap.labels = [clean(c.label) if gm else public_label(c, campaign) or "" for c in _net(mine)]
 
     log = RollLog.load_session(rolls_path(path), wanted)    # that session's bytes, not the log's
     recap.warnings += [str(p) for p in log.warnings]
     records = [r for r in log.records if r.session == wanted]
-    shown = [r for r in records if gm or not masked(r)]
+    shown = [r for r in records if gm or may_count(r, campaign)]
     recap.rolls, recap.hidden_rolls = len(shown), len(records) - len(shown)
-    notes = {r.seq: _note(r, _system(r), campaign) for r in shown}
+    notes = {r.seq: _note(r, _system(r), campaign, gm=gm) for r in shown}
     for r in shown:
         if log_line(r, _system(r), campaign=campaign).tone in (CRIT, FUMBLE) or _critical(r.result):
             recap.criticals.append(notes[r.seq])
     counted = [luck_stats.roll_luck(r) for r in shown]
     recap.luck = luck_stats.tallies(counted, wanted)
     table = recap.luck[0]
-    if table.luckiest is not None:
-        recap.luckiest = notes[table.luckiest.seq]
-    if table.unluckiest is not None and table.unluckiest is not table.luckiest:
-        recap.unluckiest = notes[table.unluckiest.seq]
+    # The luckiest and unluckiest are said with their luck: for the players, among the rolls
+    # whose luck they may hear (a hidden difficulty's luck says how hard it was).
+    sayable = luck_stats.LuckTally(table.who, table.session, [n for n in table.rolls if notes[n.seq].luck is not None])
+    if sayable.luckiest is not None:
+        recap.luckiest = notes[sayable.luckiest.seq]
+    if sayable.unluckiest is not None and sayable.unluckiest is not sayable.luckiest:
+        recap.unluckiest = notes[sayable.unluckiest.seq]
     return recap
 
 

@@ -18,6 +18,7 @@ from gmscreen.i18n import _, ngettext
 from gmscreen.rules import RequestError, get_system
 
 from .effects import noted
+from .public import noted_sides, timer_fields
 from .quickroll.choices import RollFlow, spending
 from .quickroll.grammar import Draft, QuickRollError, parse
 from .session_table import RollTable, SessionTable
@@ -115,7 +116,7 @@ class TableRoll:
         return True
 
     def settle(self) -> TableRoll:
-        """Every open choice at its default, as Enter would (the campaign is closing)."""
+        """Every open choice ended as the table saw it (`Prompt.settles`: the campaign is closing)."""
         self.flow.settle()
         return self
 
@@ -158,7 +159,7 @@ class TableRoll:
             pending = final
         self.pending = None
         record = self.table.record_roll(who=draft.who, line=draft.line, request=flow.request,
-                                        result=noted(result, draft),
+                                        result=noted_sides(noted(result, draft), draft, self.session.campaign),
                                         gm_only=self.gm_only, seed=flow.seed,
                                         pending=pending.id if pending else None)
         self.record = record
@@ -173,7 +174,8 @@ class TableRoll:
     def abandon(self) -> RollRecord | None:
         """Give the roll up. Nothing is logged when no die was shown (a choice asked before
         the roll); dice the table saw are never dropped: the roll is logged as kept on disk,
-        each choice at its default, with its spending. Returns that record, or None."""
+        each choice ended as the table saw it (`Prompt.settles`), with its spending. Returns
+        that record, or None."""
         pending, self.pending = self.pending, None
         if pending is None:
             return None
@@ -194,20 +196,30 @@ class TableRoll:
             for path, after in values:
                 b.set(path, after)
 
-        self.table.change(label, build)
+        if self.table.change(label, build) and self.gm_only:
+            change = self.session.last_change       # players watching: its label names the secret roll's
+            if change is not None:                  # spending (Providence D6 → D4)
+                change.secret = True
 
     def _start_timer(self, draft: Draft, request: dict[str, Any], result: dict[str, Any]) -> None:
         """An extended test starts a timer holding its request and the dice of its first interval."""
         from .encounter import slugify, unique_slug
         from .timers import status_of
 
+        from .games import table_for
+
         assert draft.timer is not None
         kind = get_system(draft.system).kinds[draft.kind]
         dice = {k: result[k] for k in kind.dice_fields if k in result}
         base = {k: v for k, v in request.items() if k not in kind.dice_fields}
+        test = table_for(draft.system).fight.timed_test(str(draft.timer.get("kind", "")))
+        fields = test.start_fields(base, draft.unconditioned, result) if test is not None else {"request": base}
         taken = {t.id for t in self.session.campaign.timers}
         timer_id = unique_slug(slugify(draft.timer["label"], "test"), taken)
-        timer = {"id": timer_id, **draft.timer, "request": base, "dice": dice, "status": status_of(result)}
+        # What the players may see of it is decided now, with the roll: GM-only with it, its
+        # request keeping `hidden`, the sides a hidden character plays (`gmscreen.play.public`).
+        timer = {"id": timer_id, **draft.timer, "dice": dice, "status": status_of(result), **fields,
+                 **timer_fields(draft, gm_only=self.gm_only)}
         timer = {k: v for k, v in timer.items() if v is not None}
         if self.table.change(_("Timer: {label}").format(label=draft.timer["label"]),
                              lambda b: b.insert(("timers",), None, timer)):
@@ -216,9 +228,9 @@ class TableRoll:
     # ------------------------------------------------------------ the roll shown, kept on disk
 
     def _keep_pending(self) -> None:
-        """Before dice are shown with a choice still open: the roll they belong to, settled with
-        its defaults (what Enter, `q` or a signal would log), is written to `X.pending.toml`; a
-        SIGKILL or a power cut then loses nothing, the next opening logs it
+        """Before dice are shown with a choice still open: the roll they belong to, each choice
+        ended as the table saw it (what `q` or a signal would log), is written to
+        `X.pending.toml`; a SIGKILL or a power cut then loses nothing, the next opening logs it
         (`CampaignSession.recover_pending`)."""
         flow = self.flow
         if flow.prompt is None or flow.result is None:
@@ -244,7 +256,9 @@ class TableRoll:
                        for s in spending(draft, flow.result, self.session.campaign) + flow.gains)
         return PendingRoll(old.id if old else new_pending_id(), old.time if old else now_iso(),
                            self.session.campaign.session, draft.who, draft.line, copy.deepcopy(flow.request),
-                           copy.deepcopy(noted(flow.result, draft)), self.gm_only, flow.seed, spends)
+                           copy.deepcopy(noted_sides(noted(flow.result, draft), draft, self.session.campaign)),
+                           self.gm_only, flow.seed,
+                           spends)
 
     def _write_pending(self, pending: PendingRoll) -> None:
         from gmscreen.campaign.errors import CampaignError

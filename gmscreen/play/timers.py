@@ -61,8 +61,24 @@ class TimedTest(ABC):
         return None
 
     @abstractmethod
-    def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random) -> str:
-        """Add one interval's dice to `dice` (a copy, changed in place); returns the step's name."""
+    def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random,
+                  request: dict[str, Any] | None = None) -> str:
+        """Add one interval's dice to `dice` (a copy, changed in place); returns the step's name.
+        `request`: the request of this interval (`interval_request`), None: the timer's own."""
+
+    def start_fields(self, request: dict[str, Any], unconditioned: dict[str, Any] | None,
+                     result: dict[str, Any]) -> dict[str, Any]:
+        """The timer's fields (`request`, `round_stats`) from the roll that started it: its
+        request without its dice, the same without the roller's conditions (None: none bit), what
+        the rules said of it. A game whose intervals re-read the conditions keeps the request
+        without them and what they changed at each interval. Default: the request as rolled."""
+        return {"request": request}
+
+    def interval_request(self, campaign: Campaign, timer: Timer) -> tuple[dict[str, Any], list]:
+        """The request of the next interval as the table stands now, and what became of each
+        condition met (`play.effects.ConditionEffect`): the roller's conditions re-read (a dazzle
+        gone, a wound taken), MIR `test_modifiers`. Default: the timer's request, no condition."""
+        return timer.request, []
 
     @abstractmethod
     def progress(self, campaign: Campaign, timer: Timer, result: dict) -> str:
@@ -77,10 +93,17 @@ class TimedTest(ABC):
         """The `round_fields` filled in ask for something else than the timer's own request."""
         return False
 
-    def roll_round(self, timer: Timer, values: dict[str, str], faces: str) -> IntervalRoll:
-        """The next interval as `round_fields` set it, with the faces typed (else rolled).
-        Asked only of a game with `rounds_of_their_own` (an abstract hook for those alone)."""
+    def roll_round(self, timer: Timer, values: dict[str, str], faces: str,
+                   campaign: Campaign | None = None) -> IntervalRoll:
+        """The next interval as `round_fields` set it, with the faces typed (else rolled) and the
+        conditions as they stand in `campaign`. Asked only of a game with `rounds_of_their_own`
+        (an abstract hook for those alone)."""
         raise NotImplementedError
+
+    def round_of_its_own(self, campaign: Campaign | None, timer: Timer) -> bool:
+        """The next round must be played with its own settings even when the GM changes none
+        (Magisphère: a side's conditions bite in it). Default: no."""
+        return False
 
     def result_of(self, timer: Timer) -> dict | None:
         """What the timer's dice say so far when the game works it out itself (rounds played with
@@ -148,18 +171,28 @@ def status_of(result: dict) -> str:
     return "running" if decided == "pending" else decided
 
 
-def next_interval_dice(timer: Timer, before: dict) -> tuple[dict, str]:
+def next_interval_dice(timer: Timer, before: dict, request: dict[str, Any] | None = None) -> tuple[dict, str]:
     """The timer's dice with one more interval rolled, and the step's name ('test 3', 'manche 2').
 
-    `before` is `timer_result(timer)` (it says how many dice a test of an extended test rolls).
+    `before` is `timer_result(timer)`; `request` the interval's own (`interval_request`: it
+    says how many dice the next test of an extended test rolls), None: the timer's.
     """
     kind = timed_test_of(timer)
     if kind is None:
         raise KeyError(f"no test timer of kind {timer.kind!r}")
     rng = random.Random(random.SystemRandom().getrandbits(63))
     dice = {k: [list(v) if isinstance(v, list) else v for v in vals] for k, vals in timer.dice.items()}
-    step = kind.next_dice(dice, before, rng)
+    step = kind.next_dice(dice, before, rng, request)
     return dice, step
+
+
+def interval_setup(timer: Timer, campaign: Campaign | None) -> tuple[dict[str, Any], list]:
+    """The request of the timer's next interval, the roller's conditions re-read in `campaign`
+    (None: the timer's request as kept), and what became of each condition met."""
+    kind = timed_test_of(timer)
+    if campaign is None or kind is None:
+        return timer.request, []
+    return kind.interval_request(campaign, timer)
 
 
 @record
@@ -173,10 +206,19 @@ class IntervalRoll:
     status: str
     step: str
     round_stats: list | None = None     # the rounds' own settings after it (None: unchanged)
+    timer_request: dict | None = None   # the timer's request after it (None: unchanged): MIR `test_modifiers`
 
 
-def roll_interval(timer: Timer) -> IntervalRoll | None:
-    """Roll the next interval of a test timer (None: its test cannot be read).
+def noted_interval(result: dict, conditions: list) -> dict:
+    """The interval's result as logged: with the conditions re-read for it, as a roll's are."""
+    from .effects import noted_conditions
+
+    return noted_conditions(result, conditions)
+
+
+def roll_interval(timer: Timer, campaign: Campaign | None = None) -> IntervalRoll | None:
+    """Roll the next interval of a test timer (None: its test cannot be read), the roller's
+    conditions as they stand in `campaign` (None: as the timer keeps them).
 
     Raises `rules.RequestError` when the rules refuse the request with the new dice.
     """
@@ -184,16 +226,34 @@ def roll_interval(timer: Timer) -> IntervalRoll | None:
     kind = timed_test_of(timer)
     if before is None or kind is None:
         return None
-    if timer.round_stats and kind.rounds_of_their_own:     # the game adds its rounds up
-        return kind.roll_round(timer, {}, "")
-    dice, step = next_interval_dice(timer, before)
-    request = {**timer.request, **dice}
-    result = rules.resolve(request)
-    return IntervalRoll(request, result, dice, status_of(result), step)
+    if kind.rounds_of_their_own and (timer.round_stats or kind.round_of_its_own(campaign, timer)):
+        return kind.roll_round(timer, {}, "", campaign)     # the game adds its rounds up
+    request, met = interval_setup(timer, campaign)
+    dice, step = next_interval_dice(timer, before, request)
+    logged = {**request, **dice}
+    result = rules.resolve(logged)
+    return IntervalRoll(logged, noted_interval(result, met), dice, status_of(result), step,
+                        timer_request=request if request != timer.request else None)
+
+
+def interval_log_fields(campaign: Campaign, timer: Timer, rolled: IntervalRoll, said: str = "") -> dict[str, Any]:
+    """What the roll log keeps of one interval rolled (`RollTable.record_roll`'s arguments): who
+    rolls, the line ("label · test 3", `said`: the table's dice typed), the request and the
+    result; GM-only when the timer is, the sides a hidden character plays noted
+    (`gmscreen.play.public`: what players may see of it was decided when the timer started)."""
+    from .public import noted_timer_result
+
+    return {"who": name_of(campaign, timer.who), "line": f"{timer.label} · {rolled.step}" + said,
+            "request": rolled.request, "result": noted_timer_result(rolled.result, timer), "gm_only": timer.gm_only}
 
 
 def record_interval(b: EditBuilder, index: int, timer: Timer, rolled: IntervalRoll) -> None:
-    """The ops keeping a rolled interval in the timer at `index`: its dice, and its status if decided."""
+    """The ops keeping a rolled interval in the timer at `index`: its dice, its request when the
+    interval changed it, and its status if decided."""
+    if rolled.timer_request is not None:
+        for key in sorted(set(rolled.timer_request) | set(timer.request)):
+            if rolled.timer_request.get(key) != timer.request.get(key):     # a key at a time: the file's comments stay
+                b.set(("timers", index, "request", key), rolled.timer_request.get(key))
     b.set(("timers", index, "dice"), rolled.dice)
     if rolled.round_stats is not None and rolled.round_stats != timer.round_stats:
         b.set(("timers", index, "round_stats"), rolled.round_stats)
@@ -202,7 +262,15 @@ def record_interval(b: EditBuilder, index: int, timer: Timer, rolled: IntervalRo
 
 
 def interval_refusal(campaign: Campaign, timer: Timer) -> str | None:
-    """Why the game forbids rolling this timer's next interval now (None: allowed)."""
+    """Why the game forbids rolling this timer's next interval now (None: allowed); a timer
+    whose next interval could take its dice past what a timer keeps (`limits`) is one."""
+    from gmscreen.campaign.limits import MAX_INTERVAL_DICE, MAX_TIMER_DICE, dice_count
+    from gmscreen.campaign.safeload import thousands
+
+    count = dice_count(timer.dice)
+    if count + MAX_INTERVAL_DICE > MAX_TIMER_DICE:
+        return _("{label} keeps {count} dice, the most a timer keeps: end it and start another").format(
+            label=clean(timer.label), count=thousands(count))
     kind = timed_test_of(timer)
     return kind.refusal(campaign, timer) if kind is not None else None
 

@@ -222,7 +222,7 @@ def describe(result: Mapping) -> Description:
     rerolled, kept or fatal."""
     outcome = result["outcome"]
     dice = list(result["dice"])
-    skill = result["result"] - (result["kept_die"] or 0)
+    skill = result["result"] - (result.get("kept_die") or 0)     # a logged result drops a null kept_die
     threshold = result["result"] - result["margin"]
     if dice:
         shown = _("die {die} + skill {skill} = {result}").format(die=dice[-1], skill=skill, result=result["result"])
@@ -241,7 +241,7 @@ def describe(result: Mapping) -> Description:
         else:
             status = "fumble" if fatal and face == 0 else "kept"
         faces.append(Die(face, SIDES, status, low=0))
-    groups = (DiceGroup(pgettext("dice group", "characteristic die"), tuple(faces), result["kept_die"]),) if dice else ()
+    groups = (DiceGroup(pgettext("dice group", "characteristic die"), tuple(faces), result.get("kept_die")),) if dice else ()
     return Description(_(OUTCOME_WORDS[outcome]), detail, groups, outcome == "success")
 
 

@@ -190,7 +190,8 @@ class _Roller:
     penalty: int
 
     def dice(self, help_dice: int = 0) -> int:
-        """R5/R11: at least one die, after every modifier and the help."""
+        """R5/R11: at least one die, after every modifier and the help (or, in an extended
+        test, the change of that test: `test_modifiers`)."""
         return max(1, self.pool + self.modifier - self.penalty + help_dice)
 
     def formula(self, help_dice: int = 0) -> str:
@@ -200,7 +201,7 @@ class _Roller:
         if self.penalty:
             parts += f" − {self.penalty}"
         if help_dice:
-            parts += f" + {help_dice}"
+            parts += f" {'+' if help_dice > 0 else '−'} {abs(help_dice)}"
         return f"max(1, {parts}) = {self.dice(help_dice)}"
 
 
@@ -431,19 +432,44 @@ def _odds_opposed(reader: Reader) -> dict:
 # ---------------------------------------------------------------- extended (R15–R18)
 
 
-def _read_extended(reader: Reader) -> tuple[_Roller, int, int, str]:
+@record(frozen=True)
+class _Extended:
+    """An extended test as the Exarch set it (R15–R18), with the change of each test made so far
+    (`test_modifiers`: the situation as it stood when that test was rolled)."""
+
+    roller: _Roller
+    threshold: int
+    max_tests: int
+    interval: str
+    changes: tuple[int, ...] = ()
+
+    def change(self, test: int) -> int:
+        """The change to the dice count of test `test` (0 = the first); none past the list."""
+        return self.changes[test] if test < len(self.changes) else 0
+
+    def dice(self, test: int) -> int:
+        """R5: the dice test `test` rolls, at least one."""
+        return self.roller.dice(self.change(test))
+
+    def counts(self) -> tuple[int, ...]:
+        """The dice of each test the list names, then of every test after (the last entry)."""
+        return tuple(self.dice(i) for i in range(len(self.changes))) + (self.roller.dice(),)
+
+
+def _read_extended(reader: Reader) -> _Extended:
     roller = _read_roller(reader)
     threshold = reader.int("threshold", 1, 99)
     max_tests = reader.int("max_tests", 0, 99, 0)
     interval = reader.choice("interval", INTERVALS, "")
-    return roller, threshold, max_tests, interval
+    changes = reader.int_list("test_modifiers", -12, 12, 0, 99, default=())
+    return _Extended(roller, threshold, max_tests, interval, tuple(changes))
 
 
 def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
-    roller, threshold, max_tests, interval = _read_extended(reader)
+    test = _read_extended(reader)
+    roller, threshold, max_tests = test.roller, test.threshold, test.max_tests
     forced = reader.dice_lists("rolls", max_lists=99)
     key = reader.key("rolls")
-    n = roller.dice()
     rolls: list[list[int]] = []
     test_successes: list[int] = []
     total = 0
@@ -465,13 +491,14 @@ def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
     if forced is None:
         # Always ends: every test adds at least one success or fails the extended test.
         while outcome == "pending":
-            play(_take(None, key, n, rng, ""))
+            play(_take(None, key, test.dice(len(rolls)), rng, ""))
     else:
         for i, faces in enumerate(forced, start=1):
             if outcome != "pending":
                 raise RequestError(key, "extended_decided", tests=len(rolls), given=len(forced))
+            n = len(rolls)
             try:
-                play(_take(faces, key, n, rng, roller.formula()))
+                play(_take(faces, key, test.dice(n), rng, roller.formula(test.change(n))))
             except RequestError as exc:
                 raise RequestError(key, "in_test", index=i, cause=exc) from None
     return {
@@ -480,8 +507,9 @@ def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
         "tests": len(rolls),
         "test_successes": test_successes,
         "failure_reason": reason,
-        "dice_per_test": n,
-        "interval": interval,
+        "dice_per_test": test.dice(0),
+        "dice_per_test_made": [len(faces) for faces in rolls],
+        "interval": test.interval,
         "threshold": threshold,
         "max_tests": max_tests,
         "pool": roller.pool,
@@ -546,8 +574,17 @@ def _extended_success_ways(n: int, threshold: int, max_tests: int) -> tuple[int,
 
 
 def _odds_extended(reader: Reader) -> dict:
-    roller, threshold, max_tests, _interval = _read_extended(reader)
-    num, den = _extended_success_ways(roller.dice(), threshold, max_tests)
+    test = _read_extended(reader)
+    counts = test.counts()
+    if len(set(counts)) == 1:
+        num, den = _extended_success_ways(counts[0], test.threshold, test.max_tests)
+    else:
+        # The dice change from test to test (`test_modifiers`): the series step by step. At
+        # most `threshold` tests are made (each adds a success or ends it), fewer with a countdown.
+        last = min(test.threshold, test.max_tests) if test.max_tests else test.threshold
+        steps = _extended_steps(counts, test.threshold, test.max_tests)
+        num, _running, _failed = steps.step(last)
+        den = steps.scale(last)
     return {"outcome": {"success": num / den, "failure": (den - num) / den}}
 
 
@@ -627,18 +664,23 @@ def _luck_opposed(reader: Reader) -> LuckOf:
 
 
 class _ExtendedSteps:
-    """Where an extended test stands after each test (R15–R18), as integer ways over P**j for j
-    tests: successes reached by then, running totals, failures by their total. Grown on demand."""
+    """Where an extended test stands after each test (R15–R18), as integer ways over the product
+    of 12**n for the dice n of each test made: successes reached by then, running totals,
+    failures by their total. `counts` gives the dice of each test, its last entry those of every
+    test after (the dice counts actually used, `test_modifiers`). Grown on demand."""
 
-    def __init__(self, n: int, threshold: int, max_tests: int) -> None:
-        self.ways = _successes_distribution(n)
-        self.tails = _tails(n)
-        self.per_test = SIDES ** n
+    def __init__(self, counts: tuple[int, ...], threshold: int, max_tests: int) -> None:
+        self.counts = counts
         self.threshold = threshold
         self.max_tests = max_tests
         # One entry per number of tests: (success ways, running ways by total, failure ways by total).
         self.steps: list[tuple[int, list[int], list[int]]] = [(0, [1] + [0] * (threshold - 1), [0] * threshold)]
+        self.scales = [1]
         self.lock = threading.Lock()
+
+    def dice(self, test: int) -> int:
+        """The dice of test `test` (0 = the first)."""
+        return self.counts[min(test, len(self.counts) - 1)]
 
     def step(self, j: int) -> tuple[int, list[int], list[int]]:
         with self.lock:
@@ -646,10 +688,17 @@ class _ExtendedSteps:
                 self._grow()
         return self.steps[j]
 
+    def scale(self, j: int) -> int:
+        """The denominator of every way after j tests: the faces of the dice those tests roll."""
+        self.step(j)
+        return self.scales[j]
+
     def _grow(self) -> None:
         success, running, failed = self.steps[-1]
         j = len(self.steps)                 # the test being made
-        P, threshold, ways, tails = self.per_test, self.threshold, self.ways, self.tails
+        n = self.dice(j - 1)
+        ways, tails, P = _successes_distribution(n), _tails(n), SIDES ** n
+        threshold = self.threshold
         countdown = bool(self.max_tests) and j >= self.max_tests
         new_success = success * P
         new_running = [0] * threshold
@@ -663,19 +712,22 @@ class _ExtendedSteps:
             for k in range(1, min(len(ways) - 1, need - 1) + 1):
                 (new_failed if countdown else new_running)[t + k] += w * ways[k]   # R18 or on
         self.steps.append((new_success, new_running, new_failed))
+        self.scales.append(self.scales[-1] * P)
 
 
 @lru_cache(maxsize=64)
-def _extended_steps(n: int, threshold: int, max_tests: int) -> _ExtendedSteps:
-    return _ExtendedSteps(n, threshold, max_tests)
+def _extended_steps(counts: tuple[int, ...], threshold: int, max_tests: int) -> _ExtendedSteps:
+    return _ExtendedSteps(counts, threshold, max_tests)
 
 
 def _luck_extended(reader: Reader) -> LuckOf:
     """Extended test, after the tests made (j): success sooner is luckiest, then a running test by
     its total, then a failure by the total it reached. Luck compares with every way of standing
-    after j tests (a series decided earlier stays as it ended)."""
-    roller, threshold, max_tests, _interval = _read_extended(reader)
-    steps = _extended_steps(roller.dice(), threshold, max_tests)
+    after j tests (a series decided earlier stays as it ended), over the dice each test actually
+    rolled (`test_modifiers`: a die fewer at one test, a die more at another)."""
+    test = _read_extended(reader)
+    threshold = test.threshold
+    steps = _extended_steps(test.counts(), threshold, test.max_tests)
 
     def luck(result: Mapping) -> float:
         j = result["tests"]
@@ -689,7 +741,7 @@ def _luck_extended(reader: Reader) -> LuckOf:
             num = success + sum(running[total:])
         else:
             num = success + sum(running) + sum(failed[total:])
-        return probability(num, steps.per_test ** j)
+        return probability(num, steps.scale(j))
 
     return luck
 
@@ -836,6 +888,8 @@ KINDS = {
             FieldSpec("max_tests", "int", 0, 99, default=0, help="countdown: most tests allowed; 0 = no limit"),
             FieldSpec("interval", "str", choices=INTERVALS, default="", help="Temporalité, echoed"),
             FieldSpec("rolls", "dice_lists", 1, 12, help="forced faces, one list per test"),
+            FieldSpec("test_modifiers", "int_list", -12, 12, default=(),
+                      help="change to the dice of each test made, in order (the situation when it was rolled)"),
         ),
         ("rolls",),
         check=_read_extended,

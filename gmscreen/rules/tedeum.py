@@ -849,7 +849,8 @@ def _describe_simple(result: Mapping[str, Any]) -> Description:
         detail += " · +1 XP"
     if result.get("providence_roll") is not None:
         detail += " · " + _("Providence goes from D{before} to {after}").format(
-            before=result.get("providence_die", "?"), after=_providence_name(result["providence_die_after"]))
+            before=result.get("providence_die", "?"),
+            after=_providence_name(result["providence_die_after"], result.get("gender")))
     return Description(
         headline=_(OUTCOME_WORDS[outcome]),
         detail=detail,
@@ -858,8 +859,10 @@ def _describe_simple(result: Mapping[str, Any]) -> Description:
     )
 
 
-def _providence_name(die: int) -> str:
-    name = PROVIDENCE_LEVELS.get(die)
+def _providence_name(die: int, gender: str | None = None) -> str:
+    """"D4 (Pauvre pécheur)", in the bearer's gender when the table says it (`gender` = "f", a
+    key the table adds to the result it logs: "D4 (Pauvre pécheresse)")."""
+    name = providence_level(die, gender if isinstance(gender, str) else None)
     return f"D{die} ({name})" if die and name else (name or f"D{die}")
 
 

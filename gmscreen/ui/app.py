@@ -3,7 +3,8 @@
 `GMScreenApp` opens the campaign (in a thread), mounts the panes and lays them out for the
 terminal's size (all at once from 120×32, one at a time with the dice tray below it in
 80×24). Beside it: `keygate` hands the keys on in order, `disk_watch` takes in what someone
-else wrote to the campaign file, `lifecycle` saves whatever ends the session, and the roll
+else wrote to the campaign file, `lock_retry` takes the campaign once another gmscreen lets
+go of it, `lifecycle` saves whatever ends the session, and the roll
 log is read after the first frame without ever holding a key.
 """
 
@@ -35,6 +36,7 @@ from .host import CampaignHost
 from .terminal import driver_class
 from .terminal.keygate import KeyGate
 from .lifecycle import SessionKeeper
+from .lock_retry import LOCK_RETRY_SECONDS, LockRetry
 from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pane, pane_title, retitle
 from .sanitize import clean, pasted
 from .terminal.steady import SteadyScreen
@@ -213,6 +215,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._keymap_checked = False
         self.key_gate = KeyGate(self)
         self.disk_watch = DiskWatch(self)
+        self.lock_retry = LockRetry(self)
 
     # ------------------------------------------------------------ themes
 
@@ -468,6 +471,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._install_signal_handlers()
         self.set_interval(DISK_CHECK_SECONDS, self.disk_watch.look, name="disk-watch")
         self.set_interval(ROLL_FOLLOW_SECONDS, self._follow_rolls, name="roll-follow")
+        self.set_interval(LOCK_RETRY_SECONDS, self.lock_retry.look, name="lock-retry")
         self._warn_all(self.startup_problems, "error", None)
         if self._preopened is not None:
             session, self._preopened = self._preopened, None
@@ -618,6 +622,12 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             if session is self.session and index is not None:
                 session.install_roll_index(index)
                 self._show_rolls()
+                if index.problems:      # older entries left out (a number out of range): said with their place
+                    self._warn_all([str(p) for p in index.problems], "warning",
+                                   _("the roll log of {name}").format(name=session.path.name))
+        elif worker.name == "index-rolls" and event.state == WorkerState.ERROR:
+            self.warn(_("the older rolls of the log could not be read: {problem}").format(problem=worker.error),
+                      "error")
         elif worker.name == "autosave" and self.session is not None:
             if event.state == WorkerState.RUNNING:
                 # "saving…" only for a save still running after a moment: a quick one says
@@ -858,18 +868,20 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     def tell(self, message: str) -> None:
         """Said on the status line in place of the last change's label, until the next change
-        (a toast would send its box and the screen under it twice); a toast while players
-        watch (the status line hides what may name a secret)."""
-        if self.players_watching or self._status_line() is None:
+        (a toast would send its box and the screen under it twice). What undo and redo say while
+        players watch names the change as they may see it, and stays on the status line for them."""
+        if self._status_line() is None:
             super().tell(message)
             return
         self._told = message
+        self._told_watched = self.players_watching
 
     def after_change(self) -> None:
         super().after_change()
         status = self._status_line()
         if status is not None:
             status.notice, self._told = getattr(self, "_told", ""), ""
+            status.notice_public = getattr(self, "_told_watched", False)
             status.save_state = "" if not self.writable else N_("unsaved")
             self.show_status()
 
@@ -1051,7 +1063,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
         if self.session is not None and not isinstance(self.screen, LuckScreen):
             self.push_screen(LuckScreen(self.session.rolls, self.session.campaign.session,
-                                        include_masked=not self.players_watching))
+                                        include_masked=not self.players_watching, campaign=self.session.campaign))
 
     def action_open_campaign(self) -> None:
         from .screens.open_campaign import OpenCampaignScreen

@@ -265,7 +265,8 @@ class Config:
         if current is None or not current.strip():
             return tomli_w.dumps(data)
         from gmscreen.campaign import safeload
-        from gmscreen.campaign.tomledit import PatchError, patch_text   # tomlkit: first save only
+        from gmscreen.campaign.tomledit import (PatchError, keep_comments, patch_text,   # tomlkit: first save only
+                                                whole_text)
 
         try:
             safeload.loads_toml(current)
@@ -274,5 +275,6 @@ class Config:
         try:
             return patch_text(current, data, self.saved if self.saved is not None else {})
         except PatchError:
-            return tomli_w.dumps(data)      # cannot be edited in place: written whole, never lost
+            # Cannot be edited in place: written whole, never lost, and its comments kept.
+            return keep_comments(current, whole_text(data) or tomli_w.dumps(data)).text
 

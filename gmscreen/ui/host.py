@@ -238,7 +238,12 @@ class CampaignHost(App[int]):
             self.warn(_("nothing to undo") if which == "undo" else _("nothing to redo"))
             return
         said = _("undo: {change}") if which == "undo" else _("redo: {change}")
-        self.tell(said.format(change=change.label))
+        if self.players_watching:       # named as the players may see it (gmscreen.play.public)
+            from gmscreen.play.public import public_label
+
+            self.tell(said.format(change=public_label(change, self.session.campaign)))
+        else:
+            self.tell(said.format(change=change.label))
         self.after_change()
 
     def tell(self, message: str) -> None:
@@ -270,11 +275,14 @@ class CampaignHost(App[int]):
         if session is None or session.closed:
             return
         try:
-            session.save_now()
+            notice = session.save_now()
         except (CampaignError, OSError) as exc:
             message = "; ".join(str(p) for p in exc.problems) if isinstance(exc, CampaignError) else str(exc)
             self.call_from_thread(self.warn, _("save failed (changes kept in the journal): {problem}").format(
                 problem=message), "error")
+            return
+        if notice:          # written whole, its comments kept: said once
+            self.call_from_thread(self.warn, notice, "warning")
 
     # ------------------------------------------------------------ rolls
 

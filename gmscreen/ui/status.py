@@ -8,6 +8,7 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import Static
 
+from gmscreen.play.public import public_label
 from gmscreen.i18n import _
 
 from .terminal.repaint import no_refresh, same_start
@@ -38,6 +39,7 @@ class StatusLine(Static):
         self.save_state = ""          # "", "saving…", "saved", "unsaved", "save failed" (msgids)
         self.loading = ""             # text shown while the campaign loads
         self.notice = ""              # what undo/redo did, shown until the next change
+        self.notice_public = False    # said while players watched: as they may see it
         self._shown: Content | None = None
 
     def show_loading(self, text: str) -> None:
@@ -84,8 +86,10 @@ class StatusLine(Static):
         parts += [sep, _("session {n}").format(n=campaign.session)]
         if campaign.encounter.round:
             parts += [sep, _("round {n}").format(n=campaign.encounter.round)]
-        label = session.last_label if not watching else ""     # it may name a secret (a hidden test's timer)
-        if self.notice and not watching:                      # what undo/redo just did, in its place
+        # While players watch, the change ctrl+z takes back is named as they may see it (a GM-only
+        # test's timer, a hidden threshold, a hidden character: a word in its place).
+        label = session.last_label if not watching else public_label(session.last_change, campaign)
+        if self.notice and (self.notice_public or not watching):  # what undo/redo did (said as players may see it)
             parts += [sep, literal(self.notice, "bold")]
         elif label:
             arrow = _("undo:") + " " if ascii else "↶ "

@@ -46,9 +46,9 @@ def step(c, r):
     if r % 3 == 0:
         return Change(f"notes {r}", [set_op(c, ("notes",), f"notes {r}\\nligne")])
     if r % 3 == 1:
-        ops = [insert_op(c, ("characters", who, "conditions"), 0, Condition(f"c{r}", "", r % 4 or None))]
-        if len(c.characters[who].conditions) >= 3:
-            ops.append(delete_op(c, ("characters", who, "conditions"), 2))
+        # The oldest kept goes first: each op's `old` is read from the state it applies to.
+        ops = [delete_op(c, ("characters", who, "conditions"), 2)] if len(c.characters[who].conditions) >= 3 else []
+        ops.append(insert_op(c, ("characters", who, "conditions"), 0, Condition(f"c{r}", "", r % 4 or None)))
         return Change(f"condition {r}", ops)
     return Change(f"peur {r}", [set_op(c, ("characters", who, "sheet", "voies", "peur"), 1 + r % 6),
                                set_op(c, ("session",), 1 + r % 9)])

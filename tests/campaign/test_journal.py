@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import tomllib
 
 import pytest
@@ -36,14 +38,21 @@ def three_entries(tmp_path):
 
 
 def sample_changes(campaign):
-    return [
-        Change("Blessure → Personnage 0", [set_op(campaign, ("characters", 0, "sheet", "voies", "peur"), 6)]),
-        Change("État « Sonné »", [insert_op(campaign, ("characters", 1, "conditions"), None,
-                                            Condition("Sonné", "", None))]),
-        Change("Note\nsur deux lignes", [set_op(campaign, ("notes",), "nouvelles notes\t« ok »"),
-                                         set_op(campaign, ("characters", 2, "sheet", "skills", "Négociation"), 3)]),
-        Change("Retirer Personnage 1", [delete_op(campaign, ("characters",), 1)]),
+    """Four changes, each recorded on the state the ones before it left, as a session records them."""
+    work = copy.deepcopy(campaign)
+    makers = [
+        lambda c: Change("Blessure → Personnage 0", [set_op(c, ("characters", 0, "sheet", "voies", "peur"), 6)]),
+        lambda c: Change("État « Sonné »", [insert_op(c, ("characters", 1, "conditions"), None,
+                                                      Condition("Sonné", "", None))]),
+        lambda c: Change("Note\nsur deux lignes", [set_op(c, ("notes",), "nouvelles notes\t« ok »"),
+                                                   set_op(c, ("characters", 2, "sheet", "skills", "manipulation"), 3)]),
+        lambda c: Change("Retirer « Sonné »", [delete_op(c, ("characters", 1, "conditions"), 0)]),
     ]
+    changes = []
+    for make in makers:
+        changes.append(make(work))
+        apply_change(work, changes[-1])
+    return changes
 
 
 def test_journal_path():
@@ -142,12 +151,12 @@ def test_replay_applies_in_order_and_skips_what_is_saved(tmp_path):
     state = mir_campaign(3)
     _, _, applied, problems = replay(state, entries[1:])
     assert applied == [] and state == base and "does not follow" in problems[0].message
-    # An op that does not fit stops it too, and leaves the state as it was before that entry.
+    # An op that does not fit: nothing of the journal is applied, not even the entries before it.
     state = mir_campaign(3)
     bad = JournalEntry(2, "do", "bad", [Op("set", ("notes",), old=base.notes, new="x"), Op("delete", ("timers",), index=5)])
     _, _, applied, problems = replay(state, entries[:1] + [bad])
-    assert [e.revision for e in applied] == [1] and state.revision == 1 and state.notes == base.notes
-    assert "does not apply" in problems[0].message
+    assert applied == [] and state == base
+    assert "does not fit the campaign" in problems[0].message and "timers: no item 5" in problems[0].message
 
 
 def test_replay_rebuilds_undo_and_redo(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,8 @@ def a_roll(**changes) -> PendingRoll:
                   line="shady négociation 25", request={"system": "magisphere", "kind": "simple", "dice": [3, 17]},
                   result={"system": "magisphere", "kind": "simple", "natural": 17, "outcome": "success",
                           "impulsions_spent": 1},
-                  gm_only=False, seed=None, spends=(PendingSpend(IMPULSION, 1, "Impulsion −1 → Shady"),))
+                  gm_only=False, seed=None, spends=(PendingSpend(IMPULSION, 1, "Impulsion −1 → Shady"),),
+                  campaign="magi.toml", game="magisphere")
     fields.update(changes)
     return PendingRoll(**fields)
 
@@ -51,10 +53,10 @@ def logged(path: Path) -> list:
 
 
 def test_the_file_holds_what_the_roll_would_log(camp: Path) -> None:
-    roll = a_roll(gm_only=True, seed=7, who="Sh\x1bady \"q\"")
+    roll = a_roll(gm_only=True, seed=7, who="Sh\x1bady \"q\"", campaign="", game="")
     with open_session(camp) as s:
-        s.write_pending(roll)
-        assert read_pending(pending_path(camp)) == roll
+        s.write_pending(roll)                          # the session names its campaign and game
+        assert read_pending(pending_path(camp)) == replace(roll, campaign="magi.toml", game="magisphere")
         s.write_pending(roll)                          # rewritten at each prompt: still one file
     assert sorted(p.name for p in camp.parent.iterdir() if "pending" in p.name) == ["magi.pending.toml"]
 
@@ -174,13 +176,15 @@ def test_a_killed_pending_write_leaves_no_temporary_file_behind(camp: Path) -> N
     assert not stale.exists()
 
 
-def test_a_spend_that_no_longer_fits_is_reported_and_the_roll_still_logged(camp: Path) -> None:
+def test_a_spend_that_no_longer_applies_sets_the_roll_aside_unlogged(camp: Path) -> None:
     roll = a_roll(spends=(PendingSpend(("characters", 42, "sheet", "resources", "impulsion"), 0, "Impulsion"),))
     write_pending(pending_path(camp), roll)
+    count = len(logged(camp))
     with open_session(camp) as s:
-        assert s.recover_pending() is not None
-        assert any("could not be applied" in p.message for p in s.warnings)
-    assert logged(camp)[-1].pending == roll.id
+        assert s.recover_pending() is None
+        said = [p for p in s.warnings if "pending" in p.file]
+        assert len(said) == 1 and "its spending does not apply" in said[0].message
+    assert len(logged(camp)) == count and (camp.parent / "magi.pending.toml.damaged").exists()
 
 
 def test_old_logs_without_a_pending_id_read_as_before(camp: Path) -> None:

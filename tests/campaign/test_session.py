@@ -206,20 +206,20 @@ def test_a_torn_journal_entry_is_ignored_and_reported(camp):
     again.close()
 
 
-def test_a_journal_that_does_not_replay_opens_read_only_and_is_left_alone(camp):
+def test_a_journal_that_does_not_follow_is_set_aside_whole_and_the_campaign_opens_as_saved(camp):
     jp = crashed_after_two_notes(camp)
-    jp.write_text(jp.read_text("utf-8").replace("revision = 1", "revision = 5"), "utf-8")
-    before = snapshot(camp.parent)
-    r = open_session(camp)
-    assert r.read_only and r.lock_holder is None and "could not be replayed" in r.read_only_reason
-    assert any("does not follow" in w.message for w in r.warnings)
-    with pytest.raises(ReadOnlyError, match="read-only"):
-        r.apply(Change("x", [set_op(r.campaign, ("notes",), "x")]))
-    r.close()
-    after = snapshot(camp.parent)
-    after.pop("camp.toml.lock", None)
-    before.pop("camp.toml.lock", None)
-    assert after == before
+    jp.write_text(jp.read_text("utf-8").replace("revision = 2", "revision = 5"), "utf-8")   # a gap after "un"
+    kept = jp.read_bytes()
+    saved = camp.read_bytes()
+    with open_session(camp) as r:
+        assert not r.read_only and r.campaign == load_campaign(camp)     # nothing of it, not even "un"
+        said = [w for w in r.warnings if "journal" in w.file]
+        assert len(said) == 1 and "does not follow" in said[0].message and "camp.journal.toml.damaged" in \
+            said[0].message
+        assert camp.read_bytes() == saved and not r.dirty
+        r.apply(Change("x", [set_op(r.campaign, ("notes",), "x")]))    # the GM goes on, in a new journal
+    assert (camp.parent / "camp.journal.toml.damaged").read_bytes() == kept
+    assert load_campaign(camp).notes == "x"
 
 
 def test_second_opener_is_told_and_gets_read_only(camp):

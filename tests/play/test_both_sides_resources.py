@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from gmscreen.play.table_roll import TableRoll, read_line, roll_line
 from gmscreen.rules import resolve
 
@@ -128,17 +130,51 @@ def test_another_reward_writes_nothing_and_a_full_pool_is_not_offered(sessions) 
     assert npc.answers == []
 
 
-def test_a_helper_without_the_skill_asks_the_gm_for_the_bonus(sessions) -> None:
+def test_a_helper_in_a_test_no_skill_fits_asks_the_gm_for_the_bonus(sessions) -> None:
+    """R24 (002, l.38): « Si aucune compétence ne correspond à l'action effectuée, alors c'est le
+    MJ qui détermine le bonus accordé. » A test of PRE alone: the GM's bonus, each priced."""
     session = sessions.open("magisphere")
-    roll = roll_line(session, "shady négo 25 aide granok = 12", keys=["2"])
+    roll = roll_line(session, "shady pre 25 aide granok = 12", keys=["2"])
     (question, key), = questions(roll)
     assert "Granok" in question and "R24" in question and key == "2"
-    assert [o.key for o in roll.answers[0][0].options] == ["0", "1", "2", "3"]
-    assert roll.flow.request["bonus"] == 2 and roll.result["score"] == 12 + 11 + 3 + 2
-    plain = roll_line(session, "shady négo 25 aide granok = 12", policy="enter")
-    assert "bonus" not in plain.flow.request and plain.result["score"] == 26    # Enter: +0, as asked
+    options = roll.answers[0][0].options
+    assert [o.key for o in options] == ["0", "1", "2", "3"] and roll.answers[0][0].default == "0"
+    # Die 12 + PRE 11 against 25 + Ivre's malus 3: +5 would reach 28; none of these does.
+    assert [o.chance for o in options] == [0.0, 0.0, 0.0, 0.0]
+    assert roll.flow.request["bonus"] == 2 and roll.result["score"] == 12 + 11 + 2
+    assert roll.result["cooperation_bonus"] == 0
+    plain = roll_line(session, "shady pre 25 aide granok = 12", policy="enter")
+    assert "bonus" not in plain.flow.request and plain.result["score"] == 23    # Enter: +0, as the odds assume
     skilled = roll_line(session, "shady vigilance 15 aide granok = 12")        # Granok has Vigilance
     assert skilled.answers == [] and skilled.result["cooperation_bonus"] == 2
+
+
+def test_the_gm_bonus_options_leave_the_chances_the_odds_would_show(sessions) -> None:
+    from gmscreen.play import chances
+
+    session = sessions.open("magisphere")
+    roll = TableRoll(session, read_line(session.campaign, "shady pre 25 aide granok")).start()
+    prompt = roll.prompt
+    assert prompt is not None and not roll.shown                          # asked before any die
+    odds_request = dict(roll.draft.odds_request)
+    for option in prompt.options:
+        bonus = int(option.key)
+        expected = chances.chance({**odds_request, **({"bonus": bonus} if bonus else {})})
+        assert option.chance == pytest.approx(expected, abs=1e-12)
+    assert prompt.options[0].chance == pytest.approx(chances.chance(odds_request), abs=1e-12)   # the default
+    assert [o.chance for o in prompt.options] == sorted(o.chance for o in prompt.options)
+    assert "%" in prompt.options[3].text
+    hidden = TableRoll(session, read_line(session.campaign, "shady pre 25 caché aide granok")).start()
+    assert all(o.chance is None for o in hidden.prompt.options)         # a hidden threshold stays untold
+
+
+def test_a_helper_without_the_skill_the_test_names_gives_nothing(sessions) -> None:
+    """R23: a helper « s'il dispose de la compétence adéquate » gives half its bonus; Granok has
+    no Négociation: nothing, and nothing asked (the seed names no GM's bonus here)."""
+    session = sessions.open("magisphere")
+    roll = roll_line(session, "shady négo 25 aide granok = 12")
+    assert roll.answers == [] and roll.result["cooperation_bonus"] == 0
+    assert roll.flow.request["helper_skills"] == [0] and roll.result["score"] == 12 + 11 + 3
 
 
 def test_a_reward_left_open_is_kept_on_disk_and_logged_with_its_default(sessions) -> None:

@@ -45,7 +45,10 @@ def camp(tmp_path):
     ("mir", "- 1 DÉ", -1, "", False),
     ("mir", "−1 de (jusqu'à la guérison)", -1, "", False),
     ("mir", "+1 dé", 1, "", False),
-    ("mir", "malus 2", -2, "", False),
+    ("mir", "malus 2", -2, "antecedent", False),
+    ("mir", "blessure −1 dé", -1, "antecedent", False),
+    ("mir", "Préjugés -2 dés", -2, "antecedent", False),
+    ("mir", "situation −2 dés", -2, "", False),
     ("tedeum", "Malus", -1, "", False),
     ("tedeum", "Malus (un dé plus faible)", -1, "", False),
     ("tedeum", "malus 2", -2, "", False),
@@ -73,6 +76,7 @@ def test_each_game_reads_its_own_effect_words(system, text, amount, target, remi
 @pytest.mark.parametrize("system,text", [
     ("mir", "Malus 3 steps"), ("mir", "aveuglé"), ("tedeum", "−1 dé"), ("magisphere", "−1 dé"),
     ("arpeges", "Malus"), ("eclats", "XYZ −1"), ("eclats", "saigne"), ("mir", "-0 dé"),
+    ("mir", "blessure +1 dé"),          # R4 only removes dice
 ])
 def test_words_a_game_does_not_use_are_not_guessed(system, text):
     assert effect_rules(system).read(text) is None
@@ -96,8 +100,8 @@ def test_every_effect_of_the_samples_and_of_the_games_list_is_read(system, camp,
 # ---------------------------------------------------------------- applied to the request, the odds said
 
 @pytest.mark.parametrize("system,line,skip,field,without,with_", [
-    ("mir", "alexis tir sd2", "ébloui", "penalty", None, 1),
-    ("mir", "callia infiltration sd2 malus 1", "fièvre", "penalty", 1, 2),
+    ("mir", "alexis tir sd2", "ébloui", "modifier", None, -1),        # the lantern: situation dice (R3)
+    ("mir", "callia infiltration sd2 malus 1", "fièvre", "modifier", None, -1),
     ("tedeum", "louvensac charme 13", "essoufflée", "die_shift", None, -1),
     ("magisphere", "shady négociation 25", "ivre", "malus", None, 3),
     ("arpeges", "sibylle épée -3", "étourdie", "difficulty", -3, -5),
@@ -131,7 +135,7 @@ def test_the_mir_example_line_names_the_effect_and_its_delta(camp):
 
 
 @pytest.mark.parametrize("system,line,field,value", [
-    ("mir", "loriane tir vs alexis tir", "opponent_penalty", 1),
+    ("mir", "loriane tir vs alexis tir", "opponent_modifier", -1),
     ("tedeum", "gentilhomme perspicacité vs louvensac comédie", "opponent_die_shift", -1),
     ("arpeges", "marchand baratin vs sibylle épée", "opponent_skill_level", 4),
     # Magisphère has no threshold in an opposition: a malus is a bonus to the other side.
@@ -177,7 +181,7 @@ def test_sans_names_a_condition_of_someone_in_the_roll(camp):
     assert err.value.code == "without_condition" and err.value.params["names"] == "Alexis"
     both = parse("alexis tir vs callia tir sans fièvre", campaign)
     assert [(e.who, e.state) for e in both.conditions] == [("Alexis", APPLIED), ("Callia", LEFT_OUT)]
-    assert "opponent_penalty" not in both.request and both.request["actor_penalty"] == 1
+    assert "opponent_modifier" not in both.request and both.request["actor_modifier"] == -1
     with pytest.raises(QuickRollError) as err:
         parse("alexis tir sd2 sans", campaign)
     assert err.value.code == "without_what"
@@ -200,7 +204,7 @@ def test_the_log_says_which_effects_were_applied_and_left_out(sessions):
     left = roll_line(session, "alexis tir sd2 sans ébloui").record
     plain = roll_line(session, "loriane éloquence sd2").record
     assert applied.result["conditions"] == {"applied": ["Alexis · Ébloui par la lanterne: −1 dé"]}
-    assert applied.request["penalty"] == 1 and applied.result["dice_rolled"] == 5
+    assert applied.request["modifier"] == -1 and applied.result["dice_rolled"] == 5
     assert left.result["conditions"] == {"left_out": ["Alexis · Ébloui par la lanterne: −1 dé"]}
     assert "penalty" not in left.request and left.result["dice_rolled"] == 6
     assert "conditions" not in plain.result

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from gmscreen import rules
-from gmscreen.campaign import CampaignError, load_campaign, parse_campaign
+from gmscreen.campaign import CampaignError, load_campaign, parse_campaign, sample_path
 from gmscreen.campaign.lock import lock_path
 from gmscreen.campaign.model import RollRecord
 from gmscreen.campaign.rolllog import rolls_path
 from gmscreen.play import player_view
 from gmscreen.play.encounter import next_turn
-from gmscreen.play.player_view import CampaignWatch, player_state
+from gmscreen.play.player_view import PLAYED_FOR, CampaignWatch, player_state
 from gmscreen.play.public import Visibility, public_result, visibility
 
 
@@ -204,3 +204,50 @@ def test_only_the_recent_rolls_are_kept(sessions) -> None:
         roll(gm, "loriane eloquence sd3", MIR, seed=seed)
     state = player_state(gm.campaign, gm.rolls, recent=3)
     assert [r.seq for r in state.rolls] == [3, 4, 5]
+
+
+def test_the_view_says_when_the_gm_leaves_the_campaign_and_when_they_come_back(sessions) -> None:
+    """The GM opening another campaign (ctrl+o) lets this one go: the view said nothing and
+    stayed on it as if it were still played."""
+    gm = sessions.open("mir")
+    watch = watch_on(gm)
+    assert watch.notice == ""
+    gm.close()                                  # another campaign opened: this one's lock goes
+    assert watch.poll() and "ne joue plus" in watch.notice
+    assert watch.state() is not None            # what it showed stays, said to be where it was left
+    again = sessions.reopen(gm)
+    assert watch.poll() and watch.notice == ""
+    again.close()
+
+
+def test_a_command_holding_the_campaign_a_moment_is_not_the_gm_leaving(sessions) -> None:
+    """`gmscreen line` and `turn` lock the campaign for a moment: the view said after each of
+    them that the GM no longer played it. A lock held PLAYED_FOR seconds is a GM playing."""
+    gm = sessions.open("mir")
+    gm.close()
+    now = [100.0]
+    watch = CampaignWatch(gm.path, clock=lambda: now[0])
+    watch.open()
+    for held_for, said in ((0.3, False), (PLAYED_FOR, True)):
+        command = sessions.reopen(gm)               # a command (or the GM's screen) takes the lock
+        watch.poll()
+        now[0] += held_for
+        command.close()
+        watch.poll()
+        assert bool(watch.notice) is said, (held_for, watch.notice)
+
+
+def test_another_games_campaign_in_the_file_keeps_each_roll_in_its_own_games_words(sessions) -> None:
+    gm = sessions.open("mir")
+    watch = watch_on(gm)
+    record = roll(gm, "loriane eloquence sd3", MIR)
+    watch.poll()
+    before = watch.state().rolls[-1]
+    gm.close()
+    gm.path.write_bytes(sample_path("eclats").read_bytes())      # another game's campaign, same name
+    assert watch.poll()
+    state = watch.state()
+    assert state.game == "Éclats" and "Éclats" in watch.notice and "La Hantise du moulin" in watch.notice
+    shown = state.rolls[-1]
+    assert shown.seq == record.seq and shown.dice == before.dice and shown.outcome == before.outcome
+    assert shown.dice == " ".join(str(d) for d in record.result["dice"])      # MIR's dice, not vanished

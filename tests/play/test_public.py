@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from gmscreen.campaign.model import RollRecord
-from gmscreen.play.public import Visibility, is_difficulty_field, public_result, secret_fields, visibility
+from gmscreen.play.public import (Visibility, entry_sight, is_difficulty_field, public_notice, public_order,
+                                  public_result, secret_fields, visibility)
 from gmscreen.play.quickroll import parse
-from gmscreen.rules import get_system, resolve
+from gmscreen.rules import SYSTEMS, get_system, resolve
 
 # A test of each sample with its difficulty hidden, and the difficulty's value as typed.
 LINES = {
@@ -112,3 +113,28 @@ def test_each_game_declares_every_field_that_tells_its_difficulty(system) -> Non
     assert declared is not None and "luck" in declared and get_system(system).difficulty_field in declared
     named = {name for name in _vector_fields(system) if is_difficulty_field(name)}
     assert named - declared == set()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_hidden_character_has_no_place_players_see_in_the_turn_order(sessions, system) -> None:
+    """Each character of the sample's fight hidden in turn (through a real change, as `H` does):
+    the one decision (`entry_sight`) says secret for their place only; the player view's order
+    leaves it out, says no current actor when it is theirs, and a notice naming them is masked."""
+    session = sessions.open(system)
+    campaign = session.campaign
+    fighters = [e for e in campaign.encounter.entries if e.character]
+    assert fighters, "the sample's fight has no character with a sheet"
+    for entry in fighters:
+        index = next(i for i, ch in enumerate(campaign.characters) if ch.id == entry.character)
+        name = campaign.characters[index].name
+        with session.edit("caché") as b:
+            b.set(("characters", index, "hidden"), True)
+        assert [e.id for e in campaign.encounter.entries if entry_sight(campaign, e).secret] == [entry.id]
+        order, current = public_order(campaign)
+        assert entry.name not in [e.name for e in order] and current != entry.name
+        assert len(order) == len(campaign.encounter.entries) - 1
+        said = f"{name} : Ébloui prend fin"
+        assert public_notice(said, campaign) != said and name not in public_notice(said, campaign)
+        assert public_notice("round 3", campaign) == "round 3"          # naming nobody hidden: as it is
+        session.undo()
+        assert not any(entry_sight(campaign, e).secret for e in campaign.encounter.entries)

@@ -31,13 +31,13 @@ EXAMPLES = [
      {"actor_skill": 3, "actor_voie": 3, "opponent_skill": 1, "opponent_voie": 2}, "Callia"),
     ("mir", "callia infiltration contre garde instinct", "opposed",
      {"actor_skill": 3, "opponent_skill": 1}, "Callia"),
-    ("mir", "alexis force sd4 +1d aide loriane", "group",
-     {"skill": 1, "voie": 3, "modifier": 1, "difficulty": 4, "helper_pools": [1]}, "Alexis"),
+    ("mir", "alexis force sd4 +1d aide loriane", "group",            # +1d, and the lantern's −1 dé (R3)
+     {"skill": 1, "voie": 3, "modifier": 0, "difficulty": 4, "helper_pools": [1]}, "Alexis"),
     ("mir", "alexis force sd4 +1d help loriane", "group", {"helper_pools": [1]}, "Alexis"),
     ("mir", "loriane guérison 8 jour max3", "extended",
      {"skill": 2, "voie": 3, "threshold": 8, "max_tests": 3, "interval": "jour"}, "Loriane"),
-    ("mir", "callia infiltration sd2 blessures", "simple", {"penalty": 2}, "Callia"),   # + Fièvre grise −1 dé
-    ("mir", "alexis tir très difficile -1d", "simple", {"difficulty": 5, "modifier": -1}, "Alexis"),
+    ("mir", "callia infiltration sd2 blessures", "simple", {"penalty": 1, "modifier": -1}, "Callia"),   # + Fièvre grise
+    ("mir", "alexis tir très difficile -1d", "simple", {"difficulty": 5, "modifier": -2}, "Alexis"),   # + Ébloui
     ("eclats", "ysaure emp calmer 15", "simple", {"characteristic": 3, "skill": 3, "threshold": 15}, "Ysaure"),
     ("eclats", "mael agilité pister difficile", "simple", {"characteristic": 3, "skill": 3, "threshold": 9},
      "Maël"),
@@ -109,7 +109,7 @@ def test_delta_baseline_drops_the_modifiers(camp):
     draft = parse("alexis force sd4 +1d aide loriane", camp("mir"))
     assert draft.modifier_text == "+1d, aide Loriane"
     assert draft.baseline is not None and draft.baseline["kind"] == "simple"
-    assert "modifier" not in draft.baseline and "helper_pools" not in draft.baseline
+    assert draft.baseline.get("modifier") == -1 and "helper_pools" not in draft.baseline   # the lantern's alone
     before = odds(draft.baseline)["chance"]
     after = odds(draft.odds_request)["chance"]
     assert after > before

@@ -94,7 +94,10 @@ def test_keys_given_override_the_policy(table) -> None:
     kept = roll_line(session, line, keys=["g"], rng=random.Random(seed))
     assert len(kept.flow.request["dice"]) == 1 and kept.spends == [] and impulsion(session) == 2
     by_enter = roll_line(session, line, policy="enter", rng=random.Random(seed))
-    assert by_enter.flow.request == kept.flow.request                 # Enter keeps, as the tray
+    dice = by_enter.flow.request["dice"]                              # Enter rerolls a failure: the odds' way
+    assert len(dice) > 1 and all(resolve({**by_enter.flow.request, "dice": dice[:n]})["outcome"] != "success"
+                                 for n in range(1, len(dice)))
+    session.campaign.character("shady").sheet["resources"]["impulsion"] = 2     # the points back
     with pytest.raises(ChoiceError, match="'x'"):
         roll_line(session, line, keys=["x"], rng=random.Random(seed))
     # The bad key is found before any die is shown: nothing logged, nothing kept.

@@ -35,7 +35,7 @@ def add(session, timer: Timer) -> int:
 
 def roll(session, index: int):
     timer = session.campaign.timers[index]
-    rolled = roll_interval(timer)
+    rolled = roll_interval(timer, session.campaign)       # as the pane rolls it: the conditions re-read
     assert rolled is not None
     with session.edit(f"{timer.label} · {rolled.step}") as b:
         record_interval(b, index, timer, rolled)
@@ -64,19 +64,22 @@ def test_mir_extended_test_form_request_and_intervals(sessions):
     assert timer.label == "Infiltration (Mensonge) (1 tour) 6 succès"
     assert (timer.kind, timer.who, timer.status) == ("extended", "callia", "running")
     assert timer.request == {"system": "mir", "kind": "extended", "skill": 3, "voie": 3, "threshold": 6,
-                             "max_tests": 0, "interval": "tour"}
+                             "max_tests": 0, "interval": "tour", "test_modifiers": []}
     timer.id = "infiltration"
     index = add(session, timer)
     assert timed_test_of(c.timers[index]) is test
     assert interval_refusal(c, c.timers[index]) is None          # 1 tour: allowed during the fight
     rolled = roll(session, index)
     assert rolled.step == "test 1" and len(rolled.dice["rolls"]) == 1
-    assert len(rolled.dice["rolls"][0]) == 6 and all(1 <= d <= 12 for d in rolled.dice["rolls"][0])
-    assert rolled.request == {**timer.request, **rolled.dice}
-    assert rolled.result == rules.resolve(rolled.request)
+    # Callia's Fièvre grise (−1 dé) bites at this interval: 5 dice, the change kept for test 1.
+    assert len(rolled.dice["rolls"][0]) == 5 and all(1 <= d <= 12 for d in rolled.dice["rolls"][0])
+    assert rolled.request == {**timer.request, "test_modifiers": [-1], **rolled.dice}
+    assert {k: v for k, v in rolled.result.items() if k != "conditions"} == rules.resolve(rolled.request)
+    assert rolled.result["conditions"] == {"applied": ["Callia · Fièvre grise: −1 dé"]}
     session = sessions.reopen(session)                           # kept on disk
     saved = session.campaign.timers[index]
     assert saved.dice == rolled.dice and saved.status == rolled.status
+    assert saved.request["test_modifiers"] == [-1]
     assert timer_progress(session.campaign, saved).startswith(f"{rolled.result['total_successes']}/6 · test 1")
 
 
@@ -116,7 +119,11 @@ def test_magisphere_opposition_form_request_and_a_round(sessions):
     assert rolled.step == "round 3"
     assert len(rolled.dice["actor_dice"]) == len(rolled.dice["opponent_dice"]) == 3
     assert rolled.dice["actor_dice"][:2] == [20, 7] and 1 <= rolled.dice["opponent_dice"][2] <= 20
-    winner = rolled.result["winner"]
+    # Granok's Bras engourdi (Malus 1) bites this round: the gros Bob's bonus, this round's own.
+    assert rolled.request["kind"] == "opposed" and rolled.request["opponent_bonus"] == 1
+    assert rolled.result["conditions"] == {"applied": ["Granok · Bras engourdi: Malus 1"]}
+    assert c.timers[0].round_stats == [{}, {}, {"opponent_bonus": 1}]
+    winner = timer_result(c.timers[0])["winner"]
     assert c.timers[0].status == ("running" if winner == "pending" else winner)
 
 

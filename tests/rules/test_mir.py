@@ -295,6 +295,78 @@ def test_extended_odds_match_icepool_markov(n: int, threshold: int, max_tests: i
     assert close(result["outcome"]["success"], expected)
 
 
+# ---------------------------------------------------------------- extended: the dice at each test (test_modifiers)
+
+
+def dice_at(pool: int, changes: list[int], test: int) -> int:
+    """R5 with the change of test `test` (0 = the first); tests past the list none changed."""
+    return max(1, pool + (changes[test] if test < len(changes) else 0))
+
+
+def representative(n: int, s: int) -> list[int]:
+    """n faces that give s successes (12s first where sevens cannot reach s)."""
+    twelves = max(0, s - n)
+    sevens = s - 2 * twelves
+    return [12] * twelves + [7] * sevens + [1] * (n - twelves - sevens)
+
+
+@pytest.mark.parametrize("pool,threshold,max_tests,changes", [
+    (2, 4, 0, [-1, 0, 1]), (3, 5, 3, [0, -2]), (1, 3, 0, [2, -1, 0, 1])])
+def test_extended_odds_follow_the_dice_of_each_test(pool, threshold, max_tests, changes) -> None:
+    """Markov chain over (total, tests made) with each test's own dice, from the rules text."""
+    @cache
+    def win(total: int, tests: int) -> Fraction:
+        if total >= threshold:
+            return Fraction(1)                                           # R16
+        if max_tests and tests >= max_tests:
+            return Fraction(0)                                           # R18
+        per_test = brute_successes(dice_at(pool, changes, tests))
+        return sum((p * win(total + k, tests + 1) for k, p in per_test.items() if k > 0), Fraction(0))  # R17
+
+    result = odds(req("extended", pool=pool, threshold=threshold, max_tests=max_tests, test_modifiers=changes))
+    assert close(result["outcome"]["success"], win(0, 0))
+    assert close(result["outcome"]["failure"], 1 - win(0, 0))
+
+
+@pytest.mark.parametrize("pool,threshold,max_tests,changes,horizon", [
+    (2, 4, 0, [-1, 0, 1], 4), (2, 4, 3, [1, -1], 3), (3, 5, 0, [0, -2, 1], 3)])
+def test_extended_luck_is_over_the_dice_each_test_rolled(pool, threshold, max_tests, changes, horizon) -> None:
+    """After j tests, a result's luck is the mass of every way of standing at least as well
+    (success sooner, then running by total, then failure by total), each test weighed by its
+    own dice: every success count of each test walked, one list of faces standing for it."""
+    def key(result: dict) -> tuple[int, int]:
+        if result["outcome"] == "success":
+            return 2, -result["tests"]
+        return (1 if result["outcome"] == "pending" else 0), result["total_successes"]
+
+    request = req("extended", pool=pool, threshold=threshold, max_tests=max_tests, test_modifiers=changes)
+    frontier = [([], Fraction(1))]
+    ended: list[tuple[dict, Fraction]] = []
+    for j in range(1, horizon + 1):
+        n = dice_at(pool, changes, j - 1)
+        now = []
+        for rolls, p in frontier:
+            for k, q in brute_successes(n).items():
+                result = resolve({**request, "rolls": rolls + [representative(n, k)]})
+                assert result["dice_per_test_made"][-1] == n
+                now.append((result, rolls + [representative(n, k)], p * q))
+        standing = [(key(r), p) for r, _rolls, p in now] + [(key(r), p) for r, p in ended]
+        assert sum(p for _k, p in standing) == 1
+        for result, _rolls, _p in now:
+            expected = sum((p for k, p in standing if k >= key(result)), Fraction(0))
+            assert close(result["luck"], expected), (j, key(result))
+        ended += [(r, p) for r, _rolls, p in now if r["outcome"] != "pending"]
+        frontier = [(rolls, p) for r, rolls, p in now if r["outcome"] == "pending"]
+
+
+def test_extended_random_rolls_use_the_dice_of_each_test() -> None:
+    for seed in range(40):
+        result = resolve(req("extended", pool=4, threshold=12, test_modifiers=[-2, 1, 0, -3]), seed=seed)
+        expected = [dice_at(4, [-2, 1, 0, -3], i) for i in range(result["tests"])]
+        assert result["dice_per_test_made"] == expected == [len(r) for r in result["rolls"]]
+        assert result["dice_per_test"] == 2
+
+
 def test_countdown_at_or_above_the_threshold_never_binds() -> None:
     free = odds(req("extended", pool=3, threshold=6))["outcome"]
     for cap in (6, 7, 50):

@@ -42,7 +42,7 @@ async def test_mir_odds_row_names_the_condition_and_its_cost_and_sans_leaves_it_
         # Narrow: the condition by its first word, its effect, the chance without → with it.
         assert "Ébloui −1 dé : 91\u202f% → 84\u202f%" in row, row
         assert "SD 2" in row                                     # the difficulty is never cut off
-        assert app.draft is not None and app.draft["penalty"] == 1
+        assert app.draft is not None and app.draft["modifier"] == -1     # the lantern: situation dice (R3)
         await press(pilot, "enter")
         record = app.session.rolls[-1]
         assert record.result["conditions"] == {"applied": ["Alexis · Ébloui par la lanterne: −1 dé"]}
@@ -51,7 +51,7 @@ async def test_mir_odds_row_names_the_condition_and_its_cost_and_sans_leaves_it_
         await _type(pilot, "alexis tir sd2 sans ébloui")
         row = on_screen(app, tray.info)
         assert row.startswith("91\u202f% réussite") and "SD 2" in row and "→" not in row, row
-        assert app.draft is not None and "penalty" not in app.draft
+        assert app.draft is not None and "modifier" not in app.draft
         await press(pilot, "enter")
         record = app.session.rolls[-1]
         assert record.result["conditions"] == {"left_out": ["Alexis · Ébloui par la lanterne: −1 dé"]}
@@ -94,13 +94,15 @@ async def test_a_condition_is_added_from_the_games_list_with_keys(campaign_file)
         assert isinstance(dialog, ConditionScreen)
         labels = [str(o.prompt) for o in dialog.query_one("#presets").options]
         assert labels[0] == "Ébloui par la lanterne : −1 dé (1 round)" and "Dans le noir : −2 dés" in labels
+        # The seed's own: prejudices (R4), torrential rain (R3).
+        assert "Préjugés : préjugé −1 dé" in labels and "Pluie torrentielle : −1 dé" in labels
         await press(pilot, "down", "down", "down", "enter")     # to the list, third entry: Blessé
         assert not app.screen.is_modal
         added = app.session.campaign.character(loriane.id).conditions[-1]
-        assert (added.name, added.effect, added.rounds) == ("Blessé", "−1 dé", None)
-        await _type(pilot, "loriane éloquence sd3")
+        assert (added.name, added.effect, added.rounds) == ("Blessé", "blessure −1 dé", None)
+        await _type(pilot, "loriane éloquence sd3")              # the sample's fight runs: the wound bites (R4)
         row = on_screen(app, app.pane("dice-tray").info)
-        assert "Blessé −1 dé" in row and "SD 3" in row, row
+        assert "Blessé blessure −1 dé" in row and "SD 3" in row, row
 
 
 def test_at_80_columns_the_condition_is_said_and_the_difficulty_kept(campaign_file) -> None:

@@ -439,7 +439,7 @@ async def test_players_watching_masks_the_tray_as_well_as_the_log(campaign_file)
         await pilot.pause()
         assert "jet secret du MJ" in tray_text(app)
         assert app.pane("log").selected_record.seq == app.session.rolls[-1].seq
-        await pilot.press("r")
+        await pilot.press("r", "y")                 # asked first: a reveal is not undone
         await pilot.pause()
         assert app.session.rolls[-1].revealed
         shown = tray_text(app)

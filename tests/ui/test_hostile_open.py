@@ -1,5 +1,6 @@
-"""The screen opening a campaign whose journal or roll log is nested too deeply: the load
-error screen or a read-only session with a notice, never a traceback."""
+"""The screen opening a campaign whose journal or roll log is nested too deeply, or whose
+journal does not fit it: the load error screen, the journal set aside or a read-only session,
+with a notice, never a traceback."""
 
 from __future__ import annotations
 
@@ -27,12 +28,12 @@ async def test_a_journal_that_is_only_deep_nesting_shows_the_load_error_screen(c
     assert journal_path(path).read_text() == f"x = {DEEP}\n"
 
 
-async def test_a_deep_journal_entry_or_roll_log_opens_read_only(campaign_file) -> None:
+async def test_a_deep_journal_entry_is_set_aside_and_a_deep_roll_log_opens_read_only(campaign_file) -> None:
     path = campaign_file("mir")
     journal_path(path).write_text(f"format = 1\n\n[[change]]\nrevision = 1\nlabel = {DEEP}\n")
     rolls_path(path).write_text(f"x = {DEEP}\n")
     app = GMScreenApp(path)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await ready(app, pilot)
         for _ in range(20):
             await app.workers.wait_for_complete()
@@ -40,5 +41,21 @@ async def test_a_deep_journal_entry_or_roll_log_opens_read_only(campaign_file) -
             if app.session.rolls_loaded:
                 break
         assert app.session.read_only and app.session.rolls_loaded
+        assert any("mir.journal.toml.damaged" in n.message for n in app._notifications)
         await pilot.press("q")
-    assert journal_path(path).read_text().endswith(f"label = {DEEP}\n")
+    aside = path.with_name("mir.journal.toml.damaged")         # never applied in part, kept whole
+    assert aside.read_text().endswith(f"label = {DEEP}\n") and not journal_path(path).exists()
+
+
+async def test_a_wrong_typed_journal_is_set_aside_and_the_saved_campaign_shown(campaign_file) -> None:
+    path = campaign_file("mir")
+    journal_path(path).write_text('format = 1\n\n[[change]]\nrevision = 1\naction = "do"\ntime = "t"\nlabel = "x"\n'
+                                  'ops = [ { op = "set", path = ["session"], old = 3, new = "trois" } ]\n')
+    before = path.read_bytes()
+    app = GMScreenApp(path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await ready(app, pilot)
+        assert not app.session.read_only and app.session.campaign.session == 3
+        assert any("mir.journal.toml.damaged" in n.message for n in app._notifications)
+        await pilot.press("q")
+    assert path.read_bytes() == before

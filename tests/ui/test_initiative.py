@@ -223,10 +223,21 @@ async def test_new_extended_test_mir(pane_app):
         timer = session.campaign.timers[-1]
         assert timer.label == "Infiltration (Mensonge) (1 tour) 6 succès"
         assert timer.request == {"system": "mir", "kind": "extended", "skill": 3, "voie": 3, "threshold": 6,
-                                 "max_tests": 0, "interval": "tour"}
-        await pilot.press("r")                                     # 1 tour: allowed during the fight
+                                 "max_tests": 0, "interval": "tour", "test_modifiers": []}
+        await pilot.press("R")                                     # 1 tour: allowed during the fight
         await pilot.pause()
-        assert len(session.campaign.timers[-1].dice["rolls"]) == 1
+        await pilot.press(*"7 7 1 1 1 1", "enter")                 # Callia's Fièvre grise −1 dé: 5 dice, not 6
+        await pilot.pause()
+        assert app.screen.is_modal and not session.campaign.timers[-1].dice.get("rolls")
+        await pilot.press("backspace", "backspace", "enter")
+        await pilot.pause()
+        timer = session.campaign.timers[-1]
+        assert timer.dice["rolls"] == [[7, 7, 1, 1, 1]] and timer.request["test_modifiers"] == [-1]
+        session.campaign.character("callia").conditions.clear()   # healed: re-read at the next interval
+        await pilot.press("r")
+        await pilot.pause()
+        timer = session.campaign.timers[-1]
+        assert [len(r) for r in timer.dice["rolls"]] == [5, 6] and timer.request["test_modifiers"] == [-1, 0]
 
 
 async def test_declared_actions_arpeges(pane_app):

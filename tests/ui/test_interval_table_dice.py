@@ -62,7 +62,8 @@ async def test_a_magisphere_round_with_the_skills_the_gm_names(pane_app) -> None
         timer = c.timers[0]
         assert timer.dice == {"actor_dice": [20, 7, 16], "opponent_dice": [18, 15, 10]}
         assert timer.round_stats[2] == {"actor_stat": 6, "actor_skill": 0, "opponent_stat": 12,
-                                        "opponent_skill": 4, "label": "Natation"}
+                                        "opponent_skill": 4, "label": "Natation",
+                                        "opponent_bonus": 1}   # Granok's Bras engourdi, this round's own
         record = session.rolls[-1]
         assert record.line.endswith("· round 3 (Natation) = 16 / 10")
         assert record.request["kind"] == "opposed" and record.result["winner"] == "opponent"

@@ -82,7 +82,7 @@ async def test_search_finds_an_older_roll_and_reveal_shows_it(campaign_file):
         assert log.selected_record.seq == 3             # the newest match, older than the tail
         await press(pilot, "up")                        # the next match up: the GM-only roll
         assert log.selected_record.seq == 2
-        await press(pilot, "escape", "r")               # revealed, appended to the file
+        await press(pilot, "escape", "r", "y")          # revealed once confirmed, appended to the file
         assert app.session.rolls[1].revealed
     whole = RollLog.load(rolls_path(path))
     assert whole.by_seq[2].revealed and not whole.warnings

@@ -224,3 +224,28 @@ async def test_nothing_is_taken_in_while_a_dialog_is_open(campaign_file) -> None
         await app.disk_watch.look()
         await settle(app, pilot)
         assert app.session.campaign.character("loriane").name == "Loriane la Sage"
+
+
+async def test_a_campaign_swapped_for_a_link_keep_mine_never_writes_through_it(campaign_file, tmp_path) -> None:
+    """git or a zip turned the open campaign into `mir.toml -> ../bashrc`: the GM is asked, and `m`
+    keeps the link aside as it is and writes the campaign in its place; the target is untouched."""
+    import os
+
+    path = campaign_file("mir")
+    sentinel = tmp_path / "bashrc"
+    sentinel.write_bytes(b"export KEEP=1\n")
+    async with screen_on(path) as (app, pilot):
+        await ready(app, pilot)
+        await pilot.press("n")
+        turn = app.session.campaign.encounter.turn
+        path.unlink()
+        path.symlink_to(os.path.relpath(sentinel, path.parent))
+        await app.disk_watch.look()
+        await pilot.pause()
+        assert isinstance(app.screen, DiskConflictScreen)
+        await pilot.press("m")
+        await settle(app, pilot)
+        (side,) = path.parent.glob("mir.toml.theirs-*")
+        assert side.is_symlink() and not path.is_symlink()
+        assert load_campaign(path).encounter.turn == turn
+    assert sentinel.read_bytes() == b"export KEEP=1\n"

@@ -97,7 +97,7 @@ async def test_the_screen_logs_a_kept_roll_on_opening_and_says_so(campaign_file)
                        {"system": "eclats", "kind": "simple", "characteristic": 3, "skill": 3, "threshold": 9,
                         "dice": [7]},
                        {"system": "eclats", "kind": "simple", "outcome": "success", "result": 10, "kept_die": 7,
-                        "dice": [7]})
+                        "dice": [7]}, campaign="eclats.toml", game="eclats")
     write_pending(pending_path(path), roll)
     app = GMScreenApp(path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:

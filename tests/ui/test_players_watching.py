@@ -92,15 +92,22 @@ async def test_an_eclats_player_sees_the_die_to_decide_on_not_the_threshold(camp
     secrets = ("calmer 9", "seuil", "marge", "%")
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-        seed = _seed(app.session.campaign, line, lambda f: f.prompt is not None)
+        seed = _seed(app.session.campaign, line,
+                     lambda f: f.prompt is not None and f.choose("r") and f.prompt is not None)
         app.pane("dice-tray").rng = random.Random(seed)
         await press(pilot, "escape", "4", "w")
         await _type(pilot, line)
         await press(pilot, "enter")
         tray = app.pane("dice-tray")
+        # R5 is asked of every hidden roll (asked only when the skill suffices, it would tell),
+        # in its public words and without Enter's choice (the odds' own would tell it too).
+        assert tray.flow is not None and tray.flow.prompt is not None and tray.flow.result is None
+        screen = _screen(app)
+        assert not _leaks(screen, secrets) and "(R5)" in screen and "Entrée" not in screen, screen
+        await press(pilot, "r")
         assert tray.flow is not None and tray.flow.prompt is not None
         screen = _screen(app)
-        assert not _leaks(screen, secrets), screen                     # the prompt, the pending result
+        assert not _leaks(screen, secrets) and "Entrée" not in screen, screen   # the prompt, the pending result
         die = tray.flow.request["dice"][-1]
         assert f"dé {die}" in screen and "relancer" in screen          # the die they decide on
         await press(pilot, "g")
@@ -205,3 +212,118 @@ async def test_a_secret_line_that_does_not_read_is_not_quoted(campaign_file) -> 
         assert tray.error is None and "ne se lit pas" not in _screen(app)
         await press(pilot, "escape", "4", "w")                        # the GM alone: the line shows again
         assert "sd3" in _screen(app)
+
+
+async def test_slash_in_the_line_does_nothing_so_mj_stays_secret(campaign_file) -> None:
+    """`/` is the key that brings the GM to the line: pressed again there it went into the line,
+    and `/mj …` was neither read as secret nor masked while players watched."""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _watched(app, pilot)
+        tray = app.pane("dice-tray")
+        await press(pilot, "slash", "slash")
+        assert app.focused is tray.line and tray.line.value == ""       # nothing typed, no bell
+        await press(pilot, *"mj", "space")
+        tray.line.insert_text_at_cursor("loriane éloquence s")
+        await press(pilot, "d", "3")
+        assert tray.line.value == "mj loriane éloquence sd3" and tray.line.password
+        screen = _screen(app)
+        assert not _leaks(screen, ("Loriane", "éloquence", "sd3")), screen
+        assert "jet secret du MJ" in screen
+        await press(pilot, "home", "slash")                              # nor at the start of a line
+        assert tray.line.value == "mj loriane éloquence sd3"
+
+
+async def test_an_opposition_against_a_hidden_npc_never_names_them(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        garde = next(i for i, ch in enumerate(app.session.campaign.characters) if ch.name.startswith("Le garde"))
+        with app.session.edit("caché") as b:
+            b.set(("characters", garde, "hidden"), True)
+        line = "callia infiltration vs garde instinct"
+        seed = _seed(app.session.campaign, line, lambda f: f.result is not None and f.result["winner"] == "opponent")
+        app.pane("dice-tray").rng = random.Random(seed)
+        await press(pilot, "escape", "4", "w")
+        await _type(pilot, line)
+        assert app.pane("dice-tray").line.password                      # the line typed names the NPC
+        secrets = ("garde", "instinct", "de la porte")
+        assert not _leaks(_screen(app), secrets), _screen(app)
+        await press(pilot, "enter")
+        rec = app.session.rolls[-1]
+        assert rec.result["hidden_sides"] == ["opponent"] and rec.result["winner"] == "opponent"
+        screen = _screen(app)
+        assert not _leaks(screen, secrets), screen                      # the band, the log row
+        assert "l'opposant l'emporte" in screen.casefold() and "Callia" in screen
+        await press(pilot, "escape", "4", "w")                          # the GM alone: named
+        assert "GARDE DE LA PORTE" in _screen(app).upper()
+
+
+async def test_a_gm_only_extended_test_and_its_undo_label_while_watching(campaign_file) -> None:
+    """The timer a GM-only line starts is GM-only (its skill, threshold and progress never
+    shown); the undo label stays on the status line while players watch, said as they may see it."""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _watched(app, pilot)
+        with app.session.edit("fin du combat") as b:     # an hour-long test waits for the fight's end (R20)
+            b.set(("encounter", "round"), 0)
+        line = "mj loriane investigation 7 heure max4"
+        seed = _seed(app.session.campaign, line, lambda f: f.result is not None and f.result["outcome"] == "pending")
+        app.pane("dice-tray").rng = random.Random(seed)
+        await _type(pilot, line)
+        await press(pilot, "enter")
+        timer = app.session.campaign.timers[-1]
+        assert timer.gm_only and timer.request["threshold"] == 7
+        await press(pilot, "escape", "2")
+        screen = _screen(app)
+        assert not _leaks(screen, ("Investigation", "7 succès", "/7", "heure")), screen
+        assert "test secret du MJ" in screen
+        assert "↶ (un cha" in screen_text(app)[0]          # "un changement que les joueurs ne voient pas"
+        await press(pilot, "escape", "4", "w")                          # the GM alone: in full
+        await press(pilot, "escape", "2")
+        assert "Investigation" in _screen(app) and "Investigation" in screen_text(app)[0]
+
+
+async def test_r_asks_before_revealing_and_ctrl_z_then_says_what_it_undoes(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(120, 24)) as pilot:     # the whole status line
+        await ready(app, pilot)
+        with app.session.edit("Aveuglé → Alexis") as b:
+            b.set(("characters", 0, "notes"), "aveuglé")
+        await _watched(app, pilot)
+        await _type(pilot, "mj loriane éloquence sd3")
+        await press(pilot, "enter")
+        assert "↶ Aveuglé" in screen_text(app)[0]                       # visible while players watch
+        await press(pilot, "escape", "4", "r")
+        assert "Montrer le jet" in _screen(app) and not app.session.rolls[-1].revealed
+        await press(pilot, "y")
+        assert app.session.rolls[-1].revealed
+        await press(pilot, "ctrl+z")                                    # the change before it, said
+        assert app.session.campaign.characters[0].notes != "aveuglé"
+        assert "annulé : Aveuglé → Alexis" in screen_text(app)[0]
+        assert app.session.rolls[-1].revealed
+
+
+async def test_a_hidden_character_has_no_name_on_the_roster_nor_in_the_turn_order(campaign_file) -> None:
+    """The guard, hidden, is the current actor: while players watch, the roster row, the turn
+    order's row, its header and the detail line keep his place without his name, conditions or
+    stats; the GM alone sees him again."""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        campaign = app.session.campaign
+        garde = next(i for i, ch in enumerate(campaign.characters) if ch.name.startswith("Le garde"))
+        assert campaign.encounter.entries[campaign.encounter.turn].character == campaign.characters[garde].id
+        await press(pilot, "escape", "1", *["down"] * 3)                 # the cursor on his row
+        await press(pilot, "H")                                          # hidden, as the GM does it
+        assert campaign.characters[garde].hidden
+        secrets = ("garde de la porte", "Hé1↓ Se2↑")
+        await press(pilot, "escape", "4", "w")
+        for pane in ("1", "2"):
+            await press(pilot, "escape", pane)
+            screen = _screen(app)
+            assert not _leaks(screen, secrets), screen
+            assert "(un personnage caché)" in screen or "(un personnage cach…" in screen
+        assert "au tour de (un personnage caché)" in screen
+        await press(pilot, "escape", "4", "w", "escape", "2")            # the GM alone: named
+        assert "garde de la porte" in _screen(app)

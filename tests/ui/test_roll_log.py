@@ -153,6 +153,12 @@ async def test_gm_only_masked_when_players_watch_and_reveal_persists(pane_host, 
         assert log.selected_record.seq == secret.seq
         await pilot.press("r")
         await pilot.pause()
+        assert not session.rolls[-1].revealed, "revealed before the GM said yes"
+        await pilot.press("n")                          # no: nothing shown, nothing appended
+        await pilot.pause()
+        assert not session.rolls[-1].revealed and "jet secret" in _screen(log)[2]
+        await pilot.press("r", "y")
+        await pilot.pause()
         assert session.rolls[-1].revealed
         row = _screen(log)[2]
         assert "garde vigilance" in row and "◇" in row
@@ -283,7 +289,7 @@ async def test_a_roll_with_a_secret_difficulty_is_masked_and_revealed_like_a_gm_
         row = _screen(log)[1]
         assert "difficulté secrète" in row and "sd4" not in row and "SD 4" not in row
         assert "12! 12! 1 2 11" in row and "réussite" in row
-        await pilot.press("r")
+        await pilot.press("r", "y")
         await pilot.pause()
         assert session.rolls[-1].revealed
         assert "garde vigilance" in _screen(log)[1]

@@ -81,17 +81,21 @@ async def test_a_natural_20_offers_its_reward_in_the_tray(pane_host, open_sample
         assert tray.flow is None and session.campaign.character("shady").sheet["resources"]["impulsion"] == 2
 
 
-async def test_a_helper_without_the_skill_asks_the_bonus_by_a_digit(pane_host, open_sample):
+async def test_a_helper_in_a_test_no_skill_fits_asks_the_bonus_by_a_digit(pane_host, open_sample):
+    """R24: PRE alone, helped by Granok: the GM's bonus asked, each digit with the chance it
+    leaves (the typed die 14: +3 reaches 25 + Ivre's 3), Enter's +0 the odds' own."""
     session = open_sample("magisphere")
     async with _tray(pane_host, session) as (app, pilot, tray):
-        await _type(pilot, tray, "shady négo 25 aide granok = 12")
+        await _type(pilot, tray, "shady pre 25 aide granok = 14")
         await press(pilot, "enter")
-        assert "R24" in _text(tray.choice_view)
+        shown = _text(tray.choice_view)
+        assert "R24" in shown and "+0 0" in shown and "+3 100" in shown, shown
         view = tray.choice_view
         assert len(prompt_content(tray.flow.prompt).wrap(view.size.width)) <= view.size.height
         await press(pilot, "3")
         record = session.rolls[-1]
-        assert record.request["bonus"] == 3 and record.result["score"] == 12 + 11 + 3 + 3
+        assert record.request["bonus"] == 3 and record.result["score"] == 14 + 11 + 3
+        assert record.result["outcome"] == "success"
 
 
 async def test_reroll_options_show_their_chances(pane_host, open_sample):
@@ -105,7 +109,8 @@ async def test_reroll_options_show_their_chances(pane_host, open_sample):
         prompt = tray.flow.prompt
         assert prompt is not None and all("%" in o.text for o in prompt.options)
         shown = _text(tray.choice_view).replace("\n", " ")
-        assert all(o.text in shown for o in prompt.options) and "(Entrée : garder)" in shown
+        # Enter takes what the odds assume: a failing score rerolls while points remain.
+        assert all(o.text in shown for o in prompt.options) and "(Entrée : relancer (1 Impulsion))" in shown
         view = tray.choice_view
         assert len(prompt_content(prompt).wrap(view.size.width)) <= view.size.height == 2      # nothing cut
         await press(pilot, "g")
@@ -128,3 +133,28 @@ async def test_the_odds_line_says_what_it_assumes_and_keeps_the_difficulty(pane_
             await _type(pilot, tray, line)
             text = _text(tray.info)
             assert "relance" not in text                                    # no room left: nothing added
+
+
+async def test_eclats_asks_whether_to_roll_when_the_skill_suffices_and_enter_takes_the_odds_choice(
+        pane_host, open_sample):
+    """R5 (001, l.50): Calmer 3 against 3 needs no die: asked before any, Enter settles for the
+    skill (100 %). Against 12 a failing die: Enter rerolls, the choice the odds assume, never a
+    keep that leaves 0 %."""
+    session = open_sample("eclats")
+    async with _tray(pane_host, session) as (app, pilot, tray):
+        await _type(pilot, tray, "ysaure emp calmer 3")
+        await press(pilot, "enter")
+        shown = _text(tray.choice_view)
+        assert "R5" in shown and " n  aucun dé 100" in shown and "(Entrée : aucun dé)" in shown, shown
+        assert session.rolls == [] and tray.flow.result is None          # no die on the table yet
+        await press(pilot, "enter")
+        record = session.rolls[-1]
+        assert record.request["dice"] == [] and record.result["outcome"] == "success"
+
+        await _type(pilot, tray, "ysaure emp calmer 12")
+        await press(pilot, "enter")
+        assert tray.flow.result["outcome"] != "success"
+        shown = _text(tray.choice_view)
+        assert " g  garder 0" in shown and "(Entrée : relancer)" in shown, shown
+        await press(pilot, "enter")
+        assert len(tray.flow.request["dice"] if tray.flow else session.rolls[-1].request["dice"]) == 2

@@ -27,7 +27,7 @@ FIELDS = ("dice", "rolls", "pool", "modifier", "penalty", "difficulty", "thresho
           "malchance_dice", "providence_dice", "negative_dice", "use_providence", "characteristic",
           "simultaneous_actions", "die", "die_shift", "reroll_limit", "negative_die", "providence_die",
           "open_negative_die", "skill_level", "malus", "defender_reacts", "initiator", "interval",
-          "level3_second_zero", "single_zero", "max_tests", "open_roll", "parry", "policy", "target", "system",
+          "level3_second_zero", "single_zero", "max_tests", "test_modifiers", "open_roll", "parry", "policy", "target", "system",
           "kind", "request", "hidden", "expression")
 # The side of a contest, said after the field (msgctxt "request side").
 SIDES = {"actor_": "actor", "opponent_": "opponent"}

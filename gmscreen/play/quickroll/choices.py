@@ -48,8 +48,12 @@ class Option:
 class Prompt:
     question: str
     options: tuple[Option, ...]
-    default: str      # key taken by Enter
+    default: str      # key taken by Enter: the choice the odds assume
     public: str | None = None   # the question as players may read it when the difficulty is hidden
+    # Key taken when the campaign closes with the question open (`RollFlow.settle`): the roll
+    # as the table saw it, no new die rolled unseen, nothing spent (a reroll prompt: keep).
+    # None: the default.
+    settles: str | None = None
 
     def option(self, key: str) -> Option | None:
         if key == "enter":
@@ -108,10 +112,11 @@ class RollFlow:
         return True
 
     def settle(self) -> "RollFlow":
-        """Every open choice takes its default, as Enter would (the campaign is closing, or the
-        roll is kept in case it closes); returns self. RequestError as `choose`."""
+        """Every open choice takes the key that ends it as the table saw it (`Prompt.settles`,
+        else its default): the campaign is closing, or the roll is kept in case it closes;
+        returns self. RequestError as `choose`."""
         for _ in range(50):
-            if self.prompt is None or not self.choose("enter"):
+            if self.prompt is None or not self.choose(self.prompt.settles or "enter"):
                 break
         return self
 

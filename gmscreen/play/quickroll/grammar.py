@@ -157,6 +157,7 @@ class Context:
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     modifiers: list[str] = field(default_factory=list)
     without: list[tuple[tuple[str, ...], tuple[int, int]]] = field(default_factory=list)  # `sans X`: a condition left out
+    scene: set[str] = field(default_factory=set)   # words of the moment the game's effects read (MIR `intrigue`)
 
     @property
     def side(self) -> Side:

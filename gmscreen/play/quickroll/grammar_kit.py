@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from gmscreen.i18n import _
 
-from ..effects import APPLIED, apply_conditions, effect_rules
+from ..effects import APPLIED, apply_conditions, effect_rules, scene_of
 from .grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, check_request, flat
 from .text import Candidate, Token, candidate, fold
 
@@ -182,7 +182,8 @@ def finish(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, A
             baseline["hidden"] = True
         if met:
             baseline = apply_conditions(grammar.system_id, base_kind, baseline, ctx.sides,
-                                        [w for w, _s in ctx.without], [h for _i, h, _t in ctx.helpers])[0]
+                                        [w for w, _s in ctx.without], [h for _i, h, _t in ctx.helpers],
+                                        scene_of(ctx.campaign, ctx.scene))[0]
     span = ctx.spans.get("difficulty")
     return Draft(
         line=ctx.line, system=grammar.system_id, kind=kind, request=request, who=who, who_id=who_id,
@@ -199,7 +200,7 @@ def _conditions(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[s
     them. A `sans X` naming no condition of the sides is an error where it was typed."""
     without = [w for w, _s in ctx.without]
     after, met, unused = apply_conditions(grammar.system_id, kind, request, ctx.sides, without,
-                                          [h for _i, h, _t in ctx.helpers])
+                                          [h for _i, h, _t in ctx.helpers], scene_of(ctx.campaign, ctx.scene))
     if unused:
         start, end = ctx.without[unused[0]][1]
         names = ", ".join([s.name for s in ctx.sides if s.character is not None]

@@ -106,16 +106,17 @@ class PlayersApp(App):
 
     def look(self) -> None:
         """One look at the files; a redraw when something changed."""
-        problem = self.watch.problem
-        if self.watch.poll() or self.watch.problem != problem:
+        said = (self.watch.problem, self.watch.notice)
+        if self.watch.poll() or (self.watch.problem, self.watch.notice) != said:
             self.redraw()
 
     def redraw(self) -> None:
         state = self.watch.state(show_secret=self.show_secret, ascii=self.ascii)
         problem = self.query_one("#players-problem", Static)
-        problem.update(literal(_("cannot read the campaign now: {problem}").format(problem=self.watch.problem))
-                       if self.watch.problem else "")
-        problem.set_class(bool(self.watch.problem), "-shown")
+        words = (_("cannot read the campaign now: {problem}").format(problem=self.watch.problem)
+                 if self.watch.problem else self.watch.notice)
+        problem.update(literal(words) if words else "")
+        problem.set_class(bool(words), "-shown")
         if state is None or state == self.shown:
             return
         self.shown = state

@@ -69,8 +69,9 @@ class LuckScreen(SteadyModalScreen[None]):
 
     BINDINGS = [Binding("escape,q,L", "close", N_("Close"), id="luck.close")]
 
-    def __init__(self, records: list[Any], current: int, *, include_masked: bool) -> None:
+    def __init__(self, records: list[Any], current: int, *, include_masked: bool, campaign: Any = None) -> None:
         super().__init__()
+        self._campaign = campaign
         self._records = list(records)
         self._current = current
         self._include_masked = include_masked
@@ -88,7 +89,8 @@ class LuckScreen(SteadyModalScreen[None]):
         self.run_worker(self._count, thread=True, group="luck", exit_on_error=False)
 
     def _count(self) -> None:
-        rolls = luck_stats.counted(self._records, include_masked=self._include_masked)
+        rolls = luck_stats.counted(self._records, include_masked=self._include_masked,
+                                   campaign=self._campaign)
         shown = luck_rows(rolls, self._current)
         self.app.call_from_thread(self._show, *shown)
 

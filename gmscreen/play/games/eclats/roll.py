@@ -1,5 +1,9 @@
 """Éclats inside a roll: each die may be rerolled while the characteristic allows more rolls,
-the new die replacing the old (R3, R4). `dice = [3, 0]` is "rolled 3, rerolled, got 0"."""
+the new die replacing the old (R3, R4). `dice = [3, 0]` is "rolled 3, rerolled, got 0".
+
+When the skill alone reaches the threshold the player need not roll at all (R5, 001 l.50): that
+is asked before any die, settling for the skill the default (the odds' "best" policy). Every
+prompt's default is the choice the odds assume: reroll while the result fails, else keep."""
 
 from __future__ import annotations
 
@@ -17,22 +21,57 @@ if TYPE_CHECKING:
     from ...quickroll.grammar import Draft
 
 
+ASK_ROLL = "roll?"          # `flow.asking` while R5 is asked: roll at all, or settle for the skill
+
+
 class EclatsRoll(RollRules):
     def start(self, flow: RollFlow) -> None:
-        flow.request["dice"] = [flow.face(10, 0)]
-        self._after_die(flow)
+        """R5: with the skill alone reaching the threshold, whether to roll at all is asked
+        first (always with the threshold hidden: asking only then would tell it)."""
+        request = flow.request
+        if _skill_suffices(request) or request.get("hidden"):
+            flow.asking = ASK_ROLL
+            skill = resolve(dict(request, dice=[]))["result"]
+            public = _("{name}: roll the die, or settle for the skill alone ({result})? (R5)").format(
+                name=flow.draft.who, result=skill)
+            question = _("{name}: the skill alone gives {result} — roll the die anyway? (R5)").format(
+                name=flow.draft.who, result=skill) if _skill_suffices(request) else public
+            hidden = bool(request.get("hidden"))
+            flow.prompt = Prompt(question, (
+                Option("n", _("no die"), "no_roll", None if hidden else 1.0 if _skill_suffices(request) else 0.0),
+                Option("r", _("roll"), "roll", None if hidden else _chance_from(request, [None]))),
+                self._default(flow), public=public, settles="n")
+            return
+        self._roll(flow)
 
     def choose(self, flow: RollFlow, action: str) -> None:
-        if action == "reroll":
+        if action == "no_roll":
+            flow.asking = ""
+            flow.request["dice"] = []
+            flow.result = resolve(flow.request)
+        elif action == "roll":
+            flow.asking = ""
+            self._roll(flow)
+        elif action == "reroll":
             flow.request["dice"] = flow.request["dice"] + [flow.face(10, 0)]
             self._after_die(flow)
 
     def policy_key(self, flow: RollFlow) -> str:
-        """The odds' "best" policy: roll again while stopping would not succeed (R4)."""
+        """The odds' "best" policy: no die when the skill alone succeeds (R5), then roll again
+        while stopping would not succeed (R4)."""
+        if flow.asking == ASK_ROLL:
+            return "n" if _skill_suffices(flow.request) else "r"
         return "g" if (flow.result or {}).get("outcome") == "success" else "r"
 
-    @staticmethod
-    def _after_die(flow: RollFlow) -> None:
+    def _default(self, flow: RollFlow) -> str:
+        """Enter takes the choice the odds assume (`policy_key`)."""
+        return self.policy_key(flow)
+
+    def _roll(self, flow: RollFlow) -> None:
+        flow.request["dice"] = [flow.face(10, 0)]
+        self._after_die(flow)
+
+    def _after_die(self, flow: RollFlow) -> None:
         flow.result = resolve(flow.request)
         level = flow.request["characteristic"]
         dice = flow.request["dice"]
@@ -43,7 +82,7 @@ class EclatsRoll(RollRules):
                 + ngettext("({n} more roll, the new die replaces the old one)",
                            "({n} more rolls, the new die replaces the old one)", left).format(n=left))
             # R10: with the threshold hidden the player still sees the die and decides on it.
-            flow.prompt = Prompt(question, _options(flow), "g", public=question)
+            flow.prompt = Prompt(question, _options(flow), self._default(flow), public=question, settles="g")
 
     def assumed(self, draft: Draft) -> Assumed | None:
         """With two or three rolls allowed, the odds roll again while stopping would fail
@@ -66,6 +105,11 @@ def _options(flow: RollFlow) -> tuple[Option, ...]:
         return (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep"))
     return (Option("r", _("reroll"), "reroll", _chance_from(flow.request, flow.request["dice"] + [None])),
             Option("g", _("keep"), "keep", 1.0 if (flow.result or {}).get("outcome") == "success" else 0.0))
+
+
+def _skill_suffices(request: dict) -> bool:
+    """R5: the default result (no die: it counts 0) already reaches the threshold."""
+    return resolve(dict(request, dice=[]))["outcome"] == "success"
 
 
 def _chance_from(request: dict, dice: list) -> float:

@@ -114,19 +114,22 @@ class MagisphereGrammar(SystemGrammar):
         return int(res.get("impulsion") or 0)
 
     def _helpers(self, ctx: Context, skill_name: str | None) -> list[int]:
+        """Each helper's skill bonus (R23: half of it is given). With no skill fitting the action
+        (the test names a statistic alone), the GM sets each helper's bonus, asked in the tray
+        (R24); a helper without the skill the test names gives nothing (R23: half of none)."""
         out = []
-        for _i, helper, tok in ctx.helpers:
-            if skill_name is None:
-                raise QuickRollError("help_needs_skill", tok.start, tok.end)
-            value = None
+        for _i, helper, _tok in ctx.helpers:
+            if skill_name is None:  # R24: « si aucune compétence ne correspond à l'action effectuée »
+                ctx.values.setdefault("gm_helpers", []).append(helper.name)
+                out.append(0)
+                continue
+            value = 0
             for table in (helper.sheet.get("skills") or {}).values():
                 if isinstance(table, dict):
                     for name, v in table.items():
                         if fold(name) == fold(skill_name):
                             value = int(v)
-            if value is None:       # R24: the GM sets this helper's bonus, asked in the tray
-                ctx.values.setdefault("gm_helpers", []).append(helper.name)
-            out.append(value or 0)
+            out.append(value)
         if ctx.helpers:
             ctx.modifiers.append(_("help {names}").format(names=", ".join(h.name for _i, h, _t in ctx.helpers)))
         return out
@@ -235,8 +238,8 @@ class MagisphereGrammar(SystemGrammar):
 
 
 def _asking(draft: Draft, choice: Choice) -> Draft:
-    """A helper without the skill (R24) is asked about in the tray even with typed dice or no
-    Impulsion to spend: the draft keeps the choice that says so."""
+    """A helper in a test no skill fits (R24) is asked about in the tray even with typed dice or
+    no Impulsion to spend: the draft keeps the choice that says so."""
     if choice.data.get("gm_help"):
         draft.choice = choice
     return draft

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gmscreen.i18n import _, ngettext
-from gmscreen.rules import resolve
+from gmscreen.rules import RequestError, get_system, resolve
 
 from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
@@ -37,8 +37,8 @@ class MagisphereRoll(RollRules):
         self._first_dice(flow)
 
     def plain(self, flow: RollFlow) -> None:
-        """Typed dice, or nobody with Impulsion to reroll: the GM's bonus for a helper without
-        the skill first (R24), then the roll, then the reward of a natural 20 (R10)."""
+        """Typed dice, or nobody with Impulsion to reroll: the GM's bonus for each helper of a
+        test no skill fits first (R24), then the roll, then the reward of a natural 20 (R10)."""
         if self._ask_help(flow):
             return
         flow.resolve_random()
@@ -96,8 +96,9 @@ class MagisphereRoll(RollRules):
 
     @staticmethod
     def _ask_help(flow: RollFlow) -> bool:
-        """R24: a helper without the fitting skill gives the bonus the GM sets; asked once for
-        each such helper, before the dice, with the values R2 names (usually 1 to 3)."""
+        """R24: when no skill fits the action, each helper gives the bonus the GM sets; asked once
+        for each, before the dice, with the values R2 names (usually 1 to 3), each priced with the
+        chance it leaves. Enter gives +0, the bonus the odds shown while typing assume."""
         data = flow.draft.choice.data if flow.draft.choice else {}
         for name in data.get("gm_help", []):
             token = "help:" + name
@@ -105,9 +106,9 @@ class MagisphereRoll(RollRules):
                 continue
             flow.asking = token
             flow.prompt = Prompt(
-                _("{helper} helps without the skill: what cooperation bonus does the GM grant? (R24)")
+                _("{helper} helps where no skill fits the action: the GM's cooperation bonus? (R24)")
                 .format(helper=name),
-                tuple(Option(str(n), f"+{n}", f"help_bonus:{n}") for n in range(4)), "0")
+                tuple(Option(str(n), f"+{n}", f"help_bonus:{n}", _bonus_chance(flow, n)) for n in range(4)), "0")
             return True
         return False
 
@@ -222,7 +223,8 @@ class MagisphereRoll(RollRules):
                     _("{name}: natural {natural}, score {score} against {target} — spend 1 Impulsion to reroll? "
                       "({left} left)").format(name=flow.draft.who, natural=result["natural"], score=result["score"],
                                               target=result["target"], left=left),
-                    _reroll(self._reroll_chance(flow, "", left), 0.0), "g")
+                    _reroll(self._reroll_chance(flow, "", left), 0.0), self.policy_key(flow),   # Enter: the odds' own
+                    settles="g")
             else:
                 self._offer_reward(flow)
             return
@@ -237,7 +239,8 @@ class MagisphereRoll(RollRules):
                 flow.prompt = Prompt(
                     _("{name}: natural {natural}, score {score} — spend 1 Impulsion to reroll? ({left} left)")
                     .format(name=side.name, natural=result[prefix + "natural"], score=result[prefix + "score"],
-                            left=left), _reroll(self._reroll_chance(flow, prefix, left), 0.0), "g")
+                            left=left), _reroll(self._reroll_chance(flow, prefix, left), 0.0),
+                    self.policy_key(flow), settles="g")   # Enter: the odds' own (reroll a loss, keep a tie)
                 return
         self._offer_reward(flow)
 
@@ -274,6 +277,30 @@ class MagisphereRoll(RollRules):
             words = _("with Impulsion rerolls: {sides}").format(sides=", ".join(f"{name} {n}" for name, n in budgets))
         short = ngettext("{n} reroll", "{n} rerolls", total).format(n=total)
         return Assumed(words, short, _("without"), other)
+
+
+def _bonus_chance(flow: RollFlow, bonus: int) -> float | None:
+    """The chance of success (of the actor winning) if the GM grants `bonus` more (R24), as the
+    odds line prices the roll (Impulsion rerolls while failing); with typed dice, what they then
+    give (1 or 0). None with the threshold hidden: a chance would tell it."""
+    from ...chances import chance
+
+    request = dict(flow.request)
+    if request.get("hidden"):
+        return None
+    key = "bonus" if flow.draft.kind == "simple" else "actor_bonus"
+    request[key] = request.get(key, 0) + bonus
+    if flow.draft.forced:
+        try:
+            result = resolve(request)
+        except RequestError:
+            return None
+        return 1.0 if result.get("outcome", result.get("winner")) in ("success", "critical_success", "actor") else 0.0
+    kind = get_system(flow.draft.system).kinds[flow.draft.kind]
+    try:
+        return chance({k: v for k, v in request.items() if k not in kind.dice_fields})
+    except RequestError:
+        return None
 
 
 ROLL = MagisphereRoll()

@@ -55,7 +55,8 @@ class ExtendedOpposition(TimedTest):
         return Timer(id="", label=values["label"].strip(), kind=self.kind, who=character.id,
                      opponent=opponent.id if opponent else name, request=request)
 
-    def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random) -> str:
+    def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random,
+                  request: dict[str, Any] | None = None) -> str:
         for field in ("actor_dice", "opponent_dice"):
             dice.setdefault(field, []).append(1 + int(rng.random() * D20))
         return _("round {n}").format(n=len(dice['actor_dice']))
@@ -90,7 +91,8 @@ class ExtendedOpposition(TimedTest):
     def round_fields_changed(self, timer: Timer, values: dict[str, str]) -> bool:
         return bool(_settings(values)) and _settings(values) != _roller(timer.request)
 
-    def roll_round(self, timer: Timer, values: dict[str, str], faces: str) -> IntervalRoll:
+    def roll_round(self, timer: Timer, values: dict[str, str], faces: str,
+                   campaign: Campaign | None = None) -> IntervalRoll:
         """The next round with its own settings (`values`; none: the opposition's), its faces
         typed or rolled; logged as the opposed roll it is (R19: its round points)."""
         from gmscreen.play.interval_dice import table_interval_dice
@@ -99,6 +101,10 @@ class ExtendedOpposition(TimedTest):
         own = _settings(values)
         if own == _roller(timer.request):
             own = {}
+        met: list = []
+        if campaign is not None:            # each side's conditions as they stand this round
+            bitten, met = self._conditions(campaign, timer, own)
+            own = {**own, **bitten}
         if faces:
             dice, step = table_interval_dice(timer, faces)
         else:
@@ -108,7 +114,9 @@ class ExtendedOpposition(TimedTest):
         stats = stats[:played] + [own]
         label = own.get(ROUND_LABEL, "")
         request = _round_request(timer.request, own, dice["actor_dice"][-1], dice["opponent_dice"][-1])
-        result = rules.resolve(request)
+        from gmscreen.play.timers import noted_interval
+
+        result = noted_interval(rules.resolve(request), met)
         total = rounds_result(timer.request, dice, stats)
         status = status_of(total)
         return IntervalRoll(request, result, dice, status, f"{step} ({clean(label)})" if label else step,
@@ -116,6 +124,35 @@ class ExtendedOpposition(TimedTest):
 
     def result_of(self, timer: Timer) -> dict | None:
         return rounds_result(timer.request, timer.dice, timer.round_stats) if timer.round_stats else None
+
+    # -- the conditions, re-read each round
+
+    def start_fields(self, request: dict[str, Any], unconditioned: dict[str, Any] | None,
+                     result: dict[str, Any]) -> dict[str, Any]:
+        """The opposition as typed, and what the sides' conditions changed in its first round
+        (a malus is the other side's bonus: `effects`) as that round's own settings."""
+        if unconditioned is None:
+            return {"request": request}
+        changed = {k: v for k, v in request.items() if unconditioned.get(k) != v}
+        return {"request": dict(unconditioned), "round_stats": [changed] if changed else []}
+
+    def round_of_its_own(self, campaign: Campaign | None, timer: Timer) -> bool:
+        """A side's conditions bite in the next round: it is played with them as its settings."""
+        return campaign is not None and bool(self._conditions(campaign, timer, {})[0])
+
+    def _conditions(self, campaign: Campaign, timer: Timer, own: dict[str, Any]) -> tuple[dict[str, Any], list]:
+        """The fields the sides' conditions change in the next round played with `own` (its
+        bonuses), and what became of each condition met."""
+        from gmscreen.play.effects import apply_conditions, scene_of
+        from gmscreen.play.quickroll.grammar import Side
+
+        sides = [Side(role, 0, character=campaign.character(ref) if ref else None)
+                 for role, ref in (("actor", timer.who), ("opponent", timer.opponent))]
+        if not any(side.character is not None for side in sides):
+            return {}, []
+        base = {k: v for k, v in _round_request(timer.request, own, 1, 1).items() if not k.endswith("_dice")}
+        now, met, _unused = apply_conditions("magisphere", "opposed", base, sides, scene=scene_of(campaign))
+        return {k: v for k, v in now.items() if base.get(k) != v}, met
 
 
 ROUND_LABEL = "label"

@@ -26,10 +26,14 @@ _MIR_INTERVALS = {"tour": "tour", "tours": "tour", "round": "tour", "rounds": "t
                   "semaine": "semaine", "semaines": "semaine", "week": "semaine", "weeks": "semaine"}
 
 
+# R4: negative antecedents bite « lors d'un combat ou d'une Intrigue »: the word says this roll is one.
+_INTRIGUE_WORDS = ("intrigue", "antecedents", "antecedent")
+
+
 class MirGrammar(SystemGrammar):
     system_id = "mir"
     keywords = frozenset({"sd", "max", "malus", "penalite", "penalty", "blessures", "blessure", "wounds",
-                          "etendu", "extended", "initiateur", "opposant"} | set(_MIR_INTERVALS))
+                          "etendu", "extended", "initiateur", "opposant"} | set(_INTRIGUE_WORDS) | set(_MIR_INTERVALS))
 
     def __init__(self, campaign: Campaign) -> None:
         super().__init__(campaign)
@@ -62,6 +66,12 @@ class MirGrammar(SystemGrammar):
             return 1
         if norm in _MIR_INTERVALS:
             ctx.once("interval", _MIR_INTERVALS[norm], tok, _("the interval"))
+            return 1
+        if norm in _INTRIGUE_WORDS:
+            from .effects import INTRIGUE
+
+            ctx.scene.add(INTRIGUE)
+            ctx.modifiers.append("Intrigue")
             return 1
         if norm in ("etendu", "extended"):
             ctx.values["extended"] = True
@@ -225,7 +235,8 @@ class MirLine(LineRules):
     """The words of MIR in the quick-roll line, their help, and how a difficulty is written."""
 
     grammar_class = MirGrammar
-    completion_words = ("vs", "aide", "sd", "jour", "heure", "tour", "semaine", "max", "malus", "blessures", "mj")
+    completion_words = ("vs", "aide", "sd", "jour", "heure", "tour", "semaine", "max", "malus", "blessures",
+                        "intrigue", "mj")
     help_title, help_examples, help_notes = game_help(__file__)     # from help.toml, in this folder
 
     def difficulty_token(self, value: int) -> str:

@@ -28,8 +28,8 @@ class TedeumEffects(EffectRules):
     def apply(self, effect: Effect, request: dict[str, Any], fields: set[str], role: str,
               side: Side) -> bool | None:
         key = side_prefix(fields, role, "die_shift")
-        if key is None:
-            return False
+        if key is None or (role == "opponent" and request.get("defender_reacts") is False):
+            return False        # a defender without reaction (R9: surprised) rolls nothing: a reminder
         request[key] = max(-5, min(5, request.get(key, 0) + effect.amount))
         return True
 

@@ -45,6 +45,10 @@ class TedeumRoll(RollRules):
         without and with Providence, and what it costs."""
         self._ask(flow, 0)
 
+    def plain(self, flow: RollFlow) -> None:
+        flow.resolve_random()
+        _gendered(flow)
+
     def choose(self, flow: RollFlow, action: str) -> None:
         if action not in ("providence", "no_providence"):
             return
@@ -59,6 +63,7 @@ class TedeumRoll(RollRules):
         sides = _asked(flow)
         if n >= len(sides):
             flow.resolve_random()
+            _gendered(flow)
             return
         prefix, die, index = sides[n]
         flow.asking = prefix
@@ -133,6 +138,16 @@ class TedeumRoll(RollRules):
                 else:
                     out.append(Spend(("characters", side.index, "sheet", "xp"), None, {key: xp}, text))
         return out
+
+
+def _gendered(flow: RollFlow) -> None:
+    """A test's result says the roller's gender when it is a woman's (`gender` = "f"): the
+    rules then name the Providence level she drops to as the prompt did ("Pauvre pécheresse")."""
+    if flow.result is None or flow.draft.kind != "simple" or not flow.draft.sides:
+        return
+    character = flow.draft.sides[0].character
+    if character is not None and getattr(character, "gender", None) == "f":
+        flow.result = {**flow.result, "gender": "f"}
 
 
 def _asked(flow: RollFlow) -> list[tuple[str, int, int]]:

@@ -37,10 +37,11 @@ from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, c
                                  needs_choice, roll_joiners, slot_passed)
 from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal, literal_text
-from gmscreen.play.public import is_hidden, secret_difficulty_words
+from gmscreen.play.public import (PUBLIC, Sight, entry_sight, hidden_character_words, mark_timer, masked_timer_words,
+                                  public_notice, timer_sight)
 from gmscreen.play.interval_dice import TableDiceError, interval_form, roll_interval_as, table_dice_words
-from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_refusal, name_of, record_interval, roll_interval,
-                                  timer_progress, timer_result)
+from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_log_fields, interval_refusal, record_interval,
+                                  roll_interval, timer_progress, timer_result)
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, sort_fairly,
                                  start_fight)
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text
@@ -88,13 +89,15 @@ def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = N
         return None
     move = (next_turn(session, host.change) if forward
             else previous_turn(session, host.change, host.action_undo))  # the app's undo waits for a choice
+    # Said as a screen players watch may say it: a notice naming a hidden character is masked.
+    said = (lambda text: public_notice(text, session.campaign)) if host.players_watching else (lambda text: text)
     if move.problem:
-        host.warn(move.problem)
+        host.warn(said(move.problem))
     for notice in move.notices:
-        host.warn(notice, "information")
+        host.warn(said(notice), "information")
     if move.kept:
-        host.warn(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
-            what=", ".join(move.kept)))
+        host.warn(said(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
+            what=", ".join(move.kept))))
     if move.moved:
         shown = pane if pane is not None else host.pane("initiative")
         if isinstance(shown, InitiativePane):
@@ -282,7 +285,7 @@ class InitiativePane(TablePane[Entry]):
         enc = campaign.encounter
         current = enc.entries[enc.turn] if enc.round > 0 and 0 <= enc.turn < len(enc.entries) else None
         if enc.round > 0:
-            turn = (_("{name}'s turn").format(name=Name(current.name)) if current
+            turn = (_("{name}'s turn").format(name=Name(self._entry_name(campaign, current))) if current
                     else _("nobody's turn"))
             status = Content.assemble(_("Round {n}").format(n=enc.round), (" · ", "dim"), literal(turn))
         else:
@@ -376,9 +379,15 @@ class InitiativePane(TablePane[Entry]):
             state.append(words[0] if self.ascii else words[1], style="italic")
         elif entry.acted:
             state.append("ok" if self.ascii and self._compact else _("acted") if self.ascii else "✓", style="dim")
-        name = literal_text(entry.name, "bold" if is_current else ("dim" if entry.acted else ""))
+        masked = not self._entry_sight(campaign, entry).whole     # players watching: a hidden character
+        name = literal_text(self._entry_name(campaign, entry),
+                            "bold" if is_current else ("dim" if entry.acted else ""))
+        if masked:
+            name.stylize("italic")
         name.truncate(NAME_WIDTH, overflow="ellipsis")
         name.overflow = "ellipsis"
+        if masked:                      # neither conditions nor actions: they would tell who it is
+            return [mark, Text(str(entry.initiative)), name, state, Text()]
         ch = campaign.character(entry.character) if entry.character else None
         actions = declared_actions(campaign, entry.id)
         said = Text()
@@ -411,18 +420,32 @@ class InitiativePane(TablePane[Entry]):
         mark = Text("~" if self.ascii else "⧗", style="" if running else "dim")
         word = "" if running and self._compact else status_word(timer.status)
         state = Text(word, style="italic" if running else "bold")   # compact: the ⧗ says it is running
-        secret = self._secret_timer(timer)
-        label = literal_text(name_of(campaign, timer.who) if secret else timer.label, "" if running else "dim")
+        sight = self._timer_sight(campaign, timer)
+        if sight.whole:
+            shown, said = timer.label, timer_progress(campaign, timer)
+        else:
+            shown, said = masked_timer_words(campaign, timer, sight)
+        label = literal_text(shown, "" if running else "dim")
         label.truncate(NAME_WIDTH, overflow="ellipsis")
         label.overflow = "ellipsis"
-        progress = literal_text(secret_difficulty_words() if secret else timer_progress(campaign, timer))
+        progress = literal_text(said)
         progress.overflow = "ellipsis"
         return [mark, Text(""), label, state, progress]
 
-    def _secret_timer(self, timer: Timer) -> bool:
-        """A test whose difficulty is hidden (`caché`), while players watch: its label and
-        progress (a threshold, "6/8") are not shown, only who rolls it."""
-        return timer.kind != "countdown" and self.host.players_watching and is_hidden(timer.request)
+    def _entry_sight(self, campaign: Campaign, entry: Entry) -> Sight:
+        """What the players may see of a place in the turn order while they watch
+        (`gmscreen.play.public`): nothing of a hidden character's but its place; all of it
+        while they do not watch."""
+        return entry_sight(campaign, entry) if self.host.players_watching else PUBLIC
+
+    def _entry_name(self, campaign: Campaign, entry: Entry) -> str:
+        return entry.name if self._entry_sight(campaign, entry).whole else hidden_character_words()
+
+    def _timer_sight(self, campaign: Campaign, timer: Timer) -> Sight:
+        """What the players may see of a timer while they watch (`gmscreen.play.public`): a
+        GM-only test nothing, a hidden-difficulty test neither its label nor its progress (a
+        threshold, "6/8"), only who rolls it; all of it while they do not watch."""
+        return timer_sight(campaign, timer) if self.host.players_watching else PUBLIC
 
     def show_watching(self, watching: bool) -> None:
         if self.session is not None and self.is_mounted:
@@ -450,6 +473,9 @@ class InitiativePane(TablePane[Entry]):
             if entry is None:
                 detail.update("")
                 return
+            if not self._entry_sight(campaign, entry).whole:
+                detail.update(literal(hidden_character_words()))
+                return
             ch = campaign.character(entry.character) if entry.character else None
             if ch is not None and ch.conditions:
                 lines.append(_("Conditions: {list}").format(list=_("; ").join(condition_line(c) for c in ch.conditions)))
@@ -466,8 +492,9 @@ class InitiativePane(TablePane[Entry]):
             if timer is None:
                 detail.update("")
                 return
-            if self._secret_timer(timer):
-                detail.update(literal("\n".join([clean(name_of(campaign, timer.who)), secret_difficulty_words()]),
+            sight = self._timer_sight(campaign, timer)
+            if not sight.whole:
+                detail.update(literal("\n".join(w for w in masked_timer_words(campaign, timer, sight) if w),
                                       single_line=False))
                 return
             lines.append(clean(timer.label))
@@ -919,22 +946,21 @@ class InitiativePane(TablePane[Entry]):
     def _roll_interval(self, session: CampaignSession, index: int, timer: Timer,
                        values: dict[str, str] | None = None) -> None:
         campaign = session.campaign
+        sight = self._timer_sight(campaign, timer)
+        named = clean(timer.label) if sight.whole else masked_timer_words(campaign, timer, sight)[0]
         try:
-            rolled = roll_interval(timer) if values is None else roll_interval_as(timer, values)
+            rolled = roll_interval(timer, campaign) if values is None else roll_interval_as(timer, values, campaign)
         except TableDiceError as exc:
-            self._warn(_("{label}: {problem}").format(label=clean(timer.label), problem=exc.message), "error")
+            self._warn(_("{label}: {problem}").format(label=named, problem=exc.message), "error")
             return
         except rules.RequestError as exc:
-            self._warn(_("{label}: {problem}").format(label=clean(timer.label), problem=exc), "error")
+            self._warn(_("{label}: {problem}").format(label=named, problem=exc), "error")
             return
         if rolled is None:
-            self._warn(_("{label}: this timer's test cannot be read").format(label=clean(timer.label)))
+            self._warn(_("{label}: this timer's test cannot be read").format(label=named))
             return
         status, step = rolled.status, rolled.step
-        who = name_of(campaign, timer.who)
-        line = f"{timer.label} · {step}" + table_dice_words(values)
-        record = self.host.record_roll(who=who, line=line,
-                                      request=rolled.request, result=rolled.result)
+        record = self.host.record_roll(**interval_log_fields(campaign, timer, rolled, table_dice_words(values)))
 
         def build(b: EditBuilder) -> None:
             record_interval(b, index, timer, rolled)
@@ -945,9 +971,11 @@ class InitiativePane(TablePane[Entry]):
             self.host.show_record(record)       # the GM sees the dice, not only a notice
         progress = timer_progress(campaign, campaign.timers[index])
         label = clean(timer.label)
-        if self._secret_timer(timer):           # players watching: the notice names no threshold either
-            label, progress, step = clean(name_of(campaign, timer.who)), secret_difficulty_words(), ""
-        if status == "running":
+        if not sight.whole:                     # players watching: the notice names no threshold either
+            (label, progress), step = masked_timer_words(campaign, timer, sight), ""
+        if sight.secret:                        # nor how a GM's secret test went
+            self._warn(_("{label}: rolled").format(label=label), "information")
+        elif status == "running":
             self._warn(_("{label}: {progress}").format(label=f"{label} · {step}" if step else label, progress=progress),
                        "information")
         elif status in ("success", "actor"):
@@ -976,6 +1004,7 @@ class InitiativePane(TablePane[Entry]):
             self.app.push_screen(_dialogs().ChoiceScreen(_("New timer"), options), chosen)
 
     def _add_timer(self, session: CampaignSession, timer: Timer) -> None:
+        mark_timer(session.campaign, timer)         # what players may see of it, decided now
         timer.id = unique_slug(slugify(timer.label, "minuteur"), {t.id for t in session.campaign.timers})
         if self._change(_("Timer: {label}").format(label=clean(timer.label)), lambda b: b.insert(("timers",), None, timer)):
             self._cursor_to(f"t:{timer.id}")

@@ -30,7 +30,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from gmscreen.campaign.rolllog import masked
-from gmscreen.play.public import Visibility, visibility
+from gmscreen.play.public import PUBLIC, Sight, hidden_words, public_line, roll_sight
 from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
@@ -345,6 +345,18 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             self._lines[index] = line
         return line
 
+    def _sight(self, index: int) -> Sight:
+        """What the players may see of a roll now: all of it while they do not watch."""
+        if not self.players_watching:
+            return PUBLIC
+        session = self._session
+        return roll_sight(self._records[index], session.campaign if session is not None else None)
+
+    def _public_line(self, index: int, sight: Sight) -> LogLine | None:
+        session = self._session
+        return public_line(self._records[index], session.campaign if session is not None else None, sight=sight,
+                           ascii=self.ascii)
+
     def _build(self, code: int, width: int, cursor: bool) -> Strip:
         """One row as few segments as possible: each style change costs bytes on the wire."""
         self.rows_built += 1
@@ -362,12 +374,13 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             mark = ("*" if ascii else "◆") if line.gm_only and not line.revealed else (
                 ("+" if ascii else "◇") if line.gm_only else " ")
             head = line.time + " "
-            visible = visibility(self._records[code]) if self.players_watching else Visibility.PUBLIC
-            if visible is Visibility.SECRET:
+            sight = self._sight(code)
+            if sight.secret:
                 parts = [(head, "time"), (mark + " " + _("GM's secret roll"), "hidden")]
             else:
-                if visible is Visibility.DIFFICULTY_HIDDEN:    # the dice and the outcome, not what was needed
-                    line = replace(line, test="(" + _("secret difficulty") + ")", detail="", luck="")
+                if not sight.whole:     # the dice and the outcome, not what was needed nor a hidden side's name
+                    seen = self._public_line(code, sight)
+                    line = replace(seen if seen is not None else line, test=hidden_words(sight), detail="", luck="")
                 who_w = max(6, min(14, width // 6))
                 rest = width - cell_len(head) - 2 - who_w - 1
                 outcome = _fit(line.outcome, max(rest, 0), ellipsis)
@@ -489,7 +502,22 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         if record.revealed:
             self.host.warn(_("roll {n} is already revealed").format(n=record.seq), "information")
             return
-        self.host.reveal_roll(record.seq)
+        # Shown at once to everyone watching, and for good (the log only grows; ctrl+z takes back
+        # the change before it, not the reveal): asked first.
+        from gmscreen.ui.screens.roster_dialogs import ConfirmScreen
+
+        seq = record.seq
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.host.reveal_roll(seq)
+
+        detail = (_("The players will see this roll whole from now on. A reveal is not undone: ctrl+z takes "
+                    "back the change before it.") if record.gm_only else
+                  _("The players will see its difficulty from now on. A reveal is not undone: ctrl+z takes back "
+                    "the change before it."))
+        self.app.push_screen(ConfirmScreen(_("Show roll {n} to the players?").format(n=seq), detail,
+                                           yes=_("Reveal")), answered)
 
     @property
     def players_watching(self) -> bool:
@@ -532,12 +560,12 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
 
     def _fold(self, index: int) -> str:
         record = self._records[index]
-        visible = visibility(record) if self.players_watching else Visibility.PUBLIC
-        if visible is Visibility.SECRET:
+        sight = self._sight(index)
+        if sight.secret:
             return fold(" · ".join((_("GM's secret roll"), "jet secret du MJ", "GM's secret roll")))  # either language
-        if visible is Visibility.DIFFICULTY_HIDDEN:       # found by what the row shows, not by the difficulty
-            line = self._line(index)
-            return fold(" ".join((line.time, line.who, line.dice, line.outcome, _("secret difficulty"))))
+        if not sight.whole:       # found by what the row shows, not by the difficulty nor a hidden name
+            line = self._public_line(index, sight) or self._line(index)
+            return fold(" ".join((line.time, line.who, line.dice, line.outcome, hidden_words(sight))))
         session = self._session
         return search_text(record, session.system if session is not None else None,
                            session.campaign if session is not None else None, ascii=self.ascii)

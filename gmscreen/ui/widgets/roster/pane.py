@@ -24,6 +24,7 @@ from gmscreen.i18n.typography import Name, signed
 from gmscreen.rules.records import record
 from gmscreen.ui.panes import is_wide, set_title
 from gmscreen.play.games import table_for
+from gmscreen.play.public import character_sight, hidden_character_words
 from gmscreen.ui.sanitize import clean, literal_text
 from gmscreen.ui.terminal.start_slices import next_slice
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
@@ -164,7 +165,7 @@ class RosterPane(TablePane[Character]):
         super().__init__(**kwargs)
         self._ids: list[str] = []
         self._columns_for: tuple[str, str] | None = None
-        self._shown: tuple[int, int] | None = None
+        self._shown: tuple[Any, ...] | None = None
         self._filling: tuple[object, str | None] | None = None   # a long roster's pending rest, and its cursor
         self._drawn = False                      # the first draw is out (later ones come whole)
         self.fill_slices = 0                     # turns of the loop the rest of a long roster took
@@ -193,7 +194,7 @@ class RosterPane(TablePane[Character]):
         # in from disk is a new campaign object, whatever its revision.
         # A change of language redraws too (headers, sides, sheets' words).
         lang = language()
-        shown = (id(session), id(session.campaign), session.campaign.revision, lang)
+        shown = (id(session), id(session.campaign), session.campaign.revision, lang, self._watched())
         if shown == self._shown:
             return
         self._shown = shown
@@ -360,6 +361,10 @@ class RosterPane(TablePane[Character]):
         party = ch.side == "party"
         side_text = side_label(ch.side) if columns.side > 1 else side_mark(ch.side, ascii=self.ascii)
         side = Text(side_text, style="bold" if party else "dim")
+        if self._watched() and character_sight(ch).secret:
+            # Players watching: a character the GM hides is a row without a name, conditions or
+            # stats (`gmscreen.play.public`), in its place so the cursor stays where it was.
+            return [side, fit_name(literal_text(hidden_character_words(), "italic"), columns.name), Text(), Text()]
         name = fit_name(literal_text(ch.name, "bold" if party else ""), columns.name)
         if ch.hidden:                   # kept from the player view: in italics, struck through
             name.stylize("italic strike")
@@ -370,6 +375,14 @@ class RosterPane(TablePane[Character]):
             stats = stats.copy()
             stats.truncate(columns.stats, overflow="ellipsis")
         return [side, name, conditions, stats]
+
+    def _watched(self) -> bool:
+        return bool(self.host.players_watching)
+
+    def show_watching(self, watching: bool) -> None:
+        session = self.host.session
+        if session is not None:
+            self.show_campaign(session)         # its rows as the players may see them, or whole again
 
     def current_id(self) -> str | None:
         if not self.is_mounted or not self._ids:

@@ -86,11 +86,13 @@ class ChoicePrompt(Static, can_focus=True):
         self.tray.cancel_flow()
 
 
-def prompt_content(prompt: Prompt) -> Content:
-    """"Relancer ?  r relancer  g garder (Entrée : garder)": the question and its keys."""
+def prompt_content(prompt: Prompt, *, with_default: bool = True) -> Content:
+    """"Relancer ?  r relancer  g garder (Entrée : garder)": the question and its keys (and
+    Enter's choice unless `with_default` is False: it is the choice the odds assume, which
+    would tell a hidden difficulty)."""
     options = [Content.assemble((f" {o.key} ", "bold reverse"), " ", literal(o.text))
                for o in prompt.options]
-    default = prompt.option("enter")
+    default = prompt.option("enter") if with_default else None
     tail = " " + _("(Enter: {option})").format(option=default.label) if default else ""
     return Content.assemble(literal(prompt.question), "  ", *_join(options, "  "), (tail, "$text-muted"))
 

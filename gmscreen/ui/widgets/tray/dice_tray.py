@@ -38,7 +38,7 @@ from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
 from gmscreen.ui.widgets.tray.watched import (draft_visibility, line_visibility, watched_error_content,
                                               watched_odds_content, watched_prompt_content)
-from gmscreen.play.public import Visibility
+from gmscreen.play.public import Sight, draft_sight, public_description, roll_sight
 
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Draft, QuickRollError, RollFlow
@@ -77,6 +77,19 @@ def _qr() -> Any:
     from gmscreen.play import quickroll
 
     return quickroll
+
+
+# `/` is the key that brings the GM to the line: typed again there (the line already has the
+# focus), it would start the line and hide what follows from the words read (`/mj` would not
+# be seen as secret, and shown in clear while players watch). A line never starts with it.
+LINE_START = r"(?s)(?!/).*"
+
+
+class QuickRollInput(Input):
+    """The quick-roll line: a `/` that would start it does nothing (see LINE_START)."""
+
+    def restricted(self) -> None:
+        """No bell: `/` is the key that came here, pressed once more."""
 
 
 class DiceTray(CampaignView, Widget):
@@ -126,8 +139,8 @@ class DiceTray(CampaignView, Widget):
         self.line_read_once = False               # the first key's line read (see `on_input_changed`)
         self._first_read_due = False
         # The parts, top to bottom: the line, the odds row, a pending choice, the result.
-        self.line = Input(placeholder=_(PLACEHOLDER), id="quick-roll", compact=True,
-                          suggester=LineSuggester(self), select_on_focus=False)
+        self.line = QuickRollInput(placeholder=_(PLACEHOLDER), id="quick-roll", compact=True,
+                                   suggester=LineSuggester(self), select_on_focus=False, restrict=LINE_START)
         self.info = Static("", id="tray-info", markup=False)
         self.choice_view = ChoicePrompt(self, id="tray-choice")
         self.result_view = Static("", id="tray-result", markup=False)
@@ -261,6 +274,7 @@ class DiceTray(CampaignView, Widget):
         """Show a logged roll as if it had just been rolled here (an interval of a timer rolled
         from the initiative pane): every die and the outcome, masked while players watch."""
         from gmscreen.play.logline import describe_result, name_description
+        from gmscreen.play.logline import opponent_in_line as description_opponent
 
         system_id = record.result.get("system") or record.request.get("system")
         system = None
@@ -276,10 +290,14 @@ class DiceTray(CampaignView, Widget):
                                        record.line, campaign)
         from gmscreen.ui.widgets.tray.roll_result import ShownRoll
 
+        sight = roll_sight(record, campaign)
+        hidden = public_description(describe_result(system, record.result), record.result, sight, clean(record.who),
+                                    description_opponent(record.line, campaign))
         self._shown = ShownRoll(who=record.who, headline=description.headline, detail=description.detail,
                              good=description.good, groups=description.groups, gm_only=record.gm_only,
                              secret=bool(record.gm_only or record.result.get("hidden")), record=record,
-                             luck=clean(luck_words(record.result, notable_luck(self.app))))
+                             luck=clean(luck_words(record.result, notable_luck(self.app))),
+                             hidden_sides=sight.hidden_sides, public=hidden)
         self._render_shown()
 
     def show_selection(self, char_id: str | None) -> None:
@@ -381,16 +399,19 @@ class DiceTray(CampaignView, Widget):
         self._show_draft_info()
 
     def _publish(self, request: Mapping[str, Any] | None, label: str) -> None:
-        if request is not None and self._draft_visibility() is not Visibility.PUBLIC:
+        if request is not None and not self._draft_visibility().whole:
             request, label = None, ""          # players watching: the difficulty table shows no choice
         self.host.set_draft(request, label)
 
-    def _draft_visibility(self) -> Visibility:
+    def _draft_visibility(self) -> Sight:
         """What the players may see of the roll typed (or waiting for a choice) right now."""
         draft = self.flow.draft if self.flow is not None else self.draft
         if draft is None and self.error is not None:        # a line that does not parse: its words say
-            return line_visibility(self.line.value, gm_only=self.gm_only, watching=self.players_watching)
-        return draft_visibility(draft, gm_only=self.gm_only, watching=self.players_watching)
+            hidden = [ch.name for ch in self.session.campaign.characters if ch.hidden] if self.session else []
+            return line_visibility(self.line.value, gm_only=self.gm_only, watching=self.players_watching,
+                                   hidden_names=hidden)
+        return draft_visibility(draft, gm_only=self.gm_only, watching=self.players_watching,
+                                campaign=self.session.campaign if self.session is not None else None)
 
     def _show_watched(self) -> None:
         """Players came or went: the line, its odds, the difficulty table and a pending choice
@@ -410,9 +431,9 @@ class DiceTray(CampaignView, Widget):
 
     def _show_draft_info(self) -> None:
         visible = self._draft_visibility()
-        self.line.password = visible is not Visibility.PUBLIC     # what was typed says the difficulty
+        self.line.password = not visible.whole      # what was typed says the difficulty, or names a hidden side
         if self.error is not None:
-            if visible is not Visibility.PUBLIC:            # the error quotes what was typed
+            if not visible.whole:                           # the error quotes what was typed
                 self._set_info(watched_error_content(visible, ascii=self.ascii), error=True)
                 return
             from gmscreen.ui.widgets.tray.roll_odds import error_content
@@ -423,7 +444,7 @@ class DiceTray(CampaignView, Widget):
         if draft is None:
             self._set_info(Content(""))
             return
-        if visible is not Visibility.PUBLIC:
+        if not visible.whole:
             self._set_info(watched_odds_content(draft, visible, ascii=self.ascii))
             return
         from gmscreen.ui.widgets.tray.odds_fit import fit_odds
@@ -615,8 +636,8 @@ class DiceTray(CampaignView, Widget):
 
     def settle_pending(self) -> None:
         """The campaign is closing (quit, SIGHUP, another campaign) with a choice unanswered:
-        dice the table has seen are not lost — each choice takes its default, as Enter would,
-        and the roll is logged."""
+        dice the table has seen are not lost — each choice ends the roll as the table saw it
+        (`Prompt.settles`: a reroll kept), and the roll is logged."""
         roll = self.roll
         if roll is None or roll.prompt is None or roll.result is None or self.session is None:
             return
@@ -657,6 +678,10 @@ class DiceTray(CampaignView, Widget):
         else:
             from gmscreen.play.logline import name_description
 
+            sight = draft_sight(draft, gm_only=gm_only,
+                                campaign=self.session.campaign if self.session is not None else None)
+            hidden = public_description(description, result, sight, draft.who,
+                                        draft.sides[1].name if len(draft.sides) > 1 else None)
             description = name_description(description, result, draft.who, draft.line,
                                            self.session.campaign if self.session is not None else None,
                                            opponent=draft.sides[1].name if len(draft.sides) > 1 else None)
@@ -666,7 +691,8 @@ class DiceTray(CampaignView, Widget):
             self._shown = ShownRoll(who=draft.who, headline=headline, detail=description.detail,
                                  good=description.good, groups=description.groups, gm_only=gm_only,
                                  secret=secret, record=record, pending=pending,
-                                 luck=clean(luck_words(result, notable_luck(self.app))))
+                                 luck=clean(luck_words(result, notable_luck(self.app))),
+                                 hidden_sides=sight.hidden_sides, public=hidden)
         self._render_shown()
 
     @property

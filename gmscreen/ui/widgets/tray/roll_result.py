@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Sequence
 from textual.content import Content
 
 from gmscreen.i18n import _
-from gmscreen.play.public import Visibility, roll_visibility
+from gmscreen.play.public import ACTOR, Sight, Visibility, hidden_words, roll_visibility
 from gmscreen.rules._base import Description
 from gmscreen.rules.records import record
 from gmscreen.rules.render import DescriptionRenderer
@@ -81,6 +81,8 @@ class ShownRoll:
     pending: bool = False               # a choice is still to be made
     plain: str | None = None            # a result the rules cannot describe, shown as it is
     luck: str = ""                      # the roll's luck in words when notable ("un jet à 4 %")
+    hidden_sides: frozenset[str] = frozenset()     # sides a hidden character plays (`gmscreen.play.public`)
+    public: Description | None = None   # the description as players may see it (a hidden side by its role)
 
     @property
     def masked(self) -> bool:
@@ -98,6 +100,14 @@ def shown_content(shown: ShownRoll, *, watching: bool, ascii: bool, width: int) 
     visible = shown.visibility if watching else Visibility.PUBLIC
     if visible is Visibility.SECRET:
         return masked_content(ascii)
+    if watching and shown.hidden_sides:
+        # A side the players may not know: named by its role, no detail nor luck, no line.
+        who = "?" if ACTOR in shown.hidden_sides else shown.who
+        desc = shown.public or Description(headline="?", detail="", good=None)
+        shown = replace(shown, who=who, headline=desc.headline, detail="", luck="", groups=desc.groups)
+        head = Content.assemble(headline_content(shown), "  ", Content.styled(
+            hidden_words(Sight(visible, shown.hidden_sides)), "italic $text-muted"))
+        return Content("\n").join([head, *dice_lines(shown.groups, width)])
     if shown.plain is not None:
         return literal(shown.plain) if visible is Visibility.PUBLIC else hidden_difficulty_content()
     if visible is Visibility.DIFFICULTY_HIDDEN:

@@ -2,74 +2,83 @@
 
 A GM-only roll (`mj`) shows nothing of itself; a roll whose difficulty is hidden (`caché`)
 shows who rolls, the dice and the outcome, never the difficulty nor what gives it away (the
-odds, a margin, a score against it). What is secret is `gmscreen.play.public`'s to say.
+odds, a margin, a score against it); a roll against a character hidden from the players never
+names them (the line typed, the odds, the outcome). What is secret is `gmscreen.play.public`'s
+to say (a `Sight`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from textual.content import Content
 
 from gmscreen.i18n import _
-from gmscreen.play.public import Visibility, is_hidden, roll_visibility
+from gmscreen.play.public import ACTOR, PUBLIC, Sight, Visibility, draft_sight, hidden_words, roll_visibility
 
 from gmscreen.ui.sanitize import literal
 from gmscreen.ui.widgets.tray.choice_prompt import prompt_content
 
 if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
     from gmscreen.play.quickroll import Draft, Prompt
 
 
-def draft_visibility(draft: Draft | None, *, gm_only: bool, watching: bool) -> Visibility:
+def draft_visibility(draft: Draft | None, *, gm_only: bool, watching: bool, campaign: Campaign | None = None) -> Sight:
     """What the players may see of the roll typed (everything while they are not watching)."""
     if draft is None or not watching:
-        return Visibility.PUBLIC
-    return roll_visibility(gm_only=gm_only or draft.gm_only, hidden=is_hidden(draft.request))
+        return PUBLIC
+    return draft_sight(draft, gm_only=gm_only, campaign=campaign)
 
 
-def line_visibility(text: str, *, gm_only: bool, watching: bool) -> Visibility:
+def line_visibility(text: str, *, gm_only: bool, watching: bool, hidden_names: Iterable[str] = ()) -> Sight:
     """What the players may see of a line that does not parse (yet): its words say whether it
-    is secret (`mj`, `caché`), so that an error quoting it gives nothing away."""
+    is secret (`mj`, `caché`) or names a hidden character (a word of `hidden_names`), so that an
+    error quoting it gives nothing away."""
     if not watching:
-        return Visibility.PUBLIC
+        return PUBLIC
     from gmscreen.play.quickroll.grammar import GM_WORDS, HIDDEN_WORDS
-    from gmscreen.play.quickroll.text import fold
+    from gmscreen.play.quickroll.text import words as name_words
 
-    words = set(fold(text).split())
-    return roll_visibility(gm_only=gm_only or bool(words & GM_WORDS), hidden=bool(words & HIDDEN_WORDS))
+    typed = set(name_words(text))
+    named = {w for name in hidden_names for w in name_words(name) if len(w) > 2}
+    return Sight(roll_visibility(gm_only=gm_only or bool(typed & GM_WORDS), hidden=bool(typed & HIDDEN_WORDS)),
+                 frozenset({ACTOR} if typed & named else ()))
 
 
 def secret_mark(ascii: bool) -> str:
     return "*" if ascii else "◆"
 
 
-def watched_odds_content(draft: Draft, visible: Visibility, *, ascii: bool) -> Content:
-    """The odds row of a secret roll while players watch: who rolls when only the difficulty
-    is hidden, nothing of the roll when it is the GM's."""
-    if visible is Visibility.SECRET:
+def watched_odds_content(draft: Draft, visible: Sight, *, ascii: bool) -> Content:
+    """The odds row of a secret roll while players watch: who rolls (unless hidden) when only
+    the difficulty or a side is hidden, nothing of the roll when it is the GM's."""
+    if visible.secret:
         return Content.styled(f"{secret_mark(ascii)} " + _("GM's secret roll"), "bold $warning")
-    return Content.assemble(literal(draft.who, "bold"), " · ",
-                            ("(" + _("secret difficulty") + ")", "italic $text-muted"))
+    who = "?" if ACTOR in visible.hidden_sides else draft.who
+    return Content.assemble(literal(who, "bold"), " · ", (hidden_words(visible), "italic $text-muted"))
 
 
-def watched_error_content(visible: Visibility, *, ascii: bool) -> Content:
+def watched_error_content(visible: Sight, *, ascii: bool) -> Content:
     """A secret line that does not read yet, while players watch: said without quoting it."""
-    head = f"{secret_mark(ascii)} " + _("GM's secret roll") if visible is Visibility.SECRET else _("secret difficulty")
+    head = f"{secret_mark(ascii)} " + _("GM's secret roll") if visible.secret else hidden_words(visible).strip("()")
     return Content.assemble((head, "bold $warning"), " · ", (_("the line does not read yet"), "$text-muted"))
 
 
-def watched_prompt_content(prompt: Prompt, visible: Visibility, *, who: str, ascii: bool) -> Content:
+def watched_prompt_content(prompt: Prompt, visible: Sight, *, who: str, ascii: bool) -> Content:
     """A choice inside a secret roll while players watch: its keys, and a question that tells
     nothing secret (the game's public wording when it has one: an Éclats die and result)."""
     from dataclasses import replace
 
-    if visible is Visibility.PUBLIC:
+    if visible.whole:
         return prompt_content(prompt)
-    if visible is Visibility.SECRET:
+    if visible.secret:
         question = f"{secret_mark(ascii)} " + _("GM's secret roll: choose")
-    else:
+    elif visible.visibility is Visibility.DIFFICULTY_HIDDEN and ACTOR not in visible.hidden_sides:
         question = getattr(prompt, "public", None) or _("{name}: choose (secret difficulty)").format(name=who)
-    # An option's chance would tell the difficulty (or the roll) too: only its words stay.
+    else:
+        question = _("{name}: choose").format(name="?" if ACTOR in visible.hidden_sides else who)
+    # An option's chance would tell the difficulty (or the roll) too: only its words stay; and
+    # so would Enter's choice, the one the odds assume (reroll while the result fails).
     options = tuple(replace(o, chance=None) for o in prompt.options)
-    return prompt_content(replace(prompt, question=question, options=options))
+    return prompt_content(replace(prompt, question=question, options=options), with_default=False)
