@@ -99,6 +99,16 @@ def roll_visibility(*, gm_only: bool, hidden: bool, revealed: bool = False) -> V
     return Visibility.DIFFICULTY_HIDDEN if hidden else Visibility.PUBLIC
 
 
+def line_visibility(text: str, *, gm_only: bool) -> Visibility:
+    """What the players may see of a line that does not read (yet): its words say whether it is
+    secret (`mj`, `caché`), so that an error quoting it gives nothing away."""
+    from .quickroll.grammar import GM_WORDS, HIDDEN_WORDS
+    from .quickroll.text import fold
+
+    words = set(fold(text).split())
+    return roll_visibility(gm_only=gm_only or bool(words & GM_WORDS), hidden=bool(words & HIDDEN_WORDS))
+
+
 def may_count(rec: RollRecord, campaign: Campaign | None = None) -> bool:
     """A roll players may count (the recap's rolls, criticals and luck, luck over time): all but
     a GM-only roll not revealed, and one a hidden character made (counted, it would be named).

@@ -33,16 +33,17 @@ from .config import Config, first_run_campaign
 from .disk_watch import DISK_CHECK_SECONDS, DiskWatch
 from .glyphs import AsciiGlyphs
 from .host import CampaignHost
-from .keygate import KeyGate
+from .terminal import driver_class
+from .terminal.keygate import KeyGate
 from .lifecycle import SessionKeeper
 from .lock_retry import LOCK_RETRY_SECONDS, LockRetry
 from .panes import MAIN_PANES, PANES, WIDE_HEIGHT, WIDE_WIDTH, is_wide, make_pane, pane_title, retitle
 from .sanitize import clean, pasted
-from .screens.steady import SteadyScreen
-from .start_slices import next_slice, warm_up
+from .terminal.steady import SteadyScreen
+from .terminal.start_slices import next_slice, warm_up
 from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes, next_theme
-from .widgets.footer import QuietFooter
+from .terminal.footer import QuietFooter
 
 if TYPE_CHECKING:
     from .widgets.tray.dice_tray import DiceTray
@@ -273,7 +274,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                         exit_on_error=False)
 
     def _save_config_in_thread(self) -> None:
-        from .quick_switch import quick_switches      # (its first save imports tomlkit: 70 ms of Python)
+        from .terminal.quick_switch import quick_switches      # (its first save imports tomlkit: 70 ms of Python)
 
         config = self.config
         with quick_switches():
@@ -363,19 +364,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     # ------------------------------------------------------------ layout
 
     def get_driver_class(self) -> Any:
-        """Textual's driver, or on Linux/macOS terminals one that notices stdin's end, or under
-        textual-serve a web driver whose session ends with its client (`web_driver.py`)."""
-        from textual import constants
-
-        if constants.DRIVER == "textual.drivers.web_driver:WebDriver":
-            from .web_driver import ClientAwareWebDriver
-
-            return ClientAwareWebDriver
-        if constants.DRIVER is not None or os.name == "nt":
-            return super().get_driver_class()
-        from .driver import EOFAwareDriver
-
-        return EOFAwareDriver
+        """Textual's driver, or one that ends with its input or its browser tab (`terminal`)."""
+        return driver_class(super().get_driver_class())
 
     def get_default_screen(self) -> Screen:
         """The screen of the panes, with its size classes before anything in it is styled (set
@@ -471,7 +461,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     def on_mount(self) -> None:
         self._keep_toast_rack()
-        from .repaint import forget_stale_repaints
+        from .terminal.repaint import forget_stale_repaints
 
         forget_stale_repaints(self.screen)
         self._stop_listening = i18n.on_change(self._language_changed)
@@ -752,7 +742,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         # screen's loop lets it go (at every select), so each key waited several of them.
         from gmscreen.campaign.rolltail import TAIL_ROLLS
 
-        from .quick_switch import quick_switches
+        from .terminal.quick_switch import quick_switches
 
         try:
             with quick_switches():
@@ -765,7 +755,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     def _index_rolls(self, session: Any) -> None:
         """Where the rolls older than the tail are, found in a thread; parsed when asked for."""
         if session is self.session:
-            from .quick_switch import give_way, quick_switches
+            from .terminal.quick_switch import give_way, quick_switches
 
             def index() -> tuple[Any, Any]:
                 with quick_switches():
@@ -947,7 +937,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if self.session is None or pane_id not in PANES:
             return
         await self._ensure_pane(pane_id)
-        from .repaint import one_frame
+        from .terminal.repaint import one_frame
 
         one_frame(self)          # tables, borders and footer restyled, each widget on its own: one frame
         shown, before = self.pane(pane_id), self.pane(self.current_pane)

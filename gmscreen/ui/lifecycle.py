@@ -53,7 +53,7 @@ class SessionKeeper:
             except (ValueError, RuntimeError):
                 continue
             self._signals.append(sig)
-        from . import exitguard
+        from .terminal import exitguard
 
         exitguard.watch_signals(self._signals, self.save_now)   # saved and gone in 5 s even if the loop is stuck
 

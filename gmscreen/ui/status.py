@@ -11,7 +11,7 @@ from textual.widgets import Static
 from gmscreen.play.public import public_label
 from gmscreen.i18n import _
 
-from .repaint import no_refresh, same_start
+from .terminal.repaint import no_refresh, same_start
 from .sanitize import literal
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ DEFERRED = (
     "gmscreen.play.encounter",                   # the roster's actions (at 80x24 the initiative pane is not drawn)
     "gmscreen.play.roster_rules",
     "json", "tomli_w",                           # the roll log's fast reader, saving: after the first frame
-    "gmscreen.ui.quick_switch",                  # a worker thread's: none shares the interpreter with the first frame
+    "gmscreen.ui.terminal.quick_switch",                  # a worker thread's: none shares the interpreter with the first frame
     "gmscreen.play.effects",                     # the conditions' effects: on a roll; unread ones warned of after
     "gmscreen.play.effect_rules",
     "_hashlib",                                  # OpenSSL: a file's version is told apart by Python's own hash

@@ -221,7 +221,7 @@ async def test_a_path_typed_at_once_after_ctrl_o_opens_that_campaign(campaign_fi
     ("\x1b[200~a\x1bb\x1b[201~\x1bf", ["\x1b[200~a\x1bb\x1b[201~", None, "f"]),   # pasted text untouched
 ])
 def test_escape_then_a_key_in_one_packet_is_escape_then_the_key(text: str, pieces: list) -> None:
-    from gmscreen.ui.escape_split import EscapeSplitter
+    from gmscreen.ui.terminal.escape_split import EscapeSplitter
 
     splitter = EscapeSplitter()
     assert list(splitter.split(text)) == pieces and not splitter.holding
@@ -235,7 +235,7 @@ def test_escape_then_a_key_in_one_packet_is_escape_then_the_key(text: str, piece
     (["\x1b[200~a\x1b", "b\x1b[201~"], ["\x1b[200~a", "\x1bb\x1b[201~"]),  # in a paste: left alone
 ])
 def test_escape_ending_a_read_is_told_by_the_next_one(reads: list, pieces: list) -> None:
-    from gmscreen.ui.escape_split import EscapeSplitter
+    from gmscreen.ui.terminal.escape_split import EscapeSplitter
 
     splitter = EscapeSplitter(delay=0.1)
     got = [piece for n, text in enumerate(reads) for piece in splitter.split(text, now=n * 0.05)]
@@ -243,7 +243,7 @@ def test_escape_ending_a_read_is_told_by_the_next_one(reads: list, pieces: list)
 
 
 def test_escape_ending_a_read_with_nothing_after_it_is_the_escape_key_once_the_delay_is_past() -> None:
-    from gmscreen.ui.escape_split import EscapeSplitter
+    from gmscreen.ui.terminal.escape_split import EscapeSplitter
 
     splitter = EscapeSplitter(delay=0.1)
     assert list(splitter.split("x\x1b", now=1.0)) == ["x"] and splitter.holding

@@ -14,7 +14,7 @@ import gmscreen.play.quickroll.history as history_module
 from gmscreen.campaign.rolllog import RollLog, rolls_path
 from gmscreen.campaign.rolltail import CHUNK_ROLLS, TAIL_ROLLS
 from gmscreen.ui import GMScreenApp
-from gmscreen.ui.quick_switch import give_way
+from gmscreen.ui.terminal.quick_switch import give_way
 
 ROLLS = TAIL_ROLLS + 2 * CHUNK_ROLLS + 44
 

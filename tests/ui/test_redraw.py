@@ -3,7 +3,7 @@
 The app runs headless at 80×24 and 120×40 with every compositor update it would write
 recorded (`App._display` sees them all). An update is either a full-screen `LayoutUpdate` or
 a `ChopsUpdate` of spans of lines; the cells it covers are what goes down the wire. Then the
-driver's own rewriting of those frames (`gmscreen.ui.wire.join_runs`) is checked to leave
+driver's own rewriting of those frames (`gmscreen.ui.terminal.wire.join_runs`) is checked to leave
 every cell of the screen as Textual drew it.
 """
 
@@ -22,7 +22,7 @@ from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
 from gmscreen.ui import GMScreenApp
-from gmscreen.ui.wire import join_runs, render_from_first_cell
+from gmscreen.ui.terminal.wire import join_runs, render_from_first_cell
 
 from _pilot import press, ready
 

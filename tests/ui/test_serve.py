@@ -178,7 +178,7 @@ def test_a_session_whose_server_dies_ends_saved_and_lets_go_of_the_campaign(
 async def test_a_screen_lays_out_for_the_terminal_size_not_a_stale_one(campaign_file) -> None:
     """The cause of the endless loop: a screen given a Resize of a size the terminal no longer
     has laid itself out for it, then answered its own new size, forever once exiting. Every
-    screen of ours lays out for the terminal's size instead (`screens/steady.py`)."""
+    screen of ours lays out for the terminal's size instead (`ui/terminal/steady.py`)."""
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)

@@ -1,5 +1,5 @@
 """The rules of the web door as plain functions (`gmscreen.ui.web.guard`), and the app's own
-size caps (`ui/web_driver.py`): what a hostile page or client may send, and what it gets."""
+size caps (`ui/terminal/web_driver.py`): what a hostile page or client may send, and what it gets."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def test_sizes_are_capped_at_500_by_200_cells(width: object, height: object, siz
     assert guard.size(width, height) == size
 
 
-# ---------------------------------------------------------------- in the app (ui/web_driver.py)
+# ---------------------------------------------------------------- in the app (ui/terminal/web_driver.py)
 
 
 @pytest.mark.parametrize("environment, size", [
@@ -118,7 +118,7 @@ def test_sizes_are_capped_at_500_by_200_cells(width: object, height: object, siz
 ])
 def test_the_app_caps_the_size_it_starts_with(monkeypatch: pytest.MonkeyPatch, environment: dict[str, str],
                                               size: tuple[int, int]) -> None:
-    from gmscreen.ui import web_driver
+    from gmscreen.ui.terminal import web_driver
 
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.delenv("ROWS", raising=False)
@@ -128,7 +128,7 @@ def test_the_app_caps_the_size_it_starts_with(monkeypatch: pytest.MonkeyPatch, e
 
 
 async def test_the_app_caps_the_sizes_it_is_sent(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gmscreen.ui.web_driver import ClientAwareWebDriver
+    from gmscreen.ui.terminal.web_driver import ClientAwareWebDriver
 
     read, write = os.pipe()                             # its input as textual-serve gives it: a pipe
     with os.fdopen(read, "rb") as stdin, os.fdopen(write, "wb"):

@@ -15,8 +15,9 @@ from textual import events
 
 from gmscreen.campaign import load_campaign, save_campaign
 from gmscreen.campaign.model import Character
-from gmscreen.ui import GMScreenApp, quick_switch
-from gmscreen.ui.start_slices import next_slice
+from gmscreen.ui import GMScreenApp
+from gmscreen.ui.terminal import quick_switch
+from gmscreen.ui.terminal.start_slices import next_slice
 from gmscreen.ui.widgets.roster.pane import FILL_SLICE, FIRST_ROWS
 from gmscreen.ui.widgets.tray.dice_tray import DiceTray
 
@@ -90,7 +91,7 @@ async def test_a_slice_steps_aside_while_a_key_is_on_its_way():
 async def test_a_slice_steps_aside_a_few_turns_while_the_app_has_a_message_queued():
     """A key the terminal's reader has just queued on the app is not the gate's yet: the slice
     waits for it, a few turns at most (the queue carries other messages too)."""
-    from gmscreen.ui import start_slices
+    from gmscreen.ui.terminal import start_slices
 
     class Gate:
         busy = False
@@ -149,7 +150,7 @@ def test_a_worker_gives_way_while_a_key_is_answered_but_never_long() -> None:
 
 
 async def test_after_the_panes_the_modules_of_a_first_roll_are_imported_a_turn_each(campaign_file, monkeypatch):
-    from gmscreen.ui import start_slices
+    from gmscreen.ui.terminal import start_slices
 
     imported: list[str] = []
     real = start_slices.import_module

@@ -9,7 +9,6 @@ standard input or a closed browser tab just end it.
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 from typing import Any
 
@@ -25,7 +24,8 @@ from ..config import Config
 from ..glyphs import AsciiGlyphs
 from ..sanitize import literal
 from ..themes import load_themes
-from ..widgets.footer import QuietFooter
+from ..terminal import driver_class
+from ..terminal.footer import QuietFooter
 from .latest_roll import LatestRoll
 from .roll_list import RollList
 from .round_banner import RoundBanner
@@ -72,19 +72,8 @@ class PlayersApp(App):
             self._filters.append(AsciiGlyphs())
 
     def get_driver_class(self) -> Any:
-        """As the GM's screen: under textual-serve, a session that ends with its tab; on a
-        terminal, one that ends with standard input."""
-        from textual import constants
-
-        if constants.DRIVER == "textual.drivers.web_driver:WebDriver":
-            from ..web_driver import ClientAwareWebDriver
-
-            return ClientAwareWebDriver
-        if constants.DRIVER is not None or os.name == "nt":
-            return super().get_driver_class()
-        from ..driver import EOFAwareDriver
-
-        return EOFAwareDriver
+        """Textual's driver, or one that ends with its input or its browser tab (`terminal`)."""
+        return driver_class(super().get_driver_class())
 
     def compose(self) -> ComposeResult:
         yield Static("", id="players-title", markup=False)

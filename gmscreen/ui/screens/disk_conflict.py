@@ -19,7 +19,7 @@ from textual.widgets import Static
 from gmscreen.i18n import N_, _
 
 from ..sanitize import literal
-from .steady import SteadyModalScreen
+from ..terminal.steady import SteadyModalScreen
 
 CHOICES = {"t": "theirs", "m": "mine", "b": "both"}
 

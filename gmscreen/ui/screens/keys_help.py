@@ -16,7 +16,7 @@ from ..binding_words import describe, tr
 from ..config import CONFIG_NAME, config_dir
 from ..host import SCREEN_GROUP, CampaignHost
 from ..sanitize import literal_text
-from .steady import SteadyModalScreen
+from ..terminal.steady import SteadyModalScreen
 
 
 def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:

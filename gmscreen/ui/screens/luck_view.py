@@ -22,7 +22,7 @@ from gmscreen.i18n.typography import number
 from gmscreen.play import luck_stats
 
 from ..sanitize import literal_text
-from .steady import SteadyModalScreen
+from ..terminal.steady import SteadyModalScreen
 
 SESSIONS_SHOWN = 5
 

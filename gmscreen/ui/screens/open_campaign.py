@@ -17,7 +17,7 @@ from gmscreen.i18n import N_, _
 
 from ..config import Config, data_dir
 from ..sanitize import literal
-from .steady import SteadyModalScreen
+from ..terminal.steady import SteadyModalScreen
 
 
 def sample_copy(system_id: str) -> Path:

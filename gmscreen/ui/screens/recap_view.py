@@ -16,7 +16,7 @@ from textual.widgets import Label, Static
 
 from gmscreen.i18n import N_, _
 
-from .steady import SteadyModalScreen
+from ..terminal.steady import SteadyModalScreen
 
 
 def offer_recap(app: Any, path: Path, session: int) -> None:

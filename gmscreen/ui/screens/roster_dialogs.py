@@ -20,7 +20,7 @@ from gmscreen.i18n import N_, _, pgettext
 from gmscreen.play.forms import Field, int_check, nonempty, parse_int  # noqa: F401
 
 from ..sanitize import clean, literal
-from .steady import SteadyModalScreen
+from ..terminal.steady import SteadyModalScreen
 
 Answer = TypeVar("Answer")
 

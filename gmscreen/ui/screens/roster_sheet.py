@@ -12,7 +12,7 @@ from gmscreen.i18n import N_, _
 from gmscreen.rules import System
 
 from gmscreen.ui.widgets.roster.sheet import SheetView
-from .steady import SteadyModalScreen
+from ..terminal.steady import SteadyModalScreen
 
 
 class SheetScreen(SteadyModalScreen[str | None]):

@@ -7,5 +7,5 @@ applies them and starts one gmscreen process a tab (through textual-serve's `App
 
 Nothing here is imported by the terminal screen. `server` and `page` need the `web` extra
 (aiohttp, textual-serve); `guard` and `glyphs` need only the standard library, for the app
-side (`ui/web_driver.py`) reads them too.
+side (`ui/terminal/web_driver.py`) reads them too.
 """

@@ -4,7 +4,7 @@ textual-serve's page draws every cell in Roboto Mono (served by textual-serve, `
 and xterm.js draws box drawing and block elements itself. Roboto Mono has Latin, Greek and
 Cyrillic letters, accents in its italics too, but few symbols: ⧗, ⏸, ▶, the arrows, ✓, ◆ and
 the like would fall to whatever font the visitor's system has, or show as boxes. The web
-driver (`ui/web_driver.py`) writes the screen through `for_browser`, which swaps each such
+driver (`ui/terminal/web_driver.py`) writes the screen through `for_browser`, which swaps each such
 symbol for a look-alike of the same width that Roboto Mono has, after Textual has laid the
 line out, so no column moves. The terminal screen is not touched: it draws its own glyphs.
 

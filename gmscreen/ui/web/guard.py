@@ -1,7 +1,7 @@
 """The rules of the web door, as plain functions: who may open the GM's screen (its token),
 which Host and Origin headers are this server's own, and how many sessions and cells a
 browser may ask for. The server (`server.py`) applies them to every request; the app's web
-driver (`ui/web_driver.py`) applies the size caps again to what reaches the app.
+driver (`ui/terminal/web_driver.py`) applies the size caps again to what reaches the app.
 
 Why each: a page on any other site opened in the GM's browser can reach a server on
 127.0.0.1; only a secret it cannot read (the token), its Origin (refused on the websocket)

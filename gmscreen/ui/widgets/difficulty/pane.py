@@ -25,7 +25,7 @@ from gmscreen.rules import RequestError, System
 from gmscreen.play import chances
 from gmscreen.play.games import table_for
 from gmscreen.ui.host import CampaignView
-from gmscreen.ui.repaint import replace_prompts
+from gmscreen.ui.terminal.repaint import replace_prompts
 from gmscreen.ui.sanitize import clean, literal
 
 if TYPE_CHECKING:

@@ -588,7 +588,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
 
     def _fold_older(self, token: int, folded: list, older: int) -> None:
         """In a thread: fill `folded[:older]` from the newest down, a batch at a time."""
-        from gmscreen.ui.quick_switch import quick_switches
+        from gmscreen.ui.terminal.quick_switch import quick_switches
 
         batch = 512
         with quick_switches():

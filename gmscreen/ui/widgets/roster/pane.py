@@ -26,7 +26,7 @@ from gmscreen.ui.panes import is_wide, set_title
 from gmscreen.play.games import table_for
 from gmscreen.play.public import character_sight, hidden_character_words
 from gmscreen.ui.sanitize import clean, literal_text
-from gmscreen.ui.start_slices import next_slice
+from gmscreen.ui.terminal.start_slices import next_slice
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
 from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, update_row
 

@@ -32,7 +32,7 @@ from gmscreen.rules import RequestError, get_system
 from gmscreen.ui.config import notable_luck
 from gmscreen.ui.host import CampaignView
 from gmscreen.ui.panes import set_title
-from gmscreen.ui.repaint import update_lines
+from gmscreen.ui.terminal.repaint import update_lines
 from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
@@ -234,7 +234,7 @@ class DiceTray(CampaignView, Widget):
 
         def read() -> tuple[CampaignSession, list[str]]:
             from gmscreen.play.quickroll.history import history_from_log
-            from gmscreen.ui.quick_switch import give_way, quick_switches
+            from gmscreen.ui.terminal.quick_switch import give_way, quick_switches
 
             with quick_switches():          # the keys typed meanwhile do not wait for it
                 return session, history_from_log(recent, campaign, _HISTORY, pause=give_way)

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from gmscreen.i18n import N_, _
 from gmscreen.ui.sanitize import clean
-from gmscreen.ui.screens.steady import SteadyModalScreen
+from gmscreen.ui.terminal.steady import SteadyModalScreen
 
 
 class GrammarHelp(SteadyModalScreen[None]):

@@ -23,7 +23,7 @@ from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
 from gmscreen.i18n import language
 
-from ..binding_words import tr
+from gmscreen.ui.binding_words import tr
 
 
 # The keys a GM needs whatever has the focus (a quick roll, the next turn, undo): first on the

@@ -25,8 +25,8 @@ from textual.drivers.web_driver import WebDriver
 from textual.geometry import Size
 
 from .driver import NoticesKeys, input_ended
-from .web import guard
-from .web.glyphs import for_browser
+from gmscreen.ui.web import guard
+from gmscreen.ui.web.glyphs import for_browser
 
 
 def _first_size() -> tuple[int, int]:

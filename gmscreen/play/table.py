@@ -1,0 +1,539 @@
+"""The live table: one open campaign and everything the GM does with it, with no screen.
+
+A `Table` holds what is live at the table — the session, the selected character, the
+quick-roll line and its draft (or why it does not read), the roll in progress with its prompt,
+the GM-only flag, whether the players watch, the history of lines — and performs every action
+a GM takes: select, type a line, submit, choose, cancel, settle, move the turn, join the
+fight, change, undo, redo, reveal, watch, close. What happens comes out as frozen events
+(`gmscreen.play.events`), each saying who may see it; the screen, `gmscreen line` and
+`gmscreen turn` and the tests all drive this one object and draw what its events say.
+
+Nothing here raises for a refusal: the GM is told through a `Notice`, and nothing is half
+done. No Textual.
+
+    table = Table(open_session("mir.toml"))
+    table.subscribe(print)
+    table.select("loriane")
+    table.type_line("éloquence sd3")
+    table.submit()
+    table.next_turn()
+    table.close()
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+
+from gmscreen.i18n import _
+
+from . import events as ev
+from .public import Visibility, is_hidden, line_visibility, roll_visibility, visibility
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import RollRecord
+    from gmscreen.campaign.session import CampaignSession, EditBuilder
+
+    from .encounter import TurnMove
+    from .joins import Join
+    from .quickroll.choices import Prompt
+    from .quickroll.grammar import Draft, QuickRollError
+    from .table_roll import TableRoll
+
+Listener = Callable[[ev.Event], object]
+
+HISTORY = 100                 # lines ↑ and `.` remember
+HISTORY_SCAN = 500            # the newest rolls the history is rebuilt from after a restart
+
+
+class Joiners:
+    """Characters whose initiative was rolled (and logged), waiting to be added to the fight."""
+
+    def __init__(self, people: list[tuple[str, str | None, int]], late: list[str], start: bool) -> None:
+        self.people = people          # (name, character id or None, initiative)
+        self.late = late              # names whose slot this round has passed: ask when they act
+        self.start = start            # the fight starts once they are in
+
+    @property
+    def needs_when(self) -> bool:
+        return bool(self.late)
+
+
+class Table:
+    """One open campaign at the table. `subscribe` to hear what happens."""
+
+    def __init__(self, session: CampaignSession, *, rng: random.Random | None = None) -> None:
+        self.session = session
+        self.rng = rng if rng is not None else random.Random()
+        self.selected: str | None = None
+        self.gm_only = False
+        self.watching = False
+        self.line = ""
+        self.draft: Draft | None = None
+        self.error: QuickRollError | None = None
+        self.roll: TableRoll | None = None
+        self.history: list[str] = []
+        self.last_line: str | None = None
+        self._listeners: list[Listener] = []
+
+    # ------------------------------------------------------------ events
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener(event)` for each event from now on; returns the way to stop."""
+        self._listeners.append(listener)
+
+        def stop() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return stop
+
+    def emit(self, event: ev.Event) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    def warn(self, message: str, severity: str = "warning", *, secret: bool = False) -> None:
+        """Tell the GM something (`secret`: it names what the players may not see)."""
+        self.emit(ev.Notice(message, severity,
+                            visibility=Visibility.SECRET if secret else Visibility.PUBLIC))
+
+    def tell(self, message: str) -> None:
+        """What a routine action did (the screen says it on its status line)."""
+        self.warn(message, "information")
+
+    # ------------------------------------------------------------ writes
+
+    @property
+    def writable(self) -> bool:
+        return not self.session.read_only and not self.session.closed
+
+    def may_edit(self) -> bool:
+        """The campaign takes changes; else False, the GM told why."""
+        if self.writable:
+            return True
+        reason = getattr(self.session, "read_only_reason", "") or _("read-only")
+        self.warn(_("campaign open read-only ({reason}): nothing is changed").format(reason=reason))
+        return False
+
+    def change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
+        """Apply `build(b)` as one undoable change; False (the GM told why) when it is refused,
+        and nothing is half-applied then. A mistake in `build` itself is raised, not hidden."""
+        from gmscreen.campaign.changes import ChangeError
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        try:
+            with self.session.edit(label) as builder:
+                build(builder)
+        except ReadOnlyError as exc:
+            self.warn(str(exc))
+            return False
+        except CampaignError as exc:
+            self.warn("; ".join(str(p) for p in exc.problems) or str(exc), "error")
+            return False
+        except ChangeError as exc:
+            self.warn(f"{label}: {exc}", "error")
+            return False
+        self._changed("change", label)
+        return True
+
+    def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
+                    gm_only: bool = False, seed: int | None = None, pending: str | None = None) -> RollRecord | None:
+        """Log a roll (durable when this returns); None, the GM told why, when it cannot be."""
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        try:
+            record = self.session.record_roll(who=who, line=line, request=request, result=result,
+                                              gm_only=gm_only, seed=seed, pending=pending)
+        except ReadOnlyError as exc:
+            self.warn(_("roll not logged: {reason}").format(reason=exc))
+            return None
+        except CampaignError as exc:
+            self.warn(_("roll not logged: {reason}").format(reason="; ".join(str(p) for p in exc.problems)),
+                      "error")
+            return None
+        if self.session.read_only:
+            self.warn(_("read-only campaign: the roll is shown but not saved"))
+        self.emit(ev.RollLogged(record, visibility=visibility(record)))
+        return record
+
+    def show_record(self, record: RollRecord) -> None:
+        """A roll logged by a pane (an interval of a timer): shown where dice are shown."""
+        self.emit(ev.RollShown(None, record.result, record, visibility=visibility(record)))
+
+    def undo(self) -> bool:
+        return self._step("undo")
+
+    def redo(self) -> bool:
+        return self._step("redo")
+
+    def _step(self, which: str) -> bool:
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        if self.roll_waiting:
+            # The roll spends from the sheet as it stood when rolled: undoing under it would let
+            # it spend what the sheet no longer holds. The choice comes first.
+            self.warn(_("a roll is waiting for a choice: answer it (or escape) before undoing") if which == "undo"
+                      else _("a roll is waiting for a choice: answer it (or escape) before redoing"))
+            return False
+        try:
+            change = self.session.undo() if which == "undo" else self.session.redo()
+        except (ReadOnlyError, CampaignError) as exc:
+            self.warn(str(exc))
+            return False
+        if change is None:
+            self.warn(_("nothing to undo") if which == "undo" else _("nothing to redo"))
+            return False
+        said = _("undo: {change}") if which == "undo" else _("redo: {change}")
+        self.tell(said.format(change=change.label))
+        self._changed(which, change.label)
+        return True
+
+    def reveal(self, seq: int) -> bool:
+        """Show a GM-only roll to the players from now on."""
+        from gmscreen.campaign.errors import CampaignError
+        from gmscreen.campaign.session import ReadOnlyError
+
+        try:
+            self.session.reveal_roll(seq)
+        except (ReadOnlyError, CampaignError, KeyError, ValueError) as exc:
+            self.warn(_("cannot reveal roll {seq}: {problem}").format(seq=seq, problem=exc))
+            return False
+        record = self.session.roll_by_seq(seq)
+        if record is not None:
+            self.emit(ev.RollRevealed(record, visibility=visibility(record)))
+        return True
+
+    def campaign_changed(self, how: str, label: str = "") -> None:
+        """The campaign changed outside the table's own actions (taken in from disk, opened)."""
+        self._changed(how, label)
+
+    def _changed(self, how: str, label: str) -> None:
+        self.emit(ev.CampaignChanged(how, label))
+        if self.line.strip():
+            self._read_line()              # a character, a resource or a condition may have moved
+
+    # ------------------------------------------------------------ what is chosen
+
+    def select(self, char_id: str | None) -> None:
+        if char_id == self.selected:
+            return
+        self.selected = char_id
+        self.emit(ev.SelectionChanged(char_id))
+        if self.line.strip():
+            self._read_line()
+
+    def set_gm_only(self, on: bool) -> None:
+        """The next rolls are for the GM only until set back (a roll waiting is logged so too)."""
+        if on == self.gm_only:
+            return
+        self.gm_only = on
+        if self.roll is not None:
+            self.roll.gm_only = on or self.roll.draft.gm_only
+        self.emit(ev.GmOnlyChanged(on))
+        if self.line.strip():
+            self._emit_draft()
+
+    def toggle_gm_only(self) -> None:
+        self.set_gm_only(not self.gm_only)
+
+    def watch(self, on: bool | None = None) -> None:
+        """The players see the screen (None: toggle)."""
+        on = not self.watching if on is None else on
+        if on == self.watching:
+            return
+        self.watching = on
+        self.emit(ev.WatchingChanged(on))
+
+    def choose_difficulty(self, value: int) -> None:
+        """A row of the difficulty table: the line takes it (the tray puts it in its text)."""
+        self.emit(ev.DifficultyChosen(value))
+
+    # ------------------------------------------------------------ the line
+
+    def type_line(self, text: str) -> None:
+        """The quick-roll line as it now reads: its draft (or error) in a `DraftChanged`."""
+        self.line = text
+        self._read_line()
+
+    def _read_line(self) -> None:
+        from gmscreen.rules import RequestError
+
+        from .quickroll.grammar import QuickRollError, parse
+
+        self.draft, self.error = None, None
+        if self.line.strip():
+            try:
+                self.draft = parse(self.line, self.session.campaign, selected=self.selected)
+            except QuickRollError as exc:
+                self.error = exc
+            except RequestError as exc:
+                self.error = QuickRollError("rule", 0, error=exc)
+        self._emit_draft()
+
+    def _emit_draft(self) -> None:
+        self.emit(ev.DraftChanged(self.line, self.draft, self.error, visibility=self.draft_visibility()))
+
+    def draft_visibility(self) -> Visibility:
+        """Who may see the roll typed (or waiting for a choice)."""
+        draft = self.roll.draft if self.roll is not None else self.draft
+        if draft is None:
+            return line_visibility(self.line, gm_only=self.gm_only)
+        return roll_visibility(gm_only=self.gm_only or draft.gm_only, hidden=is_hidden(draft.request))
+
+    @property
+    def prompt(self) -> Prompt | None:
+        return self.roll.prompt if self.roll is not None else None
+
+    @property
+    def roll_waiting(self) -> bool:
+        """A roll waits for a choice (a reroll, Providence, a parry…)."""
+        return self.roll is not None
+
+    def submit(self, text: str | None = None) -> TableRoll | None:
+        """Enter: the line read, rolled, its first choice asked or the roll logged. None, the
+        reason in the `DraftChanged` (or a notice), when it cannot roll."""
+        from gmscreen.rules import RequestError
+
+        from .quickroll.grammar import QuickRollError
+        from .table_roll import TableRoll
+
+        if self.roll is not None:
+            return None                     # a choice is open: it is answered first
+        if text is not None:
+            self.line = text
+        if not self.line.strip():
+            return None
+        self._read_line()
+        draft = self.draft
+        if self.error is not None or draft is None:
+            return None
+        if draft.missing:
+            self.error = QuickRollError("missing", 0, text=draft.missing)
+            self._emit_draft()
+            return None
+        try:
+            roll = TableRoll(self.session, draft, table=self, rng=self.rng, gm_only=self.gm_only).start()
+        except RequestError as exc:
+            self.error = QuickRollError("rule", 0, error=exc)
+            self._emit_draft()
+            return None
+        self.roll = roll
+        self.remember(self.line)
+        self._next_step()
+        return roll
+
+    def choose(self, key: str) -> bool:
+        """One key of the open prompt ("enter": its default); False when it means nothing now."""
+        from gmscreen.rules import RequestError
+
+        from .messages import rule_message
+
+        roll = self.roll
+        if roll is None or roll.prompt is None:
+            return False
+        try:
+            if not roll.choose(key):
+                return False
+        except RequestError as exc:
+            self.warn(rule_message(exc), "error")
+            self.cancel_roll()
+            return True
+        self._next_step()
+        return True
+
+    def cancel_roll(self) -> None:
+        """Give up a roll waiting for a choice. Nothing is logged when no die was shown; dice the
+        table saw are never dropped: the roll is logged as it stood, each choice at its default."""
+        roll, self.roll = self.roll, None
+        if roll is None:
+            return
+        kept = roll.pending is not None
+        record = roll.abandon()
+        self.emit(ev.RollEnded(record, kept, visibility=visibility(record) if record is not None
+                               else self.draft_visibility()))
+        if record is not None:
+            self.show_record(record)
+
+    def settle(self) -> None:
+        """The campaign is closing with a choice open: each choice takes its default (as Enter)
+        and the roll is logged, so dice the table has seen are not lost."""
+        from gmscreen.rules import RequestError
+
+        roll = self.roll
+        if roll is None or roll.prompt is None or roll.result is None:
+            return
+        try:
+            roll.settle()
+        except RequestError:
+            self.cancel_roll()
+            return
+        if roll.prompt is None and roll.result is not None:
+            self._finish()
+
+    def _next_step(self) -> None:
+        roll = self.roll
+        assert roll is not None
+        if roll.prompt is not None:
+            seen = self.draft_visibility()
+            if roll.result is not None:
+                self.emit(ev.RollShown(roll.draft, roll.result, None, pending=True, visibility=seen))
+            self.emit(ev.PromptOpened(roll.draft, roll.prompt, roll.result, visibility=seen))
+        else:
+            self._finish()
+
+    def _finish(self) -> None:
+        roll = self.roll
+        assert roll is not None and roll.result is not None
+        self.roll = None
+        roll.gm_only = self.gm_only or roll.draft.gm_only
+        record = roll.finish()
+        self.line, self.draft, self.error = "", None, None
+        seen = visibility(record) if record is not None else roll_visibility(
+            gm_only=roll.gm_only, hidden=is_hidden(roll.draft.request, roll.result))
+        self.emit(ev.RollShown(roll.draft, roll.result, record, visibility=seen))
+        self._emit_draft()
+
+    def roll_line(self, text: str, *, keys: Sequence[str] = (), policy: str = "odds") -> TableRoll:
+        """One line rolled to the log with no one at the keys (`gmscreen line`): each prompt takes
+        the next of `keys`, then `policy`. Raises what `table_roll.roll_line` raises."""
+        from .table_roll import roll_line
+
+        roll = roll_line(self.session, text, selected=self.selected, keys=keys, policy=policy,
+                         gm_only=self.gm_only, table=self, rng=self.rng)
+        self.remember(text)
+        return roll
+
+    # ------------------------------------------------------------ history
+
+    def remember(self, line: str) -> None:
+        self.last_line = line
+        if not self.history or self.history[-1] != line:
+            self.history.append(line)
+            del self.history[:-HISTORY]
+
+    def take_history(self, lines: Iterable[str]) -> None:
+        """Lines read back from the log (after a restart); lines typed meanwhile stay the newest."""
+        lines = list(lines)
+        logged = set(lines)
+        self.history = (lines + [line for line in self.history if line not in logged])[-HISTORY:]
+        if self.last_line is None and self.history:
+            self.last_line = self.history[-1]
+
+    def history_source(self) -> tuple[list[RollRecord], Any]:
+        """What the history is rebuilt from (the newest rolls, the campaign), for a thread."""
+        return self.session.rolls[-HISTORY_SCAN:], self.session.campaign
+
+    # ------------------------------------------------------------ the fight
+
+    def next_turn(self) -> TurnMove | None:
+        """`n`: the current actor has acted. None when the campaign takes no change; with nobody
+        in the fight, a move whose `problem` says so (not told: see `fight_empty`)."""
+        from .encounter import next_turn
+
+        if not self.may_edit():
+            return None
+        # An empty fight is not told here: the screen offers to add people instead.
+        return self._moved(next_turn(self.session, self.change), say_problem=not self.fight_empty)
+
+    def previous_turn(self) -> TurnMove | None:
+        """`p`: back to the actor before (right after `n`, exactly that `n` undone)."""
+        from .encounter import previous_turn
+
+        if not self.may_edit():
+            return None
+        return self._moved(previous_turn(self.session, self.change, self.undo))
+
+    def _moved(self, move: TurnMove, *, say_problem: bool = True) -> TurnMove:
+        if move.problem and say_problem:
+            self.warn(move.problem)
+        for notice in move.notices:
+            self.warn(notice, "information")
+        if move.kept:
+            self.warn(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
+                what=", ".join(move.kept)))
+        if move.moved:
+            enc = self.session.campaign.encounter
+            if enc.round > 0 and 0 <= enc.turn < len(enc.entries) and enc.entries[enc.turn].character:
+                self.select(enc.entries[enc.turn].character)
+        return move
+
+    @property
+    def fight_empty(self) -> bool:
+        return not self.session.campaign.encounter.entries
+
+    def join_groups(self) -> list[tuple[str, list[str]]]:
+        """The groups that may join the fight now, each with the names of those not in it yet."""
+        from .joins import GROUPS, candidates
+
+        campaign = self.session.campaign
+        found = []
+        for group in GROUPS:
+            people = candidates(campaign, group, self.selected)
+            if people:
+                found.append((group, [c.name for c in people]))
+        return found
+
+    def nobody_to_join(self) -> None:
+        """Said when `join_groups` is empty."""
+        self.warn(_("nobody to add: everyone is already in the fight") if self.session.campaign.characters
+                  else _("nobody in the initiative order: a to add"))
+
+    def roll_joiners(self, group: str, *, start: bool = False) -> Joiners | None:
+        """Roll (and log) the initiative of each one of `group` not in the fight yet."""
+        from .joins import candidates, roll_joiners
+
+        if not self.may_edit():
+            return None
+        people = roll_joiners(self, self.session, candidates(self.session.campaign, group, self.selected))
+        return None if people is None else self.joiners(people, start=start)
+
+    def joiners(self, people: list[tuple[str, str | None, int]], *, start: bool = False) -> Joiners:
+        """`people` ((name, character id or None, initiative)) about to join."""
+        from .joins import slot_passed
+
+        campaign = self.session.campaign
+        late = [name for name, _c, initiative in people if slot_passed(campaign, initiative)]
+        return Joiners(people, late, start)
+
+    def add_joiners(self, joiners: Joiners, when: str | None = None) -> Join | None:
+        """Add them in one change (`when`: THIS_ROUND or NEXT_ROUND for those whose slot passed;
+        None: the GM gave the question up, nobody is added); then start the fight if asked."""
+        from .joins import NEXT_ROUND, join
+
+        if when is None and joiners.needs_when:
+            self.warn(_("nobody added"), "information")
+            return None
+        result = join(self, self.session, joiners.people, when or NEXT_ROUND)
+        if result.problem:
+            self.warn(result.problem)
+        for notice in result.notices:
+            self.warn(notice, "information")
+        campaign = self.session.campaign
+        if not result.problem and joiners.start and campaign.encounter.round == 0 and campaign.encounter.entries:
+            self.next_turn()
+        return result
+
+    # ------------------------------------------------------------ closing
+
+    def recover_pending(self) -> RollRecord | None:
+        """Dice shown before a crash, logged as they stood (the GM told)."""
+        recovered = self.session.recover_pending()
+        if recovered is not None:
+            secret = recovered.gm_only or bool(recovered.result.get("hidden"))
+            what = _("the GM's secret roll") if secret else f"{recovered.who} · {recovered.line}"
+            self.warn(_("roll shown before the stop, logged as it stood: {roll}").format(roll=what))
+            self.emit(ev.RollLogged(recovered, visibility=visibility(recovered)))
+        return recovered
+
+    def close(self) -> None:
+        """The campaign closes: a roll waiting is settled and logged, then the session closed."""
+        if not self.session.closed:
+            self.settle()
+        self.session.close()
+        self._listeners.clear()
+
+
+__all__ = ["HISTORY", "Joiners", "Listener", "Table"]
