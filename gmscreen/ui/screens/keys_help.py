@@ -23,10 +23,12 @@ def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
     """(group, node, binding, key displays) per action of each node, the user's keymap applied."""
     owners = app.binding_owners() if isinstance(app, CampaignHost) else [(SCREEN_GROUP, app)]
     rows: dict[tuple[int, str], list[Any]] = {}
+    config = getattr(app, "config", None)
+    keymap = config.keymap if config is not None else {}    # the one the app set (`set_keymap`)
     for group, node in owners:
         bindings_map = node._bindings.copy()
-        if app._keymap:
-            bindings_map.apply_keymap(app._keymap)
+        if keymap:
+            bindings_map.apply_keymap(keymap)
         for bindings in bindings_map.key_to_bindings.values():
             for binding in bindings:
                 if binding.system:
