@@ -16,6 +16,7 @@ metadata=...)`, `KW_ONLY`, `__post_init__`, `frozen`, `eq`. Not supported: `orde
 from __future__ import annotations
 
 import dataclasses
+import typing
 from dataclasses import MISSING, FrozenInstanceError
 from operator import attrgetter
 from typing import Any, Callable, TypeVar
@@ -35,8 +36,10 @@ class _Factory:
 _FACTORY = _Factory()
 
 
+@typing.dataclass_transform(field_specifiers=(dataclasses.field, dataclasses.Field))
 def record(cls: type[T] | None = None, /, *, frozen: bool = False, eq: bool = True) -> Any:
-    """`@dataclass`, `@dataclass(frozen=True)` or `@dataclass(eq=False)`, made cheaply."""
+    """`@dataclass`, `@dataclass(frozen=True)` or `@dataclass(eq=False)`, made cheaply; a type
+    checker reads it as one (`dataclass_transform`)."""
     def wrap(cls: type[T]) -> type[T]:
         return _make(cls, frozen=frozen, eq=eq)
 
