@@ -82,7 +82,7 @@ async def test_a_read_only_screen_names_the_holder_now_and_takes_the_lock_once_l
             assert str(first) not in session.read_only_reason              # it has exited
             process.stdin.close()                                           # the child lets go
             await until(pilot, lambda: not app.session.read_only, 10)      # (0.5 s here: one retry)
-            assert notified(app, "is no longer open elsewhere")
+            await until(pilot, lambda: notified(app, "is no longer open elsewhere"), 10)   # said just after
             await until(pilot, lambda: app.session.rolls_loaded, 10)
             turn = app.session.campaign.encounter.turn
             await pilot.press("n")                                          # the keys write now
