@@ -12,8 +12,9 @@ import random
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from gmscreen.cli import CliError, _campaign_call, _dump, _Parser, _roll_lines
 from gmscreen.i18n import _
+
+from .common import CliError, Parser, campaign_call, dump, roll_lines
 
 
 @contextmanager
@@ -49,7 +50,7 @@ def _settle_pending(session: Any, prog: str) -> None:
 
 
 def cmd_line(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen line",
+    parser = Parser(prog="gmscreen line",
                      description=_("Roll one quick-roll line on a campaign, exactly as the dice tray reads it; "
                                    "the roll is logged and what it spends is taken off the sheets."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
@@ -65,7 +66,7 @@ def cmd_line(argv: list[str]) -> int:
     parser.add_argument("--gm-only", action="store_true", help=_("log the roll for the GM only"))
     parser.add_argument("--seed", type=int, metavar="N", help=_("seed the dice (to replay a roll)"))
     ns = parser.parse_args(argv)
-    return _campaign_call(parser.prog, lambda: _line(ns, parser.prog))
+    return campaign_call(parser.prog, lambda: _line(ns, parser.prog))
 
 
 def _line(ns: Any, prog: str) -> int:
@@ -96,7 +97,7 @@ def _line(ns: Any, prog: str) -> int:
         answers = [{"question": prompt.question, "key": option.key, "choice": option.label}
                    for prompt, option in roll.answers]
         if ns.json:
-            print(_dump({"seq": record.seq, "who": record.who, "line": record.line, "gm_only": record.gm_only,
+            print(dump({"seq": record.seq, "who": record.who, "line": record.line, "gm_only": record.gm_only,
                          "seed": record.seed, "request": record.request, "result": record.result,
                          "answers": answers, "spent": [s.text for s in roll.spends], "timer": roll.timer,
                          "warnings": list(table.warnings)}))
@@ -108,7 +109,7 @@ def _line(ns: Any, prog: str) -> int:
 
             for said in conditions_lines(roll.draft, chances.chance):
                 print(f"  {said}")
-            print("\n".join(_roll_lines(system, kind, record.request, record.result)))
+            print("\n".join(roll_lines(system, kind, record.request, record.result)))
             for answer in answers:
                 print(f"  {answer['question']} → {answer['choice']}")
             for spend in roll.spends:
@@ -119,14 +120,14 @@ def _line(ns: Any, prog: str) -> int:
 
 
 def cmd_turn(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen turn",
+    parser = Parser(prog="gmscreen turn",
                      description=_("Move the turn of a campaign's fight as n and p do on the screen: conditions "
                                    "tick, a new round starts, p gives the ticks back."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
     parser.add_argument("direction", choices=("next", "previous"))
     parser.add_argument("--json", action="store_true", help=_("print the new state of the fight as JSON"))
     ns = parser.parse_args(argv)
-    return _campaign_call(parser.prog, lambda: _turn(ns, parser.prog))
+    return campaign_call(parser.prog, lambda: _turn(ns, parser.prog))
 
 
 def _turn(ns: Any, prog: str) -> int:
@@ -139,7 +140,7 @@ def _turn(ns: Any, prog: str) -> int:
         enc = session.campaign.encounter
         current = enc.entries[min(enc.turn, len(enc.entries) - 1)].name if enc.entries and enc.round else None
         if ns.json:
-            print(_dump({"moved": move.moved, "undone": move.undone, "round": enc.round, "current": current,
+            print(dump({"moved": move.moved, "undone": move.undone, "round": enc.round, "current": current,
                          "notices": list(move.notices), "kept": list(move.kept)}))
         else:
             for notice in move.notices:
@@ -152,7 +153,7 @@ def _turn(ns: Any, prog: str) -> int:
 
 
 def cmd_recap(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen recap",
+    parser = Parser(prog="gmscreen recap",
                      description=_("Print the recap of a session as Markdown: what changed, the fight, the notable "
                                    "rolls and each character's luck. Reads only: no lock, nothing written."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
@@ -160,7 +161,7 @@ def cmd_recap(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help=_("print the recap as one JSON object"))
     parser.add_argument("--gm", action="store_true", help=_("include the GM's secret rolls not revealed"))
     ns = parser.parse_args(argv)
-    return _campaign_call(parser.prog, lambda: _recap(ns, parser.prog))
+    return campaign_call(parser.prog, lambda: _recap(ns, parser.prog))
 
 
 def _recap(ns: Any, prog: str) -> int:
@@ -174,5 +175,5 @@ def _recap(ns: Any, prog: str) -> int:
         raise CliError(f"{prog}: {err}") from None
     for warning in recap.warnings:
         print(f"{prog}: {warning}", file=sys.stderr)
-    print(_dump(recap_data(recap)) if ns.json else recap_markdown(recap), end="" if not ns.json else "\n")
+    print(dump(recap_data(recap)) if ns.json else recap_markdown(recap), end="" if not ns.json else "\n")
     return 0
