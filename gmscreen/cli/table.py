@@ -1,4 +1,5 @@
-"""`gmscreen line` and `gmscreen turn`: the headless table driven from a shell.
+"""`gmscreen line` and `gmscreen turn`: the headless table (`gmscreen.play.table.Table`, the one
+the screen drives) driven from a shell.
 
 What a GM binds to a tmux key or a stream deck. Both go through `gmscreen.play` exactly as
 the screen does (same grammar, choices, spending, ticks, journal and undo), and both refuse a
@@ -70,16 +71,20 @@ def cmd_line(argv: list[str]) -> int:
 
 
 def _line(ns: Any, prog: str) -> int:
+    from gmscreen.play.events import Notice
     from gmscreen.play.quickroll.grammar import QuickRollError
-    from gmscreen.play.table_roll import ChoiceError, Refused, SessionTable, roll_line
+    from gmscreen.play.table import Table
+    from gmscreen.play.table_roll import ChoiceError, Refused
     from gmscreen.rules import RequestError, get_system
 
     with _table(ns.file, prog) as session:
-        table = SessionTable(session)
-        rng = random.Random(ns.seed) if ns.seed is not None else None
+        table = Table(session, rng=random.Random(ns.seed) if ns.seed is not None else None)
+        warnings: list[str] = []
+        table.subscribe(lambda event: warnings.append(event.text) if isinstance(event, Notice) else None)
+        table.selected = ns.who
+        table.gm_only = ns.gm_only
         try:
-            roll = roll_line(session, ns.text, selected=ns.who, keys=list(ns.choose), policy=ns.policy,
-                             gm_only=ns.gm_only, table=table, rng=rng)
+            roll = table.roll_line(ns.text, keys=list(ns.choose), policy=ns.policy)
         except QuickRollError as err:
             raise CliError(f"{prog}: {ns.text!r}: {err.message}") from None
         except ChoiceError as err:
@@ -100,7 +105,7 @@ def _line(ns: Any, prog: str) -> int:
             print(dump({"seq": record.seq, "who": record.who, "line": record.line, "gm_only": record.gm_only,
                          "seed": record.seed, "request": record.request, "result": record.result,
                          "answers": answers, "spent": [s.text for s in roll.spends], "timer": roll.timer,
-                         "warnings": list(table.warnings)}))
+                         "warnings": warnings}))
         else:
             kind = system.kinds[record.request["kind"]]
             print(f"#{record.seq} {record.who} · {record.line}")
@@ -114,7 +119,7 @@ def _line(ns: Any, prog: str) -> int:
                 print(f"  {answer['question']} → {answer['choice']}")
             for spend in roll.spends:
                 print(f"  {spend.text}")
-            for warning in table.warnings:
+            for warning in warnings:
                 print(f"  ! {warning}")
     return 0
 
@@ -131,10 +136,14 @@ def cmd_turn(argv: list[str]) -> int:
 
 
 def _turn(ns: Any, prog: str) -> int:
-    from gmscreen.play.encounter import next_turn, previous_turn
+    from gmscreen.play.table import Table
 
     with _table(ns.file, prog) as session:
-        move = (next_turn if ns.direction == "next" else previous_turn)(session)
+        table = Table(session)      # its notices are the move's, printed below from the move itself
+        move = table.next_turn() if ns.direction == "next" else table.previous_turn()
+        if move is None:            # refused: the campaign takes no change (said by _table before)
+            raise CliError(_("{prog}: {path}: opened read-only ({reason}); nothing was written").format(
+                prog=prog, path=ns.file, reason=session.read_only_reason or _("journal damaged")))
         if move.problem:
             raise CliError(f"{prog}: {ns.file}: {move.problem}")
         enc = session.campaign.encounter
