@@ -15,6 +15,7 @@ imports Textual; the other commands stay quick to start.
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 import sys
 from functools import cache
@@ -27,7 +28,7 @@ from gmscreen.i18n import N_, _, ngettext
 from gmscreen.rules import SYSTEMS, RequestError, get_system, odds, resolve
 from gmscreen.rules._base import FieldSpec, Kind, System
 
-from .common import EXIT_USAGE, CliError, LateHelp, Parser, campaign_call, dump, error_line, roll_lines
+from .common import EXIT_USAGE, CliError, LateHelp, Parser, campaign_call, dump, error_line, roll_lines, system_id
 
 # The commands that live in a module of their own: name -> "module:function", imported only
 # when that command runs. A new subcommand is one entry here (and in _SUBCOMMAND_HELP) and one
@@ -816,6 +817,9 @@ def _cmd_new(argv: list[str]) -> int:
     parser.add_argument("--system", required=True, metavar="ID",
                         help=_("one of {choices}").format(choices=", ".join(SYSTEMS)))
     ns = parser.parse_args(argv)
+    ns.system = system_id(ns.system)
+    if not Path(ns.file).suffix:
+        ns.file += ".toml"          # `gmscreen new mycamp`: the campaign file it means
     if ns.system not in SYSTEMS:
         raise CliError(_("{prog}: --system: expected one of {systems}, got {system}").format(
             prog=parser.prog, systems=", ".join(SYSTEMS), system=repr(ns.system)) + _unknown_system_note())
@@ -825,6 +829,22 @@ def _cmd_new(argv: list[str]) -> int:
 
 
 # ---------------------------------------------------------------- the screen
+
+
+def _looks_like_a_command(word: str) -> bool:
+    """`gmscreen open c.toml`: a bare word that is no file, where a campaign file or a command goes."""
+    return (bool(word) and not word.startswith("-") and not Path(word).suffix and "/" not in word
+            and "\\" not in word and not Path(word).exists())
+
+
+def _unknown_command(word: str) -> str:
+    """The one line for a word that is neither a command nor a campaign file."""
+    text = _("gmscreen: no command {word}: to open a campaign, `gmscreen FILE`; to create one, "
+             "`gmscreen new FILE --system ID`").format(word=repr(word))
+    close = difflib.get_close_matches(word.lower(), SUBCOMMANDS, n=1)
+    if close:
+        text += " " + _("(did you mean {command}?)").format(command=close[0])
+    return text
 
 
 def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = False) -> int:
@@ -853,7 +873,11 @@ def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = Fals
                         help=_("language of the screen and messages (else config.toml, then LANG, then fr)"))
     parser.add_argument("--version", action="version", version=f"gmscreen {__version__}",
                         help=_("show program's version number and exit"))
+    if argv and _looks_like_a_command(argv[0]):
+        raise CliError(_unknown_command(argv[0]))
     ns = parser.parse_args(argv)
+    if ns.system is not None:
+        ns.system = system_id(ns.system)
 
     if ns.new:
         if ns.campaign is None:

@@ -7,10 +7,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import unicodedata
 from functools import cache
 from typing import Any, Callable, Mapping
 
 from gmscreen.i18n import _
+from gmscreen.rules import SYSTEMS
 from gmscreen.rules._base import Kind, System
 
 EXIT_USAGE = 2
@@ -93,4 +95,19 @@ def roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: M
     return [header, *CliRenderer(system, request).lines(described)]
 
 
-__all__ = ["EXIT_USAGE", "CliError", "LateHelp", "Parser", "campaign_call", "dump", "error_line", "roll_lines"]
+def _plain(text: str) -> str:
+    """Without case or accents: "Éclats", "ÉCLATS" and "Eclats" read alike."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
+
+
+def system_id(text: str) -> str:
+    """The id of the system `text` names, by its id or its game's name in any case, with or
+    without accents (a game named "Éclats" is also "Eclats"); `text` itself when it names none (refused later)."""
+    wanted = _plain(text.strip())
+    for sid in SYSTEMS:
+        if wanted in (_plain(sid), _plain(SYSTEMS[sid].game)):
+            return sid
+    return text
+
+
+__all__ = ["EXIT_USAGE", "CliError", "LateHelp", "Parser", "campaign_call", "dump", "error_line", "roll_lines", "system_id"]
