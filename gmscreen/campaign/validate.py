@@ -16,7 +16,7 @@ import re
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping, TypeGuard
 
 from gmscreen.i18n import N_, _
 from gmscreen.rules import get_system, registry
@@ -237,7 +237,7 @@ def _within_limits(data: dict) -> bool:
     return all(len(text) <= MAX_STRING for text in texts) and not _CONTROL.search("\n".join(texts))
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -798,7 +798,7 @@ class _Checker:
                 self._condition(path + ("conditions", j), cond)
         sheet = ch.get("sheet", {})
         if self.check_table(path + ("sheet",), sheet, _("a sheet table ([characters.sheet.<group>])")) and self.system:
-            self._sheet(path + ("sheet",), sheet)
+            self._sheet(path + ("sheet",), sheet, self.system)
 
     def _condition(self, path: tuple, cond: Any) -> None:
         if not self.check_table(path, cond, _("a condition table")):
@@ -812,9 +812,9 @@ class _Checker:
         if "rounds" in cond:
             self.check_int(path + ("rounds",), cond["rounds"], 0, MAX_COUNT, what=_("rounds left"))
 
-    def _sheet(self, path: tuple, sheet: dict) -> None:
-        groups = {g.key: g for g in sheet_groups(self.system)}
-        derived = get_system(self.system).derived_keys
+    def _sheet(self, path: tuple, sheet: dict, system: str) -> None:
+        groups = {g.key: g for g in sheet_groups(system)}
+        derived = get_system(system).derived_keys
         for key in sheet:
             if key not in groups:
                 hint = derived.get(key, "")
@@ -1159,7 +1159,7 @@ class _Checker:
                 ok = False
         if not ok:
             return
-        forced = {name: [] for name in dice_fields}
+        forced: dict[str, Any] = {name: [] for name in dice_fields}
         forced.update(dice)
         try:
             result = rules.resolve({**request, **forced})
