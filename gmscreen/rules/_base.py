@@ -12,16 +12,10 @@ import random
 from dataclasses import field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .errors import RequestError, english, type_key  # a code and its parameters; English from its catalog
+from .errors import RequestError  # a code and its parameters
 from .records import record
 
 _REQUIRED = object()
-
-
-def type_name(value: Any) -> str:
-    """A value's type as a message names it ("got a string"), in the rules' English catalog:
-    for requests here, and under TOML's own words for the campaign file's checks."""
-    return english().types.get(type_key(value), type(value).__name__)
 
 
 class Reader:
