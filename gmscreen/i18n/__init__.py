@@ -26,7 +26,10 @@ import os
 import re
 import struct
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
+
+if TYPE_CHECKING:
+    from gettext import _TranslationsReader       # (typeshed's: what `_parse` is given)
 
 DOMAIN = "gmscreen"
 LOCALE_DIR = Path(__file__).with_name("locale")
@@ -121,7 +124,7 @@ class _Messages:
             return found
         msgid, form = key if isinstance(key, tuple) else (key, None)
         try:
-            start, end = self._index[msgid.encode() + (b"" if form is None else b"\0")]  # type: ignore[union-attr]
+            start, end = self._index[msgid.encode() + (b"" if form is None else b"\0")]
         except (KeyError, UnicodeEncodeError, AttributeError):
             raise KeyError(key) from None
         raw = self._data[start:end]
@@ -151,8 +154,11 @@ class _Compiled(gettext.GNUTranslations):
     """A little-endian UTF-8 `.mo` (what `msgfmt` writes) read lazily; anything else is read
     by the stdlib as before."""
 
-    def _parse(self, fp: object) -> None:
-        data = fp.read()                                     # type: ignore[attr-defined]
+    _catalog: dict[object, str] | _Messages     # (the stdlib's own dict when it read the file)
+    _decoded: dict[object, str]
+
+    def _parse(self, fp: _TranslationsReader) -> None:
+        data = fp.read()
         header = struct.unpack_from("<5I", data) if len(data) >= 20 else (0,) * 5
         magic, version, count, ids, strs = header
         if magic != self.LE_MAGIC or version >> 16 not in self.VERSIONS:
@@ -165,8 +171,8 @@ class _Compiled(gettext.GNUTranslations):
         index: dict[bytes, tuple[int, int]] = {}
         for i in range(0, 2 * count, 2):
             length, at = lengths_ids[i], lengths_ids[i + 1]
-            singular, plural, _forms = data[at:at + length].partition(b"\0")
-            msgid = singular + plural                      # a plural: its singular and a NUL
+            singular, plural_id, _forms = data[at:at + length].partition(b"\0")
+            msgid = singular + plural_id                      # a plural: its singular and a NUL
             index[msgid] = (lengths_strs[i + 1], lengths_strs[i + 1] + lengths_strs[i])
         head = index.get(b"")
         if head is None:
@@ -184,10 +190,11 @@ class _Compiled(gettext.GNUTranslations):
         if plural:
             self.plural = _PLURALS.get(plural) or gettext.c2py(plural)
         messages = _Messages(data, index)
-        self._catalog, self._decoded = messages, messages._decoded   # type: ignore[assignment]
+        self._catalog, self._decoded = messages, messages._decoded
 
     def _read_whole(self, data: bytes) -> None:
         super()._parse(io.BytesIO(data))
+        assert isinstance(self._catalog, dict)              # (what the stdlib reads into)
         self._decoded = self._catalog
 
     def gettext(self, message: str) -> str:

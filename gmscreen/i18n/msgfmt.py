@@ -53,9 +53,10 @@ def read_po(path: Path) -> list[Entry]:
         if "msgid" in current:
             strs = current.get("msgstr", {})
             assert isinstance(strs, dict)
+            context, plural = current.get("msgctxt"), current.get("msgid_plural")
             entry = Entry(str(current["msgid"]), [strs[i] for i in sorted(strs)],
-                          current.get("msgctxt"), current.get("msgid_plural"), fuzzy,  # type: ignore[arg-type]
-                          f"{path}:{start}", comments)
+                          None if context is None else str(context), None if plural is None else str(plural),
+                          fuzzy, f"{path}:{start}", comments)
             if entry.msgid or entry.msgctxt:
                 entries.append(entry)
         current, fuzzy, comments = {}, False, []

@@ -34,10 +34,10 @@ class DescriptionRenderer(Generic[T]):
     def text(self, text: str, role: str = "") -> T:
         """One literal piece; `role` says what it is (a die status, "label", "total", "good"...)
         so that a styled variant can give it its look."""
-        return text  # type: ignore[return-value]
+        return text  # type: ignore[return-value]    # (T is str here; a styled variant overrides both)
 
     def join(self, parts: Sequence[T], separator: str = "") -> T:
-        return separator.join(parts)  # type: ignore[arg-type, return-value]
+        return separator.join(parts)  # type: ignore[arg-type, return-value]    # (as above)
 
     # ------------------------------------------------------------ the pieces
 
