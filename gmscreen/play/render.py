@@ -104,7 +104,8 @@ class CliRenderer(DescriptionRenderer[str]):
     def total(self, group: DiceGroup) -> str:
         if group.total is None:
             return ""
-        unit = self.system.total_unit
+        unit = (self.system.total_unit_one or self.system.total_unit) if abs(group.total) == 1 \
+            else self.system.total_unit
         space = unit[:len(unit) - len(unit.lstrip())]
         return f"  = {group.total}{space}{pgettext('total unit', unit.strip())}" if unit.strip() else f"  = {group.total}"
 
