@@ -87,6 +87,8 @@ _SURFACE: dict[str, str] = {
     "PlayerState": "player_view",
     "CampaignWatch": "player_view",
     "TurnMove": "encounter",
+    # a game's own codes and field names, in each language
+    "add_messages": "messages",
 }
 
 __all__ = sorted(_SURFACE)
@@ -116,6 +118,7 @@ if TYPE_CHECKING:     # the same names, for a type checker (no run-time import)
     from .game import GameTable
     from .games import table_for
     from .logline import LogLine, log_line
+    from .messages import add_messages
     from .player_view import CampaignWatch, PlayerState
     from .public import ACTOR, PUBLIC, Sight, Visibility
     from .quickroll.choices import Option, Prompt, RollFlow
