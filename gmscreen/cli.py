@@ -136,8 +136,19 @@ def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
         # Every line a subcommand prints, on stdout or stderr, whoever prints it, passes one
         # gate: a control character from a file or an argument shows as `\x1b`, never acts.
         with _safe_output():
-            return _run(lambda: commands[args[0]](args[1:]))
+            status = _run(lambda: commands[args[0]](args[1:]))
+            _say_describe_failures(args[0])
+            return status
     return _run(lambda: _cmd_screen(args, option, gc_paused))
+
+
+def _say_describe_failures(command: str) -> None:
+    """A game's `describe` that raised showed plain words: say which game and why (stderr)."""
+    from gmscreen.rules.render import describe_failures
+
+    for system_id, error in describe_failures(clear=True).items():
+        _error_line(_("gmscreen {command}: {system}: its describe failed, plain words shown: {error}").format(
+            command=command, system=system_id, error=error))
 
 
 def _lang_option(args: list[str]) -> tuple[str | None, list[str]]:
