@@ -136,6 +136,9 @@ def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
         # Every line a subcommand prints, on stdout or stderr, whoever prints it, passes one
         # gate: a control character from a file or an argument shows as `\x1b`, never acts.
         with _safe_output():
+            from gmscreen.rules.render import describe_failures
+
+            describe_failures(clear=True)          # only this command's are said
             status = _run(lambda: commands[args[0]](args[1:]))
             _say_describe_failures(args[0])
             return status
