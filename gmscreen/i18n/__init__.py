@@ -220,7 +220,52 @@ def catalog_for(lang: str) -> gettext.NullTranslations:
 def _load(lang: str) -> gettext.NullTranslations:
     if lang == PSEUDO:
         return _Marked(_load("en"))
-    return catalog_for(lang)
+    catalog = catalog_for(lang)
+    _with_games(catalog, lang)
+    return catalog
+
+
+def _with_games(catalog: gettext.NullTranslations, lang: str) -> None:
+    """The games' own catalogs (`games.add_game_catalog`) after gmscreen's: a message gmscreen's
+    has not is looked up in them (no cost for the messages gmscreen's has)."""
+    from . import games
+
+    catalog._fallback = None
+    if games._catalogs:
+        for extra in games.catalogs(lang):
+            catalog.add_fallback(_Copy(extra))
+
+
+class _Copy(gettext.NullTranslations):
+    """A game's catalog as a fallback (add_fallback chains through the catalog itself: a copy
+    keeps one game's catalog from carrying gmscreen's, or another game's, behind it)."""
+
+    def __init__(self, inner: gettext.NullTranslations) -> None:
+        super().__init__()
+        self._inner = inner
+
+    def gettext(self, message: str) -> str:
+        if message in getattr(self._inner, "_catalog", {}):
+            return self._inner.gettext(message)
+        return self._fallback.gettext(message) if self._fallback else message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        if (singular, 0) in getattr(self._inner, "_catalog", {}):
+            return self._inner.ngettext(singular, plural, n)
+        if self._fallback:
+            return self._fallback.ngettext(singular, plural, n)
+        return singular if n == 1 else plural
+
+    def pgettext(self, context: str, message: str) -> str:
+        if f"{context}\x04{message}" in getattr(self._inner, "_catalog", {}):
+            return self._inner.pgettext(context, message)
+        return self._fallback.pgettext(context, message) if self._fallback else message
+
+
+def _refresh_fallbacks() -> None:
+    """A game's catalog was added or removed: the language spoken reads it from now on."""
+    if _language and _language != PSEUDO:
+        _with_games(_translation, _language)
 
 
 def set_language(lang: str) -> None:
