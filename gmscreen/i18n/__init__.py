@@ -87,6 +87,8 @@ def pseudo(text: str) -> str:
 class _Marked(gettext.NullTranslations):
     """The English catalog in the pseudo-language (see `pseudo`)."""
 
+    _fallback: gettext.NullTranslations | None   # set by add_fallback; typeshed leaves it out
+
     def __init__(self, inner: gettext.NullTranslations) -> None:
         super().__init__()
         self._inner = inner
@@ -230,7 +232,7 @@ def _with_games(catalog: gettext.NullTranslations, lang: str) -> None:
     has not is looked up in them (no cost for the messages gmscreen's has)."""
     from . import games
 
-    catalog._fallback = None
+    setattr(catalog, "_fallback", None)   # gettext keeps the chain there; typeshed omits it
     if games._catalogs:
         for extra in games.catalogs(lang):
             catalog.add_fallback(_Copy(extra))
@@ -244,22 +246,29 @@ class _Copy(gettext.NullTranslations):
         super().__init__()
         self._inner = inner
 
+    def _next(self) -> gettext.NullTranslations | None:
+        found: gettext.NullTranslations | None = getattr(self, "_fallback", None)
+        return found
+
     def gettext(self, message: str) -> str:
         if message in getattr(self._inner, "_catalog", {}):
             return self._inner.gettext(message)
-        return self._fallback.gettext(message) if self._fallback else message
+        after = self._next()
+        return after.gettext(message) if after else message
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         if (singular, 0) in getattr(self._inner, "_catalog", {}):
             return self._inner.ngettext(singular, plural, n)
-        if self._fallback:
-            return self._fallback.ngettext(singular, plural, n)
+        after = self._next()
+        if after:
+            return after.ngettext(singular, plural, n)
         return singular if n == 1 else plural
 
     def pgettext(self, context: str, message: str) -> str:
         if f"{context}\x04{message}" in getattr(self._inner, "_catalog", {}):
             return self._inner.pgettext(context, message)
-        return self._fallback.pgettext(context, message) if self._fallback else message
+        after = self._next()
+        return after.pgettext(context, message) if after else message
 
 
 def _refresh_fallbacks() -> None:
