@@ -28,6 +28,8 @@ import struct
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping
 
+from . import game_catalogs
+
 if TYPE_CHECKING:
     from gettext import _TranslationsReader       # (typeshed's: what `_parse` is given)
 
@@ -228,13 +230,11 @@ def _load(lang: str) -> gettext.NullTranslations:
 
 
 def _with_games(catalog: gettext.NullTranslations, lang: str) -> None:
-    """The games' own catalogs (`games.add_game_catalog`) after gmscreen's: a message gmscreen's
+    """The games' own catalogs (`game_catalogs.add_game_catalog`) after gmscreen's: a message gmscreen's
     has not is looked up in them (no cost for the messages gmscreen's has)."""
-    from . import games
-
     setattr(catalog, "_fallback", None)   # gettext keeps the chain there; typeshed omits it
-    if games._catalogs:
-        for extra in games.catalogs(lang):
+    if game_catalogs.any_registered():
+        for extra in game_catalogs.catalogs(lang):
             catalog.add_fallback(_Copy(extra))
 
 
@@ -275,6 +275,9 @@ def _refresh_fallbacks() -> None:
     """A game's catalog was added or removed: the language spoken reads it from now on."""
     if _language and _language != PSEUDO:
         _with_games(_translation, _language)
+
+
+game_catalogs.on_change(_refresh_fallbacks)
 
 
 def set_language(lang: str) -> None:

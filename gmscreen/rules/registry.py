@@ -152,12 +152,12 @@ def register(plugin: Plugin, *, replace: bool = False) -> None:
 
 def _words(plugin: Plugin) -> None:
     """The plugin's catalogs read from now on (or forgotten when it ships none)."""
-    from gmscreen.i18n import games
+    from gmscreen.i18n import game_catalogs
 
     if plugin.catalogs is not None:
-        games.add_game_catalog(plugin.id, plugin.catalogs[0], plugin.catalogs[1])
+        game_catalogs.add_game_catalog(plugin.id, plugin.catalogs[0], plugin.catalogs[1])
     else:
-        games.remove_game_catalog(plugin.id)
+        game_catalogs.remove_game_catalog(plugin.id)
 
 
 def unregister(system_id: str) -> None:
