@@ -28,6 +28,8 @@ import struct
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping
 
+from . import game_catalogs
+
 if TYPE_CHECKING:
     from gettext import _TranslationsReader       # (typeshed's: what `_parse` is given)
 
@@ -86,6 +88,8 @@ def pseudo(text: str) -> str:
 
 class _Marked(gettext.NullTranslations):
     """The English catalog in the pseudo-language (see `pseudo`)."""
+
+    _fallback: gettext.NullTranslations | None   # set by add_fallback; typeshed leaves it out
 
     def __init__(self, inner: gettext.NullTranslations) -> None:
         super().__init__()
@@ -220,7 +224,60 @@ def catalog_for(lang: str) -> gettext.NullTranslations:
 def _load(lang: str) -> gettext.NullTranslations:
     if lang == PSEUDO:
         return _Marked(_load("en"))
-    return catalog_for(lang)
+    catalog = catalog_for(lang)
+    _with_games(catalog, lang)
+    return catalog
+
+
+def _with_games(catalog: gettext.NullTranslations, lang: str) -> None:
+    """The games' own catalogs (`game_catalogs.add_game_catalog`) after gmscreen's: a message gmscreen's
+    has not is looked up in them (no cost for the messages gmscreen's has)."""
+    setattr(catalog, "_fallback", None)   # gettext keeps the chain there; typeshed omits it
+    if game_catalogs.any_registered():
+        for extra in game_catalogs.catalogs(lang):
+            catalog.add_fallback(_Copy(extra))
+
+
+class _Copy(gettext.NullTranslations):
+    """A game's catalog as a fallback (add_fallback chains through the catalog itself: a copy
+    keeps one game's catalog from carrying gmscreen's, or another game's, behind it)."""
+
+    def __init__(self, inner: gettext.NullTranslations) -> None:
+        super().__init__()
+        self._inner = inner
+
+    def _next(self) -> gettext.NullTranslations | None:
+        found: gettext.NullTranslations | None = getattr(self, "_fallback", None)
+        return found
+
+    def gettext(self, message: str) -> str:
+        if message in getattr(self._inner, "_catalog", {}):
+            return self._inner.gettext(message)
+        after = self._next()
+        return after.gettext(message) if after else message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        if (singular, 0) in getattr(self._inner, "_catalog", {}):
+            return self._inner.ngettext(singular, plural, n)
+        after = self._next()
+        if after:
+            return after.ngettext(singular, plural, n)
+        return singular if n == 1 else plural
+
+    def pgettext(self, context: str, message: str) -> str:
+        if f"{context}\x04{message}" in getattr(self._inner, "_catalog", {}):
+            return self._inner.pgettext(context, message)
+        after = self._next()
+        return after.pgettext(context, message) if after else message
+
+
+def _refresh_fallbacks() -> None:
+    """A game's catalog was added or removed: the language spoken reads it from now on."""
+    if _language and _language != PSEUDO:
+        _with_games(_translation, _language)
+
+
+game_catalogs.on_change(_refresh_fallbacks)
 
 
 def set_language(lang: str) -> None:

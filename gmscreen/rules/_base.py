@@ -327,6 +327,7 @@ class System:
     # the difficulty ("SD", "seuil": the game's own word, never translated).
     die_words: Mapping[str, str] = field(default_factory=dict)
     total_unit: str = ""
+    total_unit_one: str = ""       # the unit after a total of ±1 (" success"); "": `total_unit`
     difficulty_word: str = "seuil"
     # Initiative has no rule in any of the five seeds: it is the GM's setting. The default only
     # rolls the system's own die once.

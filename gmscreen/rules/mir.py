@@ -915,6 +915,7 @@ SYSTEM = System.of_module(globals(), game="MIR", gm="Exarch",
     extra_tables=(("Temporalité", TEMPORALITE),),
     die_words={"counted": "success", "critical": "critical success = 2"},   # English: said through pgettext("die")
     total_unit=" successes",                                               # pgettext("total unit")
+    total_unit_one=" success",                                             # pgettext("total unit")
     difficulty_word="SD",
     initiative="1d12",
     test_timers={"extended": "extended"},

@@ -95,8 +95,21 @@ def describe(system: System | None, result: Mapping[str, Any]) -> Description | 
         return None
     try:
         return system.describe(_Nullable(result))
-    except Exception:  # noqa: BLE001 - a damaged record falls back to plain words, never a crash
+    except Exception as error:  # noqa: BLE001 - plain words shown, never a crash; but said (`describe_failures`)
+        _failed.setdefault(system.id, f"{type(error).__name__}: {' '.join(str(error).split())}"[:200])
         return None
+
+
+_failed: dict[str, str] = {}      # system id -> the first error its describe raised
+
+
+def describe_failures(clear: bool = False) -> dict[str, str]:
+    """The systems whose `describe` raised (id -> the first error, one line), so a front end
+    says it instead of showing bare words in silence; `clear` forgets them once said."""
+    found = dict(_failed)
+    if clear:
+        _failed.clear()
+    return found
 
 
 class _Nullable(dict):
