@@ -25,7 +25,7 @@ _lock = threading.Lock()
 _SMALLEST = sys.float_info.min * sys.float_info.epsilon     # the least positive float
 
 
-def probability(value: Fraction | int | float, denominator: int = 1) -> float:
+def probability(value: Fraction | int, denominator: int = 1) -> float:
     """An exact chance as a float; a positive chance never rounds to 0 (a 1000-face chain)."""
     exact = Fraction(value, denominator)
     out = float(exact)
