@@ -228,7 +228,7 @@ def test_text_output_of_roll_odds_and_systems_escapes_controls(args, hostile_gam
 
 
 def test_json_output_escapes_c1_the_json_way(monkeypatch, capsys):
-    text = cli._dump({"who": "a\x9b[2J\x1b\u202e\x7f"})
+    text = cli.dump({"who": "a\x9b[2J\x1b\u202e\x7f"})
     assert_no_controls(text)
     assert json.loads(text) == {"who": "a\x9b[2J\x1b\u202e\x7f"}
     # A field the rules refuse is named with its value, escaped, on one line.

@@ -14,7 +14,7 @@ import pytest
 from gmscreen.campaign import open_session, sample_path
 from gmscreen.campaign.export import export_markdown
 from gmscreen.campaign.rolllog import RollLog, rolls_path
-from gmscreen.cli import _roll_lines
+from gmscreen.cli.common import roll_lines as _roll_lines
 from gmscreen.play.logline import log_line
 from gmscreen.play.player_view import public_roll
 from gmscreen.play.quickroll import QuickRollError

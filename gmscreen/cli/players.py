@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from gmscreen import i18n
-from gmscreen.cli import CliError, _Parser
 from gmscreen.i18n import _
 from gmscreen.ui.web import guard
+
+from .common import CliError, Parser
 
 
 def _existing_campaign(prog: str, name: str) -> Path:
@@ -31,7 +32,7 @@ def _existing_campaign(prog: str, name: str) -> Path:
 
 
 def cmd_players(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen players",
+    parser = Parser(prog="gmscreen players",
                      description=_("The players' view of a campaign being played: the round, the turn order, "
                                    "the public rolls, live and read-only (for a second screen)."))
     parser.add_argument("campaign", metavar="CAMPAIGN.toml")
@@ -66,7 +67,7 @@ def served_command(campaign: str | None, *, players: bool, lang: str | None = No
 
 
 def cmd_serve(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen serve",
+    parser = Parser(prog="gmscreen serve",
                      description=_("The GM's screen, or with --players the player view, in a browser "
                                    "(needs textual-serve: pip install 'gmscreen[web]')."))
     parser.add_argument("campaign", nargs="?", metavar="CAMPAIGN.toml")

@@ -1,4 +1,5 @@
-"""`gmscreen line` and `gmscreen turn`: the headless table driven from a shell.
+"""`gmscreen line` and `gmscreen turn`: the headless table (`gmscreen.play.table.Table`, the one
+the screen drives) driven from a shell.
 
 What a GM binds to a tmux key or a stream deck. Both go through `gmscreen.play` exactly as
 the screen does (same grammar, choices, spending, ticks, journal and undo), and both refuse a
@@ -12,8 +13,9 @@ import random
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from gmscreen.cli import CliError, _campaign_call, _dump, _Parser, _roll_lines
 from gmscreen.i18n import _
+
+from .common import CliError, Parser, campaign_call, dump, roll_lines
 
 
 @contextmanager
@@ -49,7 +51,7 @@ def _settle_pending(session: Any, prog: str) -> None:
 
 
 def cmd_line(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen line",
+    parser = Parser(prog="gmscreen line",
                      description=_("Roll one quick-roll line on a campaign, exactly as the dice tray reads it; "
                                    "the roll is logged and what it spends is taken off the sheets."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
@@ -65,20 +67,24 @@ def cmd_line(argv: list[str]) -> int:
     parser.add_argument("--gm-only", action="store_true", help=_("log the roll for the GM only"))
     parser.add_argument("--seed", type=int, metavar="N", help=_("seed the dice (to replay a roll)"))
     ns = parser.parse_args(argv)
-    return _campaign_call(parser.prog, lambda: _line(ns, parser.prog))
+    return campaign_call(parser.prog, lambda: _line(ns, parser.prog))
 
 
 def _line(ns: Any, prog: str) -> int:
+    from gmscreen.play.events import Notice
     from gmscreen.play.quickroll.grammar import QuickRollError
-    from gmscreen.play.table_roll import ChoiceError, Refused, SessionTable, roll_line
+    from gmscreen.play.table import Table
+    from gmscreen.play.table_roll import ChoiceError, Refused
     from gmscreen.rules import RequestError, get_system
 
     with _table(ns.file, prog) as session:
-        table = SessionTable(session)
-        rng = random.Random(ns.seed) if ns.seed is not None else None
+        table = Table(session, rng=random.Random(ns.seed) if ns.seed is not None else None)
+        warnings: list[str] = []
+        table.subscribe(lambda event: warnings.append(event.text) if isinstance(event, Notice) else None)
+        table.selected = ns.who
+        table.gm_only = ns.gm_only
         try:
-            roll = roll_line(session, ns.text, selected=ns.who, keys=list(ns.choose), policy=ns.policy,
-                             gm_only=ns.gm_only, table=table, rng=rng)
+            roll = table.roll_line(ns.text, keys=list(ns.choose), policy=ns.policy)
         except QuickRollError as err:
             raise CliError(f"{prog}: {ns.text!r}: {err.message}") from None
         except ChoiceError as err:
@@ -96,10 +102,10 @@ def _line(ns: Any, prog: str) -> int:
         answers = [{"question": prompt.question, "key": option.key, "choice": option.label}
                    for prompt, option in roll.answers]
         if ns.json:
-            print(_dump({"seq": record.seq, "who": record.who, "line": record.line, "gm_only": record.gm_only,
+            print(dump({"seq": record.seq, "who": record.who, "line": record.line, "gm_only": record.gm_only,
                          "seed": record.seed, "request": record.request, "result": record.result,
                          "answers": answers, "spent": [s.text for s in roll.spends], "timer": roll.timer,
-                         "warnings": list(table.warnings)}))
+                         "warnings": warnings}))
         else:
             kind = system.kinds[record.request["kind"]]
             print(f"#{record.seq} {record.who} · {record.line}")
@@ -108,38 +114,42 @@ def _line(ns: Any, prog: str) -> int:
 
             for said in conditions_lines(roll.draft, chances.chance):
                 print(f"  {said}")
-            print("\n".join(_roll_lines(system, kind, record.request, record.result)))
+            print("\n".join(roll_lines(system, kind, record.request, record.result)))
             for answer in answers:
                 print(f"  {answer['question']} → {answer['choice']}")
             for spend in roll.spends:
                 print(f"  {spend.text}")
-            for warning in table.warnings:
+            for warning in warnings:
                 print(f"  ! {warning}")
     return 0
 
 
 def cmd_turn(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen turn",
+    parser = Parser(prog="gmscreen turn",
                      description=_("Move the turn of a campaign's fight as n and p do on the screen: conditions "
                                    "tick, a new round starts, p gives the ticks back."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
     parser.add_argument("direction", choices=("next", "previous"))
     parser.add_argument("--json", action="store_true", help=_("print the new state of the fight as JSON"))
     ns = parser.parse_args(argv)
-    return _campaign_call(parser.prog, lambda: _turn(ns, parser.prog))
+    return campaign_call(parser.prog, lambda: _turn(ns, parser.prog))
 
 
 def _turn(ns: Any, prog: str) -> int:
-    from gmscreen.play.encounter import next_turn, previous_turn
+    from gmscreen.play.table import Table
 
     with _table(ns.file, prog) as session:
-        move = (next_turn if ns.direction == "next" else previous_turn)(session)
+        table = Table(session)      # its notices are the move's, printed below from the move itself
+        move = table.next_turn() if ns.direction == "next" else table.previous_turn()
+        if move is None:            # refused: the campaign takes no change (said by _table before)
+            raise CliError(_("{prog}: {path}: opened read-only ({reason}); nothing was written").format(
+                prog=prog, path=ns.file, reason=session.read_only_reason or _("journal damaged")))
         if move.problem:
             raise CliError(f"{prog}: {ns.file}: {move.problem}")
         enc = session.campaign.encounter
         current = enc.entries[min(enc.turn, len(enc.entries) - 1)].name if enc.entries and enc.round else None
         if ns.json:
-            print(_dump({"moved": move.moved, "undone": move.undone, "round": enc.round, "current": current,
+            print(dump({"moved": move.moved, "undone": move.undone, "round": enc.round, "current": current,
                          "notices": list(move.notices), "kept": list(move.kept)}))
         else:
             for notice in move.notices:
@@ -152,7 +162,7 @@ def _turn(ns: Any, prog: str) -> int:
 
 
 def cmd_recap(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen recap",
+    parser = Parser(prog="gmscreen recap",
                      description=_("Print the recap of a session as Markdown: what changed, the fight, the notable "
                                    "rolls and each character's luck. Reads only: no lock, nothing written."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
@@ -160,7 +170,7 @@ def cmd_recap(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help=_("print the recap as one JSON object"))
     parser.add_argument("--gm", action="store_true", help=_("include the GM's secret rolls not revealed"))
     ns = parser.parse_args(argv)
-    return _campaign_call(parser.prog, lambda: _recap(ns, parser.prog))
+    return campaign_call(parser.prog, lambda: _recap(ns, parser.prog))
 
 
 def _recap(ns: Any, prog: str) -> int:
@@ -174,5 +184,5 @@ def _recap(ns: Any, prog: str) -> int:
         raise CliError(f"{prog}: {err}") from None
     for warning in recap.warnings:
         print(f"{prog}: {warning}", file=sys.stderr)
-    print(_dump(recap_data(recap)) if ns.json else recap_markdown(recap), end="" if not ns.json else "\n")
+    print(dump(recap_data(recap)) if ns.json else recap_markdown(recap), end="" if not ns.json else "\n")
     return 0

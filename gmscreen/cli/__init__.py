@@ -1,5 +1,10 @@
 """The `gmscreen` command: the screen, or one subcommand (systems, resolve, roll, odds, ...).
 
+A package: this module dispatches; `common` holds what every command shares (`CliError`,
+`Parser`, `campaign_call`, `dump`, `roll_lines`); `table` (line, turn, recap) and `players`
+(players, serve) are loaded lazily through `COMMANDS`. To add a subcommand, add one entry to
+`COMMANDS` and `_SUBCOMMAND_HELP` and one module importing its helpers from `common`.
+
 The subcommand is chosen by the first argument, so `gmscreen my.toml` opens a campaign and
 `gmscreen roll SYSTEM ...` rolls. Flags of `roll` and `odds` are generated from the rules' own
 field descriptions (`Kind.fields`), so a new field is a new flag without touching this file.
@@ -10,9 +15,11 @@ imports Textual; the other commands stay quick to start.
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 import sys
 from functools import cache
+from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -21,7 +28,19 @@ from gmscreen.i18n import N_, _, ngettext
 from gmscreen.rules import SYSTEMS, RequestError, get_system, odds, resolve
 from gmscreen.rules._base import FieldSpec, Kind, System
 
-EXIT_USAGE = 2
+from .common import EXIT_USAGE, CliError, LateHelp, Parser, campaign_call, dump, error_line, roll_lines, system_id
+
+# The commands that live in a module of their own: name -> "module:function", imported only
+# when that command runs. A new subcommand is one entry here (and in _SUBCOMMAND_HELP) and one
+# module whose function takes the arguments after the name and returns the exit status.
+COMMANDS = {
+    "line": "gmscreen.cli.table:cmd_line",
+    "turn": "gmscreen.cli.table:cmd_turn",
+    "recap": "gmscreen.cli.table:cmd_recap",
+    "players": "gmscreen.cli.players:cmd_players",
+    "serve": "gmscreen.cli.players:cmd_serve",
+    "vectors": "gmscreen.cli.vectors:cmd_vectors",
+}
 
 SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new", "recap",
                "players", "serve", "vectors")
@@ -71,30 +90,6 @@ _ARGPARSE_WORDS = (
 )
 
 
-class CliError(Exception):
-    """A usage or input error: its text is the single line printed on stderr."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line (no usage dump) and exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise CliError(f"{self.prog}: {message}")
-
-
-class _LateHelp(_Parser):
-    """A parser whose help is worded only when shown: naming every system reads the installed
-    packages' entry points (tens of ms), which opening the screen should not pay for."""
-
-    def __init__(self, *args: Any, word: Callable[[argparse.ArgumentParser], None], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._word = word
-
-    def format_help(self) -> str:
-        self._word(self)
-        return super().format_help()
-
-
 # ---------------------------------------------------------------- entry point
 
 
@@ -109,7 +104,7 @@ def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
         try:
             _lang_option(args)
         except CliError as err:
-            _error_line(str(err))
+            error_line(str(err))
         return EXIT_USAGE
     i18n.choose(option, None if option else _configured_language())
     argparse._ = _          # argparse's own messages through the catalog (see _ARGPARSE_WORDS)
@@ -121,13 +116,8 @@ def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
         "validate": _cmd_validate,
         "export": _cmd_export,
         "new": _cmd_new,
-        "line": lambda a: _table_command("cmd_line", a),
-        "turn": lambda a: _table_command("cmd_turn", a),
-        "recap": lambda a: _table_command("cmd_recap", a),
     }
-    commands.update(players=lambda a: _players_command("cmd_players", a),
-                    serve=lambda a: _players_command("cmd_serve", a))
-    commands.update(vectors=lambda a: __import__("gmscreen.cli_vectors", fromlist=["_"]).cmd_vectors(a))
+    commands.update({name: _lazy(target) for name, target in COMMANDS.items()})
     if args and args[0] in commands:
         if gc_paused:
             import gc
@@ -150,7 +140,7 @@ def _say_describe_failures(command: str) -> None:
     from gmscreen.rules.render import describe_failures
 
     for system_id, error in describe_failures(clear=True).items():
-        _error_line(_("gmscreen {command}: {system}: its describe failed, plain words shown: {error}").format(
+        error_line(_("gmscreen {command}: {system}: its describe failed, plain words shown: {error}").format(
             command=command, system=system_id, error=error))
 
 
@@ -192,18 +182,14 @@ def _configured_language() -> str | None:
     return value if value in i18n.LANGUAGES else None
 
 
-def _table_command(name: str, argv: list[str]) -> int:
-    """The subcommands that play at the table live in `cli_table` (imported only for them)."""
-    from gmscreen import cli_table
+def _lazy(target: str) -> Callable[[list[str]], int]:
+    """The command at `target` ("module:function"), imported only when it runs."""
 
-    return getattr(cli_table, name)(argv)
+    def run(argv: list[str]) -> int:
+        module, function = target.split(":")
+        return getattr(import_module(module), function)(argv)
 
-
-def _players_command(name: str, argv: list[str]) -> int:
-    """The players' view and `serve` live in `cli_players` (imported only for them)."""
-    from gmscreen import cli_players
-
-    return getattr(cli_players, name)(argv)
+    return run
 
 
 def _run(call: Callable[[], int]) -> int:
@@ -213,7 +199,7 @@ def _run(call: Callable[[], int]) -> int:
             sys.stdout.flush()            # a reader gone shows here, not as a traceback at exit
         return status
     except CliError as err:
-        _error_line(str(err))
+        error_line(str(err))
         return EXIT_USAGE
     except SystemExit as stop:            # argparse after --help / --version
         code = stop.code
@@ -259,46 +245,25 @@ class _safe_output:
         sys.stdout, sys.stderr = self._saved
 
 
-def _error_line(text: str) -> None:
-    """Errors are exactly one line, whatever the message carried; controls shown escaped."""
-    from gmscreen.campaign.textsafe import escape_controls
-
-    print(escape_controls(" ".join(text.split("\n"))), file=sys.stderr)
-
-
-@cache
-def _json_unsafe() -> re.Pattern[str]:
-    return re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
-
-
-def _dump(data: Any) -> str:
-    """One JSON line. json escapes C0 controls itself; DEL, C1 and bidi controls are escaped
-    here the JSON way (\\u009b), so the output stays valid JSON and harmless to a terminal."""
-    import json
-
-    text = json.dumps(data, ensure_ascii=False)
-    return _json_unsafe().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 # ---------------------------------------------------------------- systems
 
 
 def _cmd_systems(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen systems", description=_("List the dice systems: id, game, dice."))
+    parser = Parser(prog="gmscreen systems", description=_("List the dice systems: id, game, dice."))
     parser.add_argument("--json", action="store_true", help=_("print a JSON list (with the kinds)"))
     ns = parser.parse_args(argv)
     from gmscreen.rules import registry
 
     systems = [SYSTEMS[sid] for sid in SYSTEMS]
     if ns.json:
-        print(_dump([{"id": s.id, "game": s.game, "dice": s.dice, "kinds": list(s.kinds)} for s in systems]))
+        print(dump([{"id": s.id, "game": s.game, "dice": s.dice, "kinds": list(s.kinds)} for s in systems]))
     else:
         w_id = max(len(s.id) for s in systems)
         w_game = max(len(s.game) for s in systems)
         for s in systems:
             print(f"{s.id:<{w_id}}  {s.game:<{w_game}}  {s.dice}")
     for failure in registry.failures():       # skipped, said: the games listed are the ones that work
-        _error_line(f"{parser.prog}: {failure.text} ({failure.value})")
+        error_line(f"{parser.prog}: {failure.text} ({failure.value})")
     return 0
 
 
@@ -451,7 +416,7 @@ def _request_error(prog: str, name: str, text: str, err: RequestError, toml: boo
 
 
 def _cmd_resolve(argv: list[str]) -> int:
-    parser = _Parser(
+    parser = Parser(
         prog="gmscreen resolve",
         description=_("Resolve one test described in a TOML file (or JSON on stdin with -) and print "
                       "the outcome as one JSON object. Fields: shared/rules/<system>.md, 'Resolve contract'."),
@@ -464,7 +429,7 @@ def _cmd_resolve(argv: list[str]) -> int:
         result = resolve(request, seed=ns.seed)
     except RequestError as err:
         raise _request_error(parser.prog, name, text, err, ns.file != "-") from None
-    print(_dump(result))
+    print(dump(result))
     return 0
 
 
@@ -614,7 +579,7 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
             return _odds_from_file(token, rest)
     system = _pick_system(token, prog)
 
-    pre = _Parser(prog=f"{prog} {system.id}", add_help=False)
+    pre = Parser(prog=f"{prog} {system.id}", add_help=False)
     pre.add_argument("--kind")
     known, _unknown = pre.parse_known_args(rest)
     kind_name = known.kind if known.kind is not None else next(iter(system.kinds))
@@ -624,7 +589,7 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
     kind = system.kinds[kind_name]
 
     specs = _kind_specs(kind, with_dice=(mode == "roll"))
-    parser = _Parser(
+    parser = Parser(
         prog=f"{prog} {system.id}",
         description=_("{game} · {kind} ({id}). Kinds of {system}: {kinds}.").format(
             game=system.game, kind=kind.label, id=kind.name, system=system.id, kinds=", ".join(system.kinds)),
@@ -654,7 +619,7 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
         except RequestError as err:
             raise CliError(f"{parser.prog}: {_flag_name(err.field, known_fields)}: {_reason(err)}") from None
         if ns.json:
-            print(_dump(probs))
+            print(dump(probs))
         else:
             print("\n".join(_odds_lines(system, kind, request, probs)))
         return 0
@@ -681,9 +646,9 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
     if ns.campaign is not None:
         _record(ns.campaign, ns.who, argv, request, result, None if forced else seed, parser.prog)
     if ns.json:
-        print(_dump(result))
+        print(dump(result))
     else:
-        print("\n".join(_roll_lines(system, kind, request, result)))
+        print("\n".join(roll_lines(system, kind, request, result)))
     return 0
 
 
@@ -769,7 +734,7 @@ def _record(path: str, who: str, argv: list[str], request: dict, result: dict, s
 
 
 def _odds_from_file(source: str, rest: list[str]) -> int:
-    parser = _Parser(prog="gmscreen odds", description=_("Exact odds of the test in a resolve request file."))
+    parser = Parser(prog="gmscreen odds", description=_("Exact odds of the test in a resolve request file."))
     parser.add_argument("file", metavar="FILE|-")
     parser.add_argument("--json", action="store_true", help=_("print the odds as JSON"))
     ns = parser.parse_args([source, *rest])
@@ -786,7 +751,7 @@ def _odds_from_file(source: str, rest: list[str]) -> int:
         raise _request_error(parser.prog, name, text, err, ns.file != "-") from None
     assert system is not None and kind is not None     # odds() accepted system and kind
     if ns.json:
-        print(_dump(probs))
+        print(dump(probs))
     else:
         print("\n".join(_odds_lines(system, kind, request, probs)))
     return 0
@@ -796,19 +761,6 @@ def _odds_from_file(source: str, rest: list[str]) -> int:
 
 _ORDER = ("critical_success", "success", "pending", "failure", "automatic_failure", "critical_failure",
           "actor", "tie", "opponent")
-
-
-def _roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:
-    """The roll in the game's words (the renderer's CLI variant), under a "game · kind" header."""
-    header = f"{system.game} · {kind.label}"
-    if result.get("hidden"):
-        header += " · " + _("hidden difficulty")
-    from gmscreen.play.render import CliRenderer, describe
-
-    described = describe(system, result)    # a logged result (no null field) reads as the fresh one
-    if described is None:
-        return [header, "  " + _dump(result)]
-    return [header, *CliRenderer(system, request).lines(described)]
 
 
 def _pct(p: float) -> str:
@@ -852,27 +804,8 @@ def _odds_lines(system: System, kind: Kind, request: Mapping[str, Any], probs: M
 # ---------------------------------------------------------------- campaign commands
 
 
-def _campaign_call(prog: str, call: Callable[[], int]) -> int:
-    """Run a campaign command; its own errors are already one line each, the rest become one."""
-    from gmscreen.campaign.errors import CampaignError, CampaignLocked
-
-    try:
-        return call()
-    except CampaignError as err:
-        problems = err.problems
-        for problem in problems or [err]:
-            _error_line(f"{prog}: {problem}")
-        return EXIT_USAGE
-    except CampaignLocked as err:
-        raise CliError(f"{prog}: {err}") from None
-    except BrokenPipeError:
-        raise                               # the reader of the output left: not a file's problem
-    except OSError as err:
-        raise CliError(f"{prog}: {getattr(err, 'filename', None) or ''}: {err.strerror or err}") from None
-
-
 def _cmd_validate(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen validate",
+    parser = Parser(prog="gmscreen validate",
                      description=_("Check a campaign file: exit 0 when valid, else each problem on its own line."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
     ns = parser.parse_args(argv)
@@ -880,35 +813,54 @@ def _cmd_validate(argv: list[str]) -> int:
 
     from gmscreen.play.effects import file_problems
 
-    return _campaign_call(parser.prog, lambda: commands.cmd_validate(ns.file, checks=file_problems))
+    return campaign_call(parser.prog, lambda: commands.cmd_validate(ns.file, checks=file_problems))
 
 
 def _cmd_export(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen export", description=_("Print the session log of a campaign as Markdown."))
+    parser = Parser(prog="gmscreen export", description=_("Print the session log of a campaign as Markdown."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
     parser.add_argument("-o", "--output", metavar="OUT", help=_("write to this file instead of stdout"))
     parser.add_argument("--session", type=int, metavar="N", help=_("only the rolls of session N"))
     ns = parser.parse_args(argv)
     from gmscreen.campaign import commands
 
-    return _campaign_call(parser.prog, lambda: commands.cmd_export(ns.file, ns.output, session=ns.session))
+    return campaign_call(parser.prog, lambda: commands.cmd_export(ns.file, ns.output, session=ns.session))
 
 
 def _cmd_new(argv: list[str]) -> int:
-    parser = _Parser(prog="gmscreen new", description=_("Create a new campaign file for a system."))
+    parser = Parser(prog="gmscreen new", description=_("Create a new campaign file for a system."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
     parser.add_argument("--system", required=True, metavar="ID",
                         help=_("one of {choices}").format(choices=", ".join(SYSTEMS)))
     ns = parser.parse_args(argv)
+    ns.system = system_id(ns.system)
+    if not Path(ns.file).suffix:
+        ns.file += ".toml"          # `gmscreen new mycamp`: the campaign file it means
     if ns.system not in SYSTEMS:
         raise CliError(_("{prog}: --system: expected one of {systems}, got {system}").format(
             prog=parser.prog, systems=", ".join(SYSTEMS), system=repr(ns.system)) + _unknown_system_note())
     from gmscreen.campaign import commands
 
-    return _campaign_call(parser.prog, lambda: commands.cmd_new(ns.file, ns.system))
+    return campaign_call(parser.prog, lambda: commands.cmd_new(ns.file, ns.system))
 
 
 # ---------------------------------------------------------------- the screen
+
+
+def _looks_like_a_command(word: str) -> bool:
+    """`gmscreen open c.toml`: a bare word that is no file, where a campaign file or a command goes."""
+    return (bool(word) and not word.startswith("-") and not Path(word).suffix and "/" not in word
+            and "\\" not in word and not Path(word).exists())
+
+
+def _unknown_command(word: str) -> str:
+    """The one line for a word that is neither a command nor a campaign file."""
+    text = _("gmscreen: no command {word}: to open a campaign, `gmscreen FILE`; to create one, "
+             "`gmscreen new FILE --system ID`").format(word=repr(word))
+    close = difflib.get_close_matches(word.lower(), SUBCOMMANDS, n=1)
+    if close:
+        text += " " + _("(did you mean {command}?)").format(command=close[0])
+    return text
 
 
 def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = False) -> int:
@@ -922,7 +874,7 @@ def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = Fals
             game=registry.system(registry.FIRST_RUN).game)
         system.help = _("system of the new campaign: {systems}").format(systems=", ".join(SYSTEMS))
 
-    parser = _LateHelp(
+    parser = LateHelp(
         prog="gmscreen",
         epilog=_subcommand_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -937,7 +889,11 @@ def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = Fals
                         help=_("language of the screen and messages (else config.toml, then LANG, then fr)"))
     parser.add_argument("--version", action="version", version=f"gmscreen {__version__}",
                         help=_("show program's version number and exit"))
+    if argv and _looks_like_a_command(argv[0]):
+        raise CliError(_unknown_command(argv[0]))
     ns = parser.parse_args(argv)
+    if ns.system is not None:
+        ns.system = system_id(ns.system)
 
     if ns.new:
         if ns.campaign is None:
