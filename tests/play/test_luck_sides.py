@@ -56,3 +56,29 @@ def test_a_roll_with_no_die_has_no_luck_said_or_counted(sessions) -> None:
     assert luck_words(no_die.result) == "" and luck_words(no_die.result, notable=50) == ""
     ysaure = _tally(session, no_die.who)
     assert len(ysaure.rolls) == 2 and ysaure.lucks == [rolled.result["luck"]]
+
+
+def test_an_extended_opposition_logs_one_measure_whatever_its_rounds(sessions) -> None:
+    """A round with its own statistics (R18) and a plain round after it both log the standing
+    of the whole opposition (its luck and the opponent's), never that round's own luck."""
+    from gmscreen.play.games.magisphere.timers import rounds_result
+    from gmscreen.play.interval_dice import roll_interval_as
+    from gmscreen.play.timers import interval_log_fields, record_interval, roll_interval
+    from gmscreen.rules import resolve
+
+    session = sessions.open("magisphere")
+    timer = session.campaign.timers[0]
+    values = {"dice": "16 / 10", "label": "Natation", "actor_stat": "6", "actor_skill": "0",
+              "opponent_stat": "12", "opponent_skill": "4"}
+    own = roll_interval_as(timer, values)
+    alone = resolve(own.request)                                       # the round as a roll of its own
+    whole = rounds_result(timer.request, own.dice, own.round_stats)
+    logged = interval_log_fields(session.campaign, timer, own)["result"]
+    assert logged["luck"] == whole["luck"] != alone["luck"]
+    assert logged["opponent_luck"] == whole["opponent_luck"] != alone["opponent_luck"]
+    with session.edit(f"{timer.label} · {own.step}") as b:
+        record_interval(b, 0, timer, own)
+    saved = session.campaign.timers[0]
+    plain = roll_interval(saved)
+    assert plain is not None
+    assert plain.result["luck"] == rounds_result(saved.request, plain.dice, plain.round_stats)["luck"]
