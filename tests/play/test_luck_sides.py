@@ -82,3 +82,16 @@ def test_an_extended_opposition_logs_one_measure_whatever_its_rounds(sessions) -
     plain = roll_interval(saved)
     assert plain is not None
     assert plain.result["luck"] == rounds_result(saved.request, plain.dice, plain.round_stats)["luck"]
+
+
+def test_a_helper_with_dice_of_their_own_counts_the_roll_on_the_rollers_side(sessions) -> None:
+    """MIR R9: the helpers roll their own dice for the roller; the roll counts for them too, with
+    the roller's luck and success, since they are on the roller's side."""
+    session = sessions.open("mir")
+    roll_line(session, "alexis force sd4 aide loriane", rng=random.Random(7))
+    [record] = session.rolls
+    assert record.result["sides"]["helpers"] == ["Loriane"]
+    alexis, loriane = _tally(session, record.who).rolls, _tally(session, "Loriane").rolls
+    assert [r.side for r in loriane] == [luck_stats.HELPER]
+    assert (loriane[0].luck, loriane[0].success, loriane[0].chance) == (alexis[0].luck, alexis[0].success,
+                                                                         alexis[0].chance)
