@@ -72,3 +72,19 @@ def test_fair_rolls_luck_is_a_p_value(sid: str, kind: str) -> None:
     law = calibration.Law(requests[0], "sample", [(r, 1 / SAMPLES) for r in results])
     assert sum(1 for r in results if r.get("luck") is not None) > SAMPLES // 2
     _check(law.at_most, law.bound, f"{sid} {kind}, {SAMPLES} fair rolls")
+
+
+def test_the_order_of_every_kind_is_written_in_the_page_that_ships() -> None:
+    """gmscreen/docs/luck.md, in the package, has a row for every kind under its game's heading;
+    the README links it."""
+    from importlib.resources import files
+    from pathlib import Path
+
+    page = (files("gmscreen") / "docs" / "luck.md").read_text(encoding="utf-8")
+    sections = {part.split("\n", 1)[0].strip(): part for part in page.split("\n### ")[1:]}
+    for sid in SYSTEMS:
+        section = sections[get_system(sid).game]
+        for kind in get_system(sid).kinds:
+            assert f"\n| `{kind}` |" in section, (sid, kind)
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "(gmscreen/docs/luck.md)" in readme
