@@ -24,7 +24,7 @@ from gmscreen.rules._base import FieldSpec, Kind, System
 EXIT_USAGE = 2
 
 SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new", "recap",
-               "players", "serve")
+               "players", "serve", "vectors")
 
 # The subcommand list under `gmscreen --help`: (usage, what it does), translated when shown.
 _SUBCOMMAND_HELP = (
@@ -42,6 +42,7 @@ _SUBCOMMAND_HELP = (
 _SUBCOMMAND_HELP += (
     ("players CAMPAIGN.toml", N_("the players' view, live and read-only, for a second screen")),
     ("serve [CAMPAIGN.toml] [--players]", N_("the screen or the player view in a browser (gmscreen[web])")),
+    ("vectors FILE…", N_("check a game's golden vectors through resolve")),
 )
 
 
@@ -126,6 +127,7 @@ def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
     }
     commands.update(players=lambda a: _players_command("cmd_players", a),
                     serve=lambda a: _players_command("cmd_serve", a))
+    commands.update(vectors=lambda a: __import__("gmscreen.cli_vectors", fromlist=["_"]).cmd_vectors(a))
     if args and args[0] in commands:
         if gc_paused:
             import gc
@@ -134,8 +136,22 @@ def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
         # Every line a subcommand prints, on stdout or stderr, whoever prints it, passes one
         # gate: a control character from a file or an argument shows as `\x1b`, never acts.
         with _safe_output():
-            return _run(lambda: commands[args[0]](args[1:]))
+            from gmscreen.rules.render import describe_failures
+
+            describe_failures(clear=True)          # only this command's are said
+            status = _run(lambda: commands[args[0]](args[1:]))
+            _say_describe_failures(args[0])
+            return status
     return _run(lambda: _cmd_screen(args, option, gc_paused))
+
+
+def _say_describe_failures(command: str) -> None:
+    """A game's `describe` that raised showed plain words: say which game and why (stderr)."""
+    from gmscreen.rules.render import describe_failures
+
+    for system_id, error in describe_failures(clear=True).items():
+        _error_line(_("gmscreen {command}: {system}: its describe failed, plain words shown: {error}").format(
+            command=command, system=system_id, error=error))
 
 
 def _lang_option(args: list[str]) -> tuple[str | None, list[str]]:

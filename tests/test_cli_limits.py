@@ -12,11 +12,12 @@ import pytest
 from gmscreen.campaign.model import RollRecord
 from gmscreen.campaign.rolllog import _HEADER, format_roll, rolls_path
 from gmscreen.campaign.samples import sample_path
+from gmscreen.rules import resolve
 
 from _cli_helpers import cli_english, run  # noqa: F401 (fixture)
 
 REQUEST = {"system": "mir", "kind": "simple", "pool": 3, "difficulty": 2}
-RESULT = {"system": "mir", "kind": "simple", "outcome": "success", "successes": 2, "dice": [7, 12, 3]}
+RESULT = resolve(REQUEST, seed=1)        # a whole result: the log's entries are real rolls
 WORDS = "warning: roll[1]: session: expected an integer from 1 to 1,000,000, got 100000000000… (31 digits): " \
         "roll log entry ignored"
 

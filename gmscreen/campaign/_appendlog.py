@@ -238,7 +238,7 @@ def scan(data: bytes, file: str, names: tuple[str, ...], convert: Convert, *, wh
         else:
             out.header[key] = value
     out.good_end = len(data)
-    if tail:
+    if tail and split is not None:                  # (a tail is what follows the split)
         _scan_tail(out, tail, split, parsed, names, convert, what, rep, doc, final)
     if out.torn:
         out.lines = data.count(b"\n", 0, out.good_end)
@@ -435,6 +435,7 @@ def _pieces(fd: int, size: int, file: str, names: tuple[str, ...], convert: Conv
     counts: dict[str, int] = {}
     buffer = b""                        # the bytes from `pos` on, read already
     while pos < size:
+        final, cut = False, None
         for want in (PIECE_BYTES + _LOOKAHEAD, PIECE_BYTES + MAX_LOG_ENTRY_BYTES):
             if len(buffer) < want and pos + len(buffer) < size:
                 buffer += os.pread(fd, min(want, size - pos) - len(buffer), pos + len(buffer))

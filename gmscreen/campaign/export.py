@@ -17,7 +17,7 @@ from array import array
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..i18n import N_, _, ngettext, pgettext
-from ..rules._base import DiceGroup, Die
+from ..rules._base import Description, DiceGroup, Die
 from ..rules.render import DescriptionRenderer, describe
 from .model import Campaign, RollRecord
 from .rolllog import masked
@@ -229,7 +229,9 @@ class _Rows:
             shown = _row(rec, self.system, reveal_all).encode("utf-8")
             rec.revealed = False
             self.file.write(shown)
-        self.second.append(len(shown) if secret else 0)
+            self.second.append(len(shown))
+        else:
+            self.second.append(0)
         date = _clock(rec.time)[0]
         if date:
             span = self.dates.setdefault(rec.session, [date, date])

@@ -253,7 +253,7 @@ def _reader(tp: Any) -> Callable[[Any], Any]:
         return found
     bare = _strip_optional(tp)
     read: Callable[[Any], Any]
-    if dataclasses.is_dataclass(bare):
+    if isinstance(bare, type) and dataclasses.is_dataclass(bare):
         fields: list[tuple[str, Callable[[Any], Any]]] = []
 
         def read(data: Any) -> Any:
@@ -294,7 +294,7 @@ def type_at(root: type, path: tuple) -> Any:
     tp: Any = root
     for step in path:
         tp = _strip_optional(tp)
-        if dataclasses.is_dataclass(tp):
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             tp = _hints(tp)[step]
         elif typing.get_origin(tp) in (list, dict):
             tp = element_type(tp)

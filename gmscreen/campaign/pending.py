@@ -20,7 +20,7 @@ import re
 import tomllib
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from gmscreen.i18n import N_, _
 from gmscreen.rules.records import record
@@ -253,6 +253,6 @@ def logged_in_tail(rolls_file: str | Path, pending_id: str) -> bool:
     return any(isinstance(rec, RollRecord) and rec.pending == pending_id for rec in found.entries["roll"])
 
 
-def logged_in(records: list[RollRecord], pending_id: str, last: int = 50) -> bool:
+def logged_in(records: Sequence[RollRecord], pending_id: str, last: int = 50) -> bool:
     """The same question asked of a log already in memory."""
     return any(rec.pending == pending_id for rec in records[-last:])

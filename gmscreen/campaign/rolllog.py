@@ -165,8 +165,10 @@ class RollLog:
     def __init__(self, path: Path, campaign_name: str = "") -> None:
         self.path = Path(path)
         self.campaign_name = campaign_name or self.path.name.replace(".rolls.toml", ".toml")
-        self.records: list[RollRecord] = []
-        self.by_seq: dict[int, RollRecord] = {}
+        # Read whole: a list and a dict; read from its tail (`load_recent`): the same reads
+        # on a `LazyRecords` and a `SeqLookup`.
+        self.records: list[RollRecord] | LazyRecords = []
+        self.by_seq: dict[int, RollRecord] | SeqLookup = {}
         self.warnings: list[Problem] = []
         self.last_seq = 0
         self._file: AppendFile | None = None
@@ -247,6 +249,7 @@ class RollLog:
             size = os.fstat(fd).st_size
             check_size(str(log.path), size, N_("expected a roll log gmscreen can read"))
             log._check_head(fd, size)
+            end, revealed = 0, set()                # (read only when the range is found)
             try:
                 start, end = session_range(fd, size, session)
                 if end < size and _last_session(fd, size) < session + 1:

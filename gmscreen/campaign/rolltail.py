@@ -279,9 +279,6 @@ class LazyRecords(Sequence[RollRecord]):
         out += [r.session for r in self.tail[max(0, start - self._older):max(0, end - self._older)]]
         return out
 
-    def seq_of(self, i: int) -> int:
-        return self._header(i, "seq")
-
     def index_of(self, seq: int) -> int | None:
         """Where the roll numbered `seq` is, without parsing older rolls."""
         k = self._tail_pos.get(seq)

@@ -16,7 +16,7 @@ import re
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from gmscreen.i18n import N_, _
 
@@ -184,6 +184,7 @@ def too_deep(value: Any, max_depth: int) -> tuple | None:
     stack: list[tuple[tuple, Any, int]] = [((), value, 0)]
     while stack:
         path, item, depth = stack.pop()
+        children: Iterable[tuple[Any, Any]]
         if isinstance(item, dict):
             children = item.items()
         elif isinstance(item, list):

@@ -20,7 +20,7 @@ import errno
 import os
 import threading
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from gmscreen.i18n import _
 
@@ -153,7 +153,7 @@ class CampaignSession:
     # -- state
 
     @property
-    def rolls(self) -> list[RollRecord]:
+    def rolls(self) -> Sequence[RollRecord]:
         """The whole log, oldest first; empty while a deferred log is still being read. Read
         with `load_rolls(tail=...)`, a sequence whose older rolls are parsed when asked for."""
         return self._rolls.records if self._rolls is not None else []
@@ -617,7 +617,7 @@ class CampaignSession:
                 return None
             self._busy += 1
             try:
-                if self._save() and self._base.notice:
+                if self._save() and self._base is not None and self._base.notice:
                     return self._base.notice
                 return None
             finally:

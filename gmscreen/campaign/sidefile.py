@@ -27,6 +27,8 @@ class SideFileRefused(OSError):
     """A side file that is a symbolic link (or not a regular file): not opened, not written.
     Its `strerror` is the line said to the GM."""
 
+    strerror: str                       # (always given: the reason)
+
     def __init__(self, path: str | Path, reason: str) -> None:
         super().__init__(errno.ELOOP, reason, str(path))
 

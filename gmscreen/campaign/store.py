@@ -513,7 +513,7 @@ def remove_stale_temps(path: str | Path) -> list[Path]:
     """
     path = real_path(path)
     pattern = re.compile(rf"\.{re.escape(path.name)}(?:\.bak)?\.\d+\.[0-9a-f]+\.tmp\Z")
-    removed = []
+    removed: list[Path] = []
     try:
         names = os.listdir(path.parent)
     except OSError:

@@ -64,10 +64,6 @@ def escape_controls(text: object, *, newlines: bool = True) -> str:
     return pattern.sub(_visible, value)
 
 
-def has_controls(text: str) -> bool:
-    return _unsafe_text().search(text) is not None
-
-
 class SafeWriter:
     """A text stream that escapes controls in everything written through it (stdout, stderr).
 

@@ -147,14 +147,14 @@ def _minimal(old: Any, new: Any) -> Any:
 class _Spot(NamedTuple):
     """An item that writes its own leading text (`trivia.indent`) before it: a key, a table's
     header, an entry's header. Or a gap item (`item` None): a comment or blank line, at
-    `body[index]`. `around`: the ids of the tables and arrays it is in; `path`: its keys,
+    `body[at]`. `around`: the ids of the tables and arrays it is in; `path`: its keys,
     an entry known by its `id` (else its place), for `keep_comments`."""
 
     item: Any
     around: tuple
     path: tuple
     body: list | None = None
-    index: int = 0
+    at: int = 0                 # (not `index`: a tuple has that method)
 
 
 def _known(tables: list) -> list[tuple]:
@@ -214,9 +214,10 @@ def _own_gaps(doc: Container, text: str) -> None:
 
 def _take(gap: list[_Spot]) -> str:
     """The text of these gap items, which are left empty."""
-    text = "".join(s.body[s.index][1].as_string() for s in gap)
-    for s in gap:
-        s.body[s.index] = (None, Null())
+    places = [(s.body, s.at) for s in gap if s.body is not None]   # (a gap item always has one)
+    text = "".join(body[at][1].as_string() for body, at in places)
+    for body, at in places:
+        body[at] = (None, Null())
     return text
 
 
@@ -666,10 +667,10 @@ def _build(value: Any, inline: bool, like: Any = None) -> Any:
         return _string(value, like)
     if isinstance(value, dict):
         if inline or isinstance(like, InlineTable):
-            table = tomlkit.inline_table()
+            inline_table = tomlkit.inline_table()
             for k, v in value.items():
-                table[k] = _build(v, True)
-            return table
+                inline_table[k] = _build(v, True)
+            return inline_table
         table = tomlkit.table()
         for k, v in value.items():
             table[k] = _build(v, False)

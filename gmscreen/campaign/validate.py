@@ -9,6 +9,7 @@ markup and control characters is the screen's job, but they are reported as warn
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import difflib
 import importlib
@@ -16,7 +17,7 @@ import re
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, TypeGuard
 
 from gmscreen.i18n import N_, _
 from gmscreen.rules import get_system, registry
@@ -24,9 +25,13 @@ from gmscreen.rules.errors import type_key
 
 from .errors import CampaignError, Problem
 from .limits import MAX_COUNT, MAX_REVISION, MAX_STRING, MAX_TIMER_DICE, dice_count, shown, too_many_dice
-from .model import FORMAT, SIDES, Campaign, from_data
+from .model import (FORMAT, SIDES, Campaign, Character, Condition, Declaration, Encounter, Entry, TickedCondition,
+                    TickedCountdown, Timer, TurnTicks, from_data)
 from .safeload import MAX_CAMPAIGN_BYTES, OUT_OF_MEMORY, long_number_line, nesting_line, parse_problem, thousands
 from .textsafe import CONTROL as _CONTROL
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 MAX_ITEMS = 10_000          # entries in any one list or table (characters, entries, skills...)
@@ -46,20 +51,26 @@ TIMER_STATUS = {
     "countdown": ("running", "done"),
 }
 
-TOP_KEYS = ("format", "name", "system", "session", "notes", "initiative", "rules", "revision",
-            "characters", "encounter", "timers")
-CHARACTER_KEYS = ("id", "name", "side", "sheet", "conditions", "notes", "gender", "hidden")
+
+
+def field_names(cls: type[DataclassInstance]) -> tuple[str, ...]:
+    """The keys a table of `cls` may hold: its fields, read from the model, so that a field
+    added there is accepted here without a second list to keep."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+# The campaign's keys as the file is written: `format` first (store.py), then the model's order.
+TOP_KEYS = ("format", *(name for name in field_names(Campaign) if name != "format"))
+CHARACTER_KEYS = field_names(Character)
 GENDERS = ("f", "m")
-CONDITION_KEYS = ("name", "effect", "rounds")
-ENCOUNTER_KEYS = ("round", "turn", "entries", "declared", "resort_at", "ticks")
-ENTRY_KEYS = ("id", "name", "character", "initiative", "acted", "delayed")
-DECLARATION_KEYS = ("entry", "actions")
-TICKS_KEYS = ("round", "actor", "round_after", "following", "conditions", "countdowns", "declared",
-              "order_before", "order_after")
-TICKED_CONDITION_KEYS = ("character", "index", "before", "after")
-TICKED_COUNTDOWN_KEYS = ("timer", "rounds", "status", "rounds_after", "status_after")
-TIMER_KEYS = ("id", "label", "kind", "who", "opponent", "request", "dice", "rounds", "status", "round_stats",
-              "gm_only", "hidden_sides")
+CONDITION_KEYS = field_names(Condition)
+ENCOUNTER_KEYS = field_names(Encounter)
+ENTRY_KEYS = field_names(Entry)
+DECLARATION_KEYS = field_names(Declaration)
+TICKS_KEYS = field_names(TurnTicks)
+TICKED_CONDITION_KEYS = field_names(TickedCondition)
+TICKED_COUNTDOWN_KEYS = field_names(TickedCountdown)
+TIMER_KEYS = field_names(Timer)
 TIMER_SIDES = ("actor", "opponent")         # the sides a timer keeps from the players (`hidden_sides`)
 # What a round played with its own settings may change (Magisphère R18), and the range of each.
 ROUND_STATS_KEYS = {"actor_stat": 30, "actor_skill": 20, "actor_bonus": 20,
@@ -237,7 +248,7 @@ def _within_limits(data: dict) -> bool:
     return all(len(text) <= MAX_STRING for text in texts) and not _CONTROL.search("\n".join(texts))
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -798,7 +809,7 @@ class _Checker:
                 self._condition(path + ("conditions", j), cond)
         sheet = ch.get("sheet", {})
         if self.check_table(path + ("sheet",), sheet, _("a sheet table ([characters.sheet.<group>])")) and self.system:
-            self._sheet(path + ("sheet",), sheet)
+            self._sheet(path + ("sheet",), sheet, self.system)
 
     def _condition(self, path: tuple, cond: Any) -> None:
         if not self.check_table(path, cond, _("a condition table")):
@@ -812,9 +823,9 @@ class _Checker:
         if "rounds" in cond:
             self.check_int(path + ("rounds",), cond["rounds"], 0, MAX_COUNT, what=_("rounds left"))
 
-    def _sheet(self, path: tuple, sheet: dict) -> None:
-        groups = {g.key: g for g in sheet_groups(self.system)}
-        derived = get_system(self.system).derived_keys
+    def _sheet(self, path: tuple, sheet: dict, system: str) -> None:
+        groups = {g.key: g for g in sheet_groups(system)}
+        derived = get_system(system).derived_keys
         for key in sheet:
             if key not in groups:
                 hint = derived.get(key, "")
@@ -1159,7 +1170,7 @@ class _Checker:
                 ok = False
         if not ok:
             return
-        forced = {name: [] for name in dice_fields}
+        forced: dict[str, Any] = {name: [] for name in dice_fields}
         forced.update(dice)
         try:
             result = rules.resolve({**request, **forced})

@@ -26,7 +26,12 @@ import os
 import re
 import struct
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
+
+from . import game_catalogs
+
+if TYPE_CHECKING:
+    from gettext import _TranslationsReader       # (typeshed's: what `_parse` is given)
 
 DOMAIN = "gmscreen"
 LOCALE_DIR = Path(__file__).with_name("locale")
@@ -84,6 +89,8 @@ def pseudo(text: str) -> str:
 class _Marked(gettext.NullTranslations):
     """The English catalog in the pseudo-language (see `pseudo`)."""
 
+    _fallback: gettext.NullTranslations | None   # set by add_fallback; typeshed leaves it out
+
     def __init__(self, inner: gettext.NullTranslations) -> None:
         super().__init__()
         self._inner = inner
@@ -121,7 +128,7 @@ class _Messages:
             return found
         msgid, form = key if isinstance(key, tuple) else (key, None)
         try:
-            start, end = self._index[msgid.encode() + (b"" if form is None else b"\0")]  # type: ignore[union-attr]
+            start, end = self._index[msgid.encode() + (b"" if form is None else b"\0")]
         except (KeyError, UnicodeEncodeError, AttributeError):
             raise KeyError(key) from None
         raw = self._data[start:end]
@@ -151,8 +158,11 @@ class _Compiled(gettext.GNUTranslations):
     """A little-endian UTF-8 `.mo` (what `msgfmt` writes) read lazily; anything else is read
     by the stdlib as before."""
 
-    def _parse(self, fp: object) -> None:
-        data = fp.read()                                     # type: ignore[attr-defined]
+    _catalog: dict[object, str] | _Messages     # (the stdlib's own dict when it read the file)
+    _decoded: dict[object, str]
+
+    def _parse(self, fp: _TranslationsReader) -> None:
+        data = fp.read()
         header = struct.unpack_from("<5I", data) if len(data) >= 20 else (0,) * 5
         magic, version, count, ids, strs = header
         if magic != self.LE_MAGIC or version >> 16 not in self.VERSIONS:
@@ -165,8 +175,8 @@ class _Compiled(gettext.GNUTranslations):
         index: dict[bytes, tuple[int, int]] = {}
         for i in range(0, 2 * count, 2):
             length, at = lengths_ids[i], lengths_ids[i + 1]
-            singular, plural, _forms = data[at:at + length].partition(b"\0")
-            msgid = singular + plural                      # a plural: its singular and a NUL
+            singular, plural_id, _forms = data[at:at + length].partition(b"\0")
+            msgid = singular + plural_id                      # a plural: its singular and a NUL
             index[msgid] = (lengths_strs[i + 1], lengths_strs[i + 1] + lengths_strs[i])
         head = index.get(b"")
         if head is None:
@@ -184,10 +194,11 @@ class _Compiled(gettext.GNUTranslations):
         if plural:
             self.plural = _PLURALS.get(plural) or gettext.c2py(plural)
         messages = _Messages(data, index)
-        self._catalog, self._decoded = messages, messages._decoded   # type: ignore[assignment]
+        self._catalog, self._decoded = messages, messages._decoded
 
     def _read_whole(self, data: bytes) -> None:
         super()._parse(io.BytesIO(data))
+        assert isinstance(self._catalog, dict)              # (what the stdlib reads into)
         self._decoded = self._catalog
 
     def gettext(self, message: str) -> str:
@@ -213,7 +224,60 @@ def catalog_for(lang: str) -> gettext.NullTranslations:
 def _load(lang: str) -> gettext.NullTranslations:
     if lang == PSEUDO:
         return _Marked(_load("en"))
-    return catalog_for(lang)
+    catalog = catalog_for(lang)
+    _with_games(catalog, lang)
+    return catalog
+
+
+def _with_games(catalog: gettext.NullTranslations, lang: str) -> None:
+    """The games' own catalogs (`game_catalogs.add_game_catalog`) after gmscreen's: a message gmscreen's
+    has not is looked up in them (no cost for the messages gmscreen's has)."""
+    setattr(catalog, "_fallback", None)   # gettext keeps the chain there; typeshed omits it
+    if game_catalogs.any_registered():
+        for extra in game_catalogs.catalogs(lang):
+            catalog.add_fallback(_Copy(extra))
+
+
+class _Copy(gettext.NullTranslations):
+    """A game's catalog as a fallback (add_fallback chains through the catalog itself: a copy
+    keeps one game's catalog from carrying gmscreen's, or another game's, behind it)."""
+
+    def __init__(self, inner: gettext.NullTranslations) -> None:
+        super().__init__()
+        self._inner = inner
+
+    def _next(self) -> gettext.NullTranslations | None:
+        found: gettext.NullTranslations | None = getattr(self, "_fallback", None)
+        return found
+
+    def gettext(self, message: str) -> str:
+        if message in getattr(self._inner, "_catalog", {}):
+            return self._inner.gettext(message)
+        after = self._next()
+        return after.gettext(message) if after else message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        if (singular, 0) in getattr(self._inner, "_catalog", {}):
+            return self._inner.ngettext(singular, plural, n)
+        after = self._next()
+        if after:
+            return after.ngettext(singular, plural, n)
+        return singular if n == 1 else plural
+
+    def pgettext(self, context: str, message: str) -> str:
+        if f"{context}\x04{message}" in getattr(self._inner, "_catalog", {}):
+            return self._inner.pgettext(context, message)
+        after = self._next()
+        return after.pgettext(context, message) if after else message
+
+
+def _refresh_fallbacks() -> None:
+    """A game's catalog was added or removed: the language spoken reads it from now on."""
+    if _language and _language != PSEUDO:
+        _with_games(_translation, _language)
+
+
+game_catalogs.on_change(_refresh_fallbacks)
 
 
 def set_language(lang: str) -> None:

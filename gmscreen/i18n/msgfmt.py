@@ -13,6 +13,7 @@ import struct
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 HERE = Path(__file__).parent
 PO_DIR = HERE / "po"
@@ -53,9 +54,10 @@ def read_po(path: Path) -> list[Entry]:
         if "msgid" in current:
             strs = current.get("msgstr", {})
             assert isinstance(strs, dict)
+            context, plural = current.get("msgctxt"), current.get("msgid_plural")
             entry = Entry(str(current["msgid"]), [strs[i] for i in sorted(strs)],
-                          current.get("msgctxt"), current.get("msgid_plural"), fuzzy,  # type: ignore[arg-type]
-                          f"{path}:{start}", comments)
+                          None if context is None else str(context), None if plural is None else str(plural),
+                          fuzzy, f"{path}:{start}", comments)
             if entry.msgid or entry.msgctxt:
                 entries.append(entry)
         current, fuzzy, comments = {}, False, []
@@ -131,11 +133,22 @@ def catalog(lang: str) -> dict[tuple[str | None, str], Entry]:
 
 def mo_bytes(lang: str) -> bytes:
     """The GNU .mo file of `lang`, keys sorted (the same sources give the same bytes)."""
-    header = (f"Project-Id-Version: gmscreen\nLanguage: {lang}\nMIME-Version: 1.0\n"
+    return encode(catalog(lang).values(), lang)
+
+
+def compile_po(po: Path, mo: Path, lang: str, project: str = "gmscreen") -> None:
+    """A game's own catalog: `po` compiled into `mo` (its folders made), as `main` does gmscreen's."""
+    mo.parent.mkdir(parents=True, exist_ok=True)
+    mo.write_bytes(encode([e for e in read_po(po) if not e.fuzzy], lang, project))
+
+
+def encode(entries: Iterable[Entry], lang: str, project: str = "gmscreen") -> bytes:
+    """The GNU .mo bytes of `entries` in `lang`, keys sorted."""
+    header = (f"Project-Id-Version: {project}\nLanguage: {lang}\nMIME-Version: 1.0\n"
               f"Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n"
               f"Plural-Forms: {PLURAL_FORMS[lang]}\n")
     pairs = {b"": header.encode()}
-    for entry in catalog(lang).values():
+    for entry in entries:
         key = entry.msgid if entry.msgid_plural is None else f"{entry.msgid}\0{entry.msgid_plural}"
         if entry.msgctxt is not None:
             key = f"{entry.msgctxt}\x04{key}"

@@ -12,7 +12,6 @@ from . import language
 
 MINUS = "\u2212"
 NARROW_NBSP = "\u202f"
-NBSP = "\u00a0"
 
 
 def signed(value: int) -> str:

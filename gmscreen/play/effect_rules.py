@@ -68,28 +68,40 @@ class Preset:
     rounds: int | None = None
 
 
+def read_presets(path: Path) -> tuple[Preset, ...]:
+    """The conditions of a `conditions.toml` (`[[conditions]]` tables: name, effect, rounds)."""
+    with open(path, "rb") as handle:
+        data = tomllib.load(handle)
+    return tuple(Preset(str(c["name"]), str(c.get("effect", "")), c.get("rounds"))
+                 for c in data.get("conditions", ()))
+
+
 class EffectRules:
     """Defaults shared by every game: no effect read, each one kept as a reminder, no list of
-    conditions (a game's list is the `conditions.toml` beside its effects module)."""
+    conditions (a game's list is the `conditions.toml` beside its effects module, or the
+    `presets` it is made with: `EffectRules(presets=[Preset("Ébloui", "−1 dé", 1)])`, or the
+    path of such a TOML file)."""
 
     # What the game accepts, in its own words, for `validate` and the load notice.
     accepted: ClassVar[str] = ""
     # Effects kept as reminders on purpose (folded, as `effect_core` gives them).
     reminders: ClassVar[frozenset[str]] = frozenset()
 
+    def __init__(self, *, presets: Sequence[Preset] | str | Path | None = None) -> None:
+        if presets is not None:         # given: read now, so a wrong file is said where the game is made
+            self.__dict__["presets"] = (read_presets(Path(presets)) if isinstance(presets, (str, Path))
+                                        else tuple(presets))
+
     @cached_property
     def presets(self) -> tuple[Preset, ...]:
-        """The game's short list of conditions (`conditions.toml` beside the module that
-        defines this class; none when there is no such file)."""
+        """The game's short list of conditions (as given, else `conditions.toml` beside the
+        module that defines this class; none when there is no such file)."""
         module = sys.modules.get(type(self).__module__)
         folder = Path(getattr(module, "__file__", "") or ".").parent
         path = folder / "conditions.toml"
         if type(self) is EffectRules or not path.is_file():
             return ()
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-        return tuple(Preset(str(c["name"]), str(c.get("effect", "")), c.get("rounds"))
-                     for c in data.get("conditions", ()))
+        return read_presets(path)
 
     def read(self, text: str) -> Effect | None:
         """The effect written `text`, or None when this game cannot read it."""

@@ -2,7 +2,10 @@
 
 A `GameTable` gathers a system's parts: the quick-roll line (`line`), how its sheets and
 tables read (`sheet`), what a roll may ask and spend (`roll`), and what a fight does
-(`fight`), what a condition's effect does (`effects`). The play core and the screen call these parts and never branch on a system id.
+(`fight`), and what a condition's effect does with the game's condition presets (`effects`):
+five parts, each given as an object (`GameTable("yze", effects=YzeEffects(presets=…))`) or
+found in the game's package. The play core and the screen call these parts and never branch
+on a system id.
 Each part has a base class whose every hook is the plain default, so a new game writes
 only what differs. The shipped games keep their parts in `gmscreen/play/games/<id>/`,
 one module a part, imported on first use.
@@ -68,14 +71,14 @@ class GameTable:
     sheet = _Part(SheetLook)
     roll = _Part(RollRules)
     fight = _Part(FightRules)
-    effects = _Part(_effect_rules)    # what a condition's effect means (not given to __init__: found)
+    effects = _Part(_effect_rules)    # what a condition's effect means, and the game's condition presets
 
     def __init__(self, system_id: str, *, package: str | None = None, line: LineRules | None = None,
                  sheet: SheetLook | None = None, roll: RollRules | None = None,
-                 fight: FightRules | None = None) -> None:
+                 fight: FightRules | None = None, effects: EffectRules | None = None) -> None:
         self.system_id = system_id
         self._package = package
-        self._given: dict[str, Any] = {"line": line, "sheet": sheet, "roll": roll, "fight": fight}
+        self._given: dict[str, Any] = {"line": line, "sheet": sheet, "roll": roll, "fight": fight, "effects": effects}
 
     def _part(self, name: str, default: Callable[[], Any]) -> Any:
         given = self._given.get(name)

@@ -16,6 +16,7 @@ import re
 from typing import Any, Mapping
 
 from gmscreen.i18n import _, pgettext
+from gmscreen.i18n.games import words_for
 from gmscreen.rules._base import Description, DiceGroup, Die, System
 from gmscreen.rules.render import DescriptionRenderer, describe
 
@@ -95,7 +96,9 @@ class CliRenderer(DescriptionRenderer[str]):
         self.system = system
         self.request = request
         # A game's own die words are English msgids (a third-party game's own words stay as given).
-        self.words = {**status_words(), **{k: pgettext("die", w) for k, w in system.die_words.items()}}
+        own = words_for(system.id)          # the game's own catalog first (gmscreen.i18n.games)
+        self.own = own
+        self.words = {**status_words(), **{k: own.pgettext("die", w) for k, w in system.die_words.items()}}
 
     def die(self, die: Die) -> str:
         word = self.words.get(die.status, die.status)
@@ -104,9 +107,10 @@ class CliRenderer(DescriptionRenderer[str]):
     def total(self, group: DiceGroup) -> str:
         if group.total is None:
             return ""
-        unit = self.system.total_unit
+        unit = (self.system.total_unit_one or self.system.total_unit) if abs(group.total) == 1 \
+            else self.system.total_unit
         space = unit[:len(unit) - len(unit.lstrip())]
-        return f"  = {group.total}{space}{pgettext('total unit', unit.strip())}" if unit.strip() else f"  = {group.total}"
+        return f"  = {group.total}{space}{self.own.pgettext('total unit', unit.strip())}" if unit.strip() else f"  = {group.total}"
 
     def group(self, group: DiceGroup) -> str:
         return "  " + _("{label}: {dice}").format(label=group.label, dice=self.dice(group)) + self.total(group)

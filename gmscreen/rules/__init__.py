@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ._base import (
-    DiceGroup, Description, Die, Difficulty, FieldSpec, Kind, Reader, RequestError, Stat, StatGroup, System,
-    forced_mode, make_rng)
+    DiceGroup, Description, DiceSource, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader,
+    RequestError, Stat, StatGroup, System, forced_mode, make_rng)
 
 __all__ = [
     "RequestError",
@@ -36,10 +36,15 @@ __all__ = [
     "registry",
     "Plugin",
     "register",
+    # for a game's own resolve: dice drawn or forced with the standard errors, and its luck
+    "DiceSource",
+    "RandomDice",
+    "ForcedDice",
+    "probability",
 ]
 
 from . import registry
-from .luck import luck_function, lucks
+from .luck import luck_function, lucks, probability
 from .registry import Plugin, register
 
 

@@ -7,20 +7,15 @@ way everywhere (one `RequestError` naming the key) and forced dice are consumed 
 from __future__ import annotations
 
 import abc
+import builtins
 import random
 from dataclasses import field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .errors import RequestError, english, type_key  # a code and its parameters; English from its catalog
+from .errors import RequestError  # a code and its parameters
 from .records import record
 
 _REQUIRED = object()
-
-
-def type_name(value: Any) -> str:
-    """A value's type as a message names it ("got a string"), in the rules' English catalog:
-    for requests here, and under TOML's own words for the campaign file's checks."""
-    return english().types.get(type_key(value), type(value).__name__)
 
 
 class Reader:
@@ -33,7 +28,7 @@ class Reader:
     def __init__(self, request: Mapping[str, Any], prefix: str = "", _used: set[str] | None = None):
         if not isinstance(request, Mapping):
             raise RequestError("request", "expected_table", value=request)
-        self.request = request
+        self.request: Mapping[Any, Any] = request     # (a Python caller's keys may be anything)
         self.prefix = prefix
         self.used: set[str] = _used if _used is not None else set()
 
@@ -90,8 +85,9 @@ class Reader:
             raise RequestError(key, "expected_choice", choices=tuple(choices), value=value)
         return value
 
-    def int_list(self, name: str, lo: int, hi: int, min_len: int = 0, max_len: int = 100,
-                 default: Any = _REQUIRED) -> list[int]:
+    # (below, `int` in a signature would name the method above: hence `builtins.int`)
+    def int_list(self, name: str, lo: builtins.int, hi: builtins.int, min_len: builtins.int = 0,
+                 max_len: builtins.int = 100, default: Any = _REQUIRED) -> list[builtins.int]:
         key = self.key(name)
         self.used.add(key)
         if key not in self.request:
@@ -108,7 +104,7 @@ class Reader:
                 raise RequestError(key, "expected_list_items", lo=lo, hi=hi, value=item)
         return list(value)
 
-    def dice(self, name: str, max_len: int = 1000) -> list[int] | None:
+    def dice(self, name: str, max_len: builtins.int = 1000) -> list[builtins.int] | None:
         """A forced dice list (faces checked later by `ForcedDice`), or None when absent."""
         key = self.key(name)
         self.used.add(key)
@@ -124,7 +120,8 @@ class Reader:
                 raise RequestError(key, "expected_face", value=item)
         return list(value)
 
-    def dice_lists(self, name: str, max_lists: int = 100, max_len: int = 100) -> list[list[int]] | None:
+    def dice_lists(self, name: str, max_lists: builtins.int = 100,
+                   max_len: builtins.int = 100) -> list[list[builtins.int]] | None:
         """A list of forced dice lists (MIR `rolls`, `helper_dice`), or None when absent."""
         key = self.key(name)
         self.used.add(key)
@@ -332,6 +329,7 @@ class System:
     # the difficulty ("SD", "seuil": the game's own word, never translated).
     die_words: Mapping[str, str] = field(default_factory=dict)
     total_unit: str = ""
+    total_unit_one: str = ""       # the unit after a total of ±1 (" success"); "": `total_unit`
     difficulty_word: str = "seuil"
     # Initiative has no rule in any of the five seeds: it is the GM's setting. The default only
     # rolls the system's own die once.

@@ -508,6 +508,7 @@ def describe(result: dict) -> Description:
     """The result in the Meneur du Jeu's words (in the language spoken): margins, and each
     die's chain of faces."""
     kind = result.get("kind")
+    groups: tuple[DiceGroup, ...]
     if kind == "simple":
         detail = _("final difficulty {difficulty} · roll {roll} ({chance} − {malchance}) · margin {margin}").format(
             difficulty=margin(result["final_difficulty"]), roll=margin(result["roll"]), chance=result["chance"],

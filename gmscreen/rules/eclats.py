@@ -128,10 +128,10 @@ def _resolve(reader: Reader, rng: random.Random) -> dict:
         # The dice say what the player chose: how many rolls, the last one kept (R3, R4).
         if len(forced) > test.characteristic:
             raise RequestError(key, "characteristic_rolls", characteristic=test.characteristic, got=len(forced))
-        source = ForcedDice(forced, key)
-        dice = [source.roll(SIDES, low=0) for _ in forced]
-        source.done()
-        return _result(test, dice)
+        given = ForcedDice(forced, key)
+        faces = [given.roll(SIDES, low=0) for _ in forced]
+        given.done()
+        return _result(test, faces)
     source = RandomDice(rng)
     dice: list[int] = []
     if not test.rolls_nothing():

@@ -179,11 +179,15 @@ def english() -> Catalog:
     return _english
 
 
-def add_messages(messages: Mapping[str, str]) -> None:
-    """A third-party system's own codes, in English templates."""
+def add_english(messages: Mapping[str, str]) -> None:
+    """A third-party system's own codes, in English templates: what `str(RequestError)` says.
+    A game calls `gmscreen.play.add_messages` (the one door, which calls this for "en")."""
     _added.update(messages)
     if _english is not None:
         _english.rules.update(messages)
+
+
+add_messages = add_english      # the old name, kept for code written against it
 
 
 class RequestError(ValueError):

@@ -398,17 +398,17 @@ def _opposed_exact(actor: _Roller, opponent: _Roller, a_budget: int, o_budget: i
     column_above = [_suffix_sums(ga) for ga in last_column_ga[:a_budget]]
     lead_a = []
     for key in ka0:
-        below, above = bisect_left(ko, key), bisect_right(ko, key)
+        below, past = bisect_left(ko, key), bisect_right(ko, key)
         value = p20[a_budget] * win
         for b in range(o_budget):
-            value = below * value + row_above[b][above]
+            value = below * value + row_above[b][past]
         lead_a.append(value)
     lead_o = []
     for key in ko0:
-        below, above = bisect_left(ka, key), bisect_right(ka, key)
+        below, past = bisect_left(ka, key), bisect_right(ka, key)
         value = p20[o_budget]
         for a in range(a_budget):
-            value = below * value + column_above[a][above]
+            value = below * value + column_above[a][past]
         lead_o.append(value)
     lead_o_above = _suffix_sums(lead_o)
     total = 0
@@ -467,14 +467,15 @@ def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
     winner: str | None = None
     a_faces: list[int] = []
     o_faces: list[int] = []
+    a_list: list[int] = []
+    o_list: list[int] = []
+    source = RandomDice(rng)                    # (not asked when the dice are forced)
     if forced:
         a_list = _forced_faces(actor_reader, "dice", None, "unlimited")
         o_list = _forced_faces(opponent_reader, "dice", None, "unlimited")
         if len(a_list) != len(o_list):
             raise RequestError("opponent_dice", "rounds_mismatch", actor=len(a_list), got=len(o_list))
-        rounds_given = len(a_list)
-    else:
-        source = RandomDice(rng)
+    rounds_given = len(a_list)
     while winner is None:
         if forced:
             if rounds == rounds_given:

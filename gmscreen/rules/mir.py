@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 from gmscreen.i18n import N_, _, ngettext, pgettext
 
 from ._base import (
-    DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
+    DiceGroup, DiceSource, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System, forced_mode)
 from .luck import Luck, LuckOf, probability
 from .records import record
@@ -215,6 +215,13 @@ def dice_count(request: Mapping[str, Any], prefix: str = "", help_dice: int = 0)
     return _Roller(pool, None, request.get(prefix + "modifier", 0), request.get(prefix + "penalty", 0)).dice(help_dice)
 
 
+@record(frozen=True)
+class _GroupRoller(_Roller):
+    """A group test's roller (R9–R11): its skill caps the help, so it has one."""
+
+    skill: int
+
+
 def _read_roller(reader: Reader, *, need_skill: bool = False) -> _Roller:
     """Pool from `pool`, or from `skill` + `voie` (never `pool` with `voie`)."""
     skill = reader.int("skill", 0, 6, default=None)
@@ -234,11 +241,14 @@ def _read_roller(reader: Reader, *, need_skill: bool = False) -> _Roller:
         raise RequestError(reader.key("skill"), "group_skill", lo=0, hi=6)
     modifier = reader.int("modifier", -2, 2, 0)
     penalty = reader.int("penalty", 0, 12, 0)
+    if need_skill and skill is not None:
+        return _GroupRoller(pool, skill, modifier, penalty)
     return _Roller(pool, skill, modifier, penalty)
 
 
 def _take(forced: list[int] | None, field: str, n: int, rng: random.Random, why: str) -> list[int]:
     """n d12, rolled or taken from the forced list, which must hold exactly n valid faces."""
+    source: DiceSource
     if forced is None:
         source = RandomDice(rng)
     else:
@@ -304,8 +314,9 @@ def _odds_simple(reader: Reader) -> dict:
 # ---------------------------------------------------------------- group (R9–R11)
 
 
-def _read_group(reader: Reader) -> tuple[_Roller, int, list[int]]:
+def _read_group(reader: Reader) -> tuple[_GroupRoller, int, list[int]]:
     roller = _read_roller(reader, need_skill=True)
+    assert isinstance(roller, _GroupRoller)         # (need_skill made one, or refused)
     difficulty = reader.int("difficulty", 1, 7)
     helper_pools = reader.int_list("helper_pools", 0, 12, 1, 2)
     return roller, difficulty, helper_pools
@@ -317,13 +328,13 @@ def _resolve_group(reader: Reader, rng: random.Random) -> dict:
     helper_forced = reader.dice_lists("helper_dice", max_lists=2)
     main_forced = reader.dice("dice")
     helper_key = reader.key("helper_dice")
-    if forced and len(helper_forced) != len(helper_pools):
+    if forced and helper_forced is not None and len(helper_forced) != len(helper_pools):
         raise RequestError(helper_key, "helper_lists", n=len(helper_pools), got=len(helper_forced))
     helper_dice = []
     for i, hpool in enumerate(helper_pools):
         n = max(1, hpool)
         try:
-            faces = _take(helper_forced[i] if forced else None, helper_key, n, rng,
+            faces = _take(helper_forced[i] if forced and helper_forced is not None else None, helper_key, n, rng,
                           f"helper {i + 1}: max(1, {hpool}) = {n}")
         except RequestError as exc:
             if exc.code == "exact_dice":
@@ -782,8 +793,8 @@ def describe(result: Mapping) -> Description:
         detail = ngettext("{actor} success against {opponent} · {how}", "{actor} successes against {opponent} · {how}",
                           result["actor_successes"]).format(actor=result["actor_successes"],
                                                             opponent=result["opponent_successes"], how=how)
-        groups = (_dice_group(pgettext("dice group", "actor"), result["actor_dice"]),
-                  _dice_group(pgettext("dice group", "opponent"), result["opponent_dice"]))
+        groups: tuple[DiceGroup, ...] = (_dice_group(pgettext("dice group", "actor"), result["actor_dice"]),
+                                         _dice_group(pgettext("dice group", "opponent"), result["opponent_dice"]))
         return Description(_(OUTCOME_WORDS[winner]), detail, groups, winner == "actor")
     if kind == "extended":
         outcome = result["outcome"]
@@ -815,13 +826,13 @@ def describe(result: Mapping) -> Description:
     detail = ngettext("{successes} success for SD {difficulty} · margin {margin}",
                       "{successes} successes for SD {difficulty} · margin {margin}", result["successes"]).format(
         successes=result["successes"], difficulty=difficulty, margin=margin(result["margin"]))
-    groups = []
+    listed: list[DiceGroup] = []
     if kind == "group":
         detail += " · " + ngettext("help {n} die", "help {n} dice", result["help_dice"]).format(n=result["help_dice"])
-        groups = [_dice_group(pgettext("dice group", "help {n}").format(n=i), faces)
+        listed = [_dice_group(pgettext("dice group", "help {n}").format(n=i), faces)
                   for i, faces in enumerate(result["helper_dice"], start=1)]
-    groups.insert(0, _dice_group(pgettext("dice group", "dice"), result["dice"]))
-    return Description(_(OUTCOME_WORDS[outcome]), detail, tuple(groups), outcome == "success")
+    listed.insert(0, _dice_group(pgettext("dice group", "dice"), result["dice"]))
+    return Description(_(OUTCOME_WORDS[outcome]), detail, tuple(listed), outcome == "success")
 
 
 # ---------------------------------------------------------------- the system
@@ -909,6 +920,7 @@ SYSTEM = System.of_module(globals(), game="MIR", gm="Exarch",
     extra_tables=(("Temporalité", TEMPORALITE),),
     die_words={"counted": "success", "critical": "critical success = 2"},   # English: said through pgettext("die")
     total_unit=" successes",                                               # pgettext("total unit")
+    total_unit_one=" success",                                             # pgettext("total unit")
     difficulty_word="SD",
     initiative="1d12",
     test_timers={"extended": "extended"},

@@ -19,7 +19,10 @@ import dataclasses
 import typing
 from dataclasses import MISSING, FrozenInstanceError
 from operator import attrgetter
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = ["record"]
 
@@ -52,8 +55,9 @@ def _make(cls: type[T], *, frozen: bool, eq: bool) -> type[T]:
     if not cls.__dict__.get("__doc__"):
         cls.__doc__ = cls.__name__          # (else dataclasses works out a signature for it)
     dataclasses.dataclass(cls, init=False, repr=False, eq=False)      # the fields, the defaults
-    fields = dataclasses.fields(cls)
-    cls.__init__ = _init(cls, fields, frozen)  # type: ignore[misc]
+    fields = dataclasses.fields(cast("type[DataclassInstance]", cls))  # (it is one now)
+    # The methods are set as dataclasses sets them (setattr): they are made here, not patched.
+    setattr(cls, "__init__", _init(cls, fields, frozen))
     shown = _getter(f.name for f in fields if f.repr)
     shown_names = [f.name for f in fields if f.repr]
 
@@ -62,7 +66,7 @@ def _make(cls: type[T], *, frozen: bool, eq: bool) -> type[T]:
         return f"{type(self).__qualname__}(" + ", ".join(
             f"{name}={value!r}" for name, value in zip(shown_names, values)) + ")"
 
-    cls.__repr__ = __repr__  # type: ignore[assignment]
+    setattr(cls, "__repr__", __repr__)
     if eq:
         key = _getter(f.name for f in fields if f.compare)
 
@@ -71,14 +75,14 @@ def _make(cls: type[T], *, frozen: bool, eq: bool) -> type[T]:
                 return key(self) == key(other)
             return NotImplemented
 
-        cls.__eq__ = __eq__  # type: ignore[assignment]
+        setattr(cls, "__eq__", __eq__)
         if frozen:
-            cls.__hash__ = lambda self: hash(key(self))  # type: ignore[assignment]
+            setattr(cls, "__hash__", lambda self: hash(key(self)))
         elif "__hash__" not in cls.__dict__ or cls.__dict__["__hash__"] is None:
-            cls.__hash__ = None  # type: ignore[assignment]    # mutable and compared by value
+            setattr(cls, "__hash__", None)    # mutable and compared by value
     if frozen:
-        cls.__setattr__ = _refuse_set  # type: ignore[assignment]
-        cls.__delattr__ = _refuse_delete  # type: ignore[assignment]
+        setattr(cls, "__setattr__", _refuse_set)
+        setattr(cls, "__delattr__", _refuse_delete)
     return cls
 
 

@@ -51,14 +51,19 @@ class Plugin:
     system: "System | str"
     table: Any = None
     sample: Path | None = None
+    # The game's own words: (gettext domain, folder holding <lang>/LC_MESSAGES/<domain>.mo),
+    # looked up first for every word gmscreen shows for this game (gmscreen.i18n.games).
+    catalogs: tuple[str, Path | str] | None = None
 
 
 def _shipped(system_id: str) -> Plugin:
     return Plugin(system_id, f"gmscreen.rules.{system_id}:SYSTEM", f"gmscreen.play.games.{system_id}:TABLE")
 
 
-# The rules' README order: the order of every list of systems.
-_plugins: dict[str, Plugin] = {sid: _shipped(sid) for sid in ("mir", "eclats", "magisphere", "tedeum", "arpeges")}
+# The games gmscreen ships, in the rules' README order: the order of every list of systems.
+# The project's own tests run on these, whatever else is installed beside them.
+SHIPPED: tuple[str, ...] = ("mir", "eclats", "magisphere", "tedeum", "arpeges")
+_plugins: dict[str, Plugin] = {sid: _shipped(sid) for sid in SHIPPED}
 _systems: dict[str, "System"] = {}
 _failures: list[PluginFailure] = []
 # The game whose sample a first run opens (DESIGN.md, "Command line").
@@ -91,6 +96,7 @@ def _discover() -> None:
             continue
         if plugin.id not in _plugins:
             _plugins[plugin.id] = plugin
+            _words(plugin)
             if rules is not None:
                 _systems[plugin.id] = rules
 
@@ -141,11 +147,25 @@ def register(plugin: Plugin, *, replace: bool = False) -> None:
         raise ValueError(f"system {plugin.id!r} is already registered")
     _plugins[plugin.id] = plugin
     _systems.pop(plugin.id, None)
+    _words(plugin)
+
+
+def _words(plugin: Plugin) -> None:
+    """The plugin's catalogs read from now on (or forgotten when it ships none)."""
+    from gmscreen.i18n import game_catalogs
+
+    if plugin.catalogs is not None:
+        game_catalogs.add_game_catalog(plugin.id, plugin.catalogs[0], plugin.catalogs[1])
+    else:
+        game_catalogs.remove_game_catalog(plugin.id)
 
 
 def unregister(system_id: str) -> None:
     """Forget a system registered at run time (tests clean up with it)."""
     _plugins.pop(system_id, None)
+    from gmscreen.i18n import games
+
+    games.remove_game_catalog(system_id)
     _systems.pop(system_id, None)
 
 

@@ -34,10 +34,10 @@ class DescriptionRenderer(Generic[T]):
     def text(self, text: str, role: str = "") -> T:
         """One literal piece; `role` says what it is (a die status, "label", "total", "good"...)
         so that a styled variant can give it its look."""
-        return text  # type: ignore[return-value]
+        return text  # type: ignore[return-value]    # (T is str here; a styled variant overrides both)
 
     def join(self, parts: Sequence[T], separator: str = "") -> T:
-        return separator.join(parts)  # type: ignore[arg-type, return-value]
+        return separator.join(parts)  # type: ignore[arg-type, return-value]    # (as above)
 
     # ------------------------------------------------------------ the pieces
 
@@ -95,8 +95,21 @@ def describe(system: System | None, result: Mapping[str, Any]) -> Description | 
         return None
     try:
         return system.describe(_Nullable(result))
-    except Exception:  # noqa: BLE001 - a damaged record falls back to plain words, never a crash
+    except Exception as error:  # noqa: BLE001 - plain words shown, never a crash; but said (`describe_failures`)
+        _failed.setdefault(system.id, f"{type(error).__name__}: {' '.join(str(error).split())}"[:200])
         return None
+
+
+_failed: dict[str, str] = {}      # system id -> the first error its describe raised
+
+
+def describe_failures(clear: bool = False) -> dict[str, str]:
+    """The systems whose `describe` raised (id -> the first error, one line), so a front end
+    says it instead of showing bare words in silence; `clear` forgets them once said."""
+    found = dict(_failed)
+    if clear:
+        _failed.clear()
+    return found
 
 
 class _Nullable(dict):

@@ -854,13 +854,13 @@ def _side_groups(result: Mapping[str, Any], p: str, who: str) -> list[DiceGroup]
         neg_sides = result.get(f"{p}negative_die") or max(neg)
         critical = sum(neg) > skill
         last = len(neg) - 1
-        faces = tuple(
+        neg_faces = tuple(
             Die(f, neg_sides, "exploded" if (i < last and f == neg_sides) else ("fumble" if critical else "plain"))
             for i, f in enumerate(neg)
         )
         label = (pgettext("dice group", "{who} negative die D{sides}").format(who=who, sides=neg_sides) if who
                  else pgettext("dice group", "negative die D{sides}").format(sides=neg_sides))
-        groups.append(DiceGroup(label, faces, sum(neg)))
+        groups.append(DiceGroup(label, neg_faces, sum(neg)))
     return groups
 
 

@@ -22,7 +22,7 @@ from gmscreen.campaign.rolllog import RollLog, append_one, rolls_path
 from gmscreen.campaign.samples import sample_path
 from gmscreen.campaign.store import load_campaign
 from gmscreen.campaign.validate import parse_campaign, validate_file
-from gmscreen.rules import SYSTEMS
+from gmscreen.rules import SYSTEMS, registry
 
 from _store_helpers import copy_sample, mir_campaign
 
@@ -297,7 +297,7 @@ def test_a_dangling_reference_lists_a_bounded_number_of_ids():
 
 
 def test_samples_have_no_dangling_reference(tmp_path):
-    for system in tuple(SYSTEMS):
+    for system in registry.SHIPPED:      # the shipped games, whatever plugin is installed
         camp = tmp_path / f"{system}.toml"
         shutil.copyfile(sample_path(system), camp)
         assert not [p for p in validate_file(camp) if "no character" in p.message or "no encounter" in p.message]

@@ -5,11 +5,28 @@ sample campaign on disk, through the line that starts the test and the turns of 
 
 from __future__ import annotations
 
+
+import pytest
+
 from gmscreen.campaign.model import Condition
 from gmscreen.play.encounter import next_turn
 from gmscreen.play.table_roll import roll_line
 from gmscreen.play.timers import record_interval, roll_interval
 from gmscreen.rules import resolve
+
+
+SEED = 1          # three tests in, still undecided (seeds 4 and 5 end it at the second)
+
+
+@pytest.fixture(autouse=True)
+def _steady_dice(monkeypatch):
+    """The intervals roll from a fixed seed: a random roll could end the extended test at
+    its second test, before the wound this test takes at the third."""
+    class Seeded:
+        def getrandbits(self, bits: int) -> int:
+            return SEED
+
+    monkeypatch.setattr("gmscreen.play.timers.random.SystemRandom", Seeded)
 
 
 def _roll(session, index: int):

@@ -380,3 +380,18 @@ def test_dice_expression_refusals_have_codes(text: str) -> None:
         parse_expression(text)
     assert caught.value.field == "expression" and caught.value.code in FR.rules
     assert rule_reason(caught.value) != caught.value.reason
+
+
+def test_one_add_messages_words_a_code_in_english_everywhere() -> None:
+    """`gmscreen.play.add_messages("en", …)` is the one door: the rules' own `str()` of the
+    error reads the English text too (it needed the rules' second add_messages)."""
+    from gmscreen.play import add_messages as one_door
+    from gmscreen.rules import errors
+
+    one_door("en", rules={"tide_test_code": "the tide is out ({hour})"})
+    try:
+        assert str(RequestError("dice", "tide_test_code", hour=3)) == "dice: the tide is out (3)"
+        assert errors.add_messages is errors.add_english
+    finally:
+        del ENGLISH["tide_test_code"], messages.catalog("en").own["rules"]["tide_test_code"]
+        errors._added.pop("tide_test_code", None)

@@ -51,7 +51,7 @@ def test_every_game_help_text_has_both_languages(lang: str) -> None:
 
 def test_the_grammar_help_in_english_keeps_what_the_gm_types(english) -> None:
     text = grammar_help("mir")
-    assert "One line = one test:" in text and "Difficulties: " in text and "Une ligne" not in text
+    assert "One line = one test:" in text and "Difficulties (SD): " in text and "Une ligne" not in text
     assert "loriane éloquence sd3" in text                # what to type stays as typed
     assert "Moyenne 3" in text                            # the game's difficulty labels too
     assert "simple test, SD 3" in text
@@ -124,3 +124,13 @@ def test_a_choice_the_prompt_does_not_offer_is_said_in_the_language(tmp_path, en
             roll.play(["x"])
     finally:
         session.close()
+
+
+def test_the_help_says_the_difficulties_in_the_games_own_words(french) -> None:
+    """The `?` help's difficulty line: the game's word for it and each row's note (it listed
+    bare names), from `LineRules.difficulty_help`, which a game may say otherwise."""
+    from gmscreen.play.quickroll import grammar_help
+
+    text = " ".join(grammar_help("mir").split())
+    assert "Difficultés (SD) : Triviale 0 (Réussite automatique), Très facile 1," in text
+    assert "Difficultés (seuil) :" in " ".join(grammar_help("eclats").split())

@@ -22,9 +22,9 @@ ALEXIS = {"system": "mir", "kind": "simple", "pool": 6, "difficulty": 2, "dice":
 
 
 def _described_vectors() -> list:
-    """Every golden case of every registered system that resolves to a description."""
+    """Every golden case of every shipped system that resolves to a description."""
     params = []
-    for system_id in registry.system_ids():
+    for system_id in registry.SHIPPED:
         path = VECTORS / f"{system_id}.toml"
         if not path.exists():
             continue
@@ -204,3 +204,17 @@ def test_a_side_is_named_as_the_gm_typed_it() -> None:
     assert short_name("Callia", "6d12 sd2") == "Callia"                     # not typed: the full name
     assert name_roles("marge de l'acteur +3", "le garde", None) == "marge du garde +3"
     assert name_roles("dé de chance (acteur)", "Thibault", None) == "dé de chance (Thibault)"
+
+
+def test_a_total_of_one_says_its_unit_in_the_singular(english) -> None:
+    """MIR's unit after a group's total: "= 1 success", "= 3 successes" (it said "= 1 successes");
+    a game without a singular keeps its one unit."""
+    mir = get_system("mir")
+    one = {"system": "mir", "kind": "simple", "pool": 3, "difficulty": 2, "dice": [1, 5, 8]}
+    assert CliRenderer(mir, one).lines(mir.describe(resolve(one)))[0].endswith("= 1 success")
+    same = dataclasses.replace(mir, total_unit_one="")
+    assert CliRenderer(same, one).lines(mir.describe(resolve(one)))[0].endswith("= 1 successes")
+    from gmscreen import i18n
+
+    i18n.set_language("fr")
+    assert CliRenderer(mir, one).lines(mir.describe(resolve(one)))[0].endswith("= 1 succès")

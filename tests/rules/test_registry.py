@@ -196,3 +196,21 @@ def test_register_refuses_a_taken_id_and_unregister_forgets() -> None:
     finally:
         registry.unregister("scratch")
     assert not registry.known("scratch")
+
+
+def test_the_project_tests_collect_the_shipped_games_whatever_is_installed(site: Path) -> None:
+    """With a game installed beside gmscreen (and no vector file of its own), the suites that
+    build lists of systems collect the same tests as without it: they test the shipped games."""
+    suites = ("tests/rules/test_vectors.py", "tests/campaign/test_validate.py", "tests/test_cli.py")
+
+    def collected(path: str) -> list[str]:
+        env = {"PYTHONPATH": path, "PATH": "/usr/bin:/bin", "LANGUAGE": "en"}
+        done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                               "-p", "no:xdist", *suites], cwd=REPO, env=env, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        return [line for line in done.stdout.splitlines() if "::" in line]
+
+    with_plugin = collected(f"{site}:{REPO}")
+    assert with_plugin == collected(str(REPO)) and len(with_plugin) > 100
+    assert not any("oned6" in test for test in with_plugin)

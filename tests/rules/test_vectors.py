@@ -9,16 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gmscreen.rules import RequestError, get_system, resolve
-
-
-def same(actual, expected) -> bool:
-    """Equal with the same JSON type: lists element by element, floats to 1e-12."""
-    if isinstance(expected, list):
-        return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(same(a, e) for a, e in zip(actual, expected)))
-    if isinstance(expected, float):
-        return type(actual) is float and abs(actual - expected) <= 1e-12
-    return type(actual) is type(expected) and actual == expected
+from gmscreen.rules.vectors import same      # the comparison `gmscreen vectors` makes
 
 
 def test_case(system_id: str, vector_case: dict) -> None:

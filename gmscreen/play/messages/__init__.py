@@ -68,7 +68,12 @@ def catalog(lang: str | None = None) -> Catalog:
 
 def add_messages(lang: str, *, rules: Mapping[str, str] | None = None, line: Mapping[str, str] | None = None,
                  fields: Mapping[str, str] | None = None) -> None:
-    """A third-party game's own codes and field names in one language (templates)."""
+    """A third-party game's own codes and field names in one language (templates): the one
+    door. In English they are also what `str(RequestError)` says (`rules.errors.add_english`)."""
+    if lang == "en" and rules:
+        from gmscreen.rules.errors import add_english
+
+        add_english(rules)
     own = catalog(lang).own
     own["rules"].update(rules or {})
     own["line"].update(line or {})

@@ -75,8 +75,7 @@ def grammar_help(system_id: str, width: int = DEFAULT_WIDTH) -> str:
                        width)
     for note in line.help_notes:
         lines += _wrap(_(note), width, "  ", "  ")
-    table = ", ".join(f"{d.label} {d.value}" for d in system.difficulties if d.label and d.value is not None)
-    lines += _wrap(_("Difficulties: {table}").format(table=table), width, "  ", "    ")
+    lines += _wrap(line.difficulty_help(system), width, "  ", "    ")
     lines += ["", _(_COMMON_TITLE)]
     lines += _wrap(_(_COMMON_FORM), width, "  ", "    ")
     bullet = "  · "

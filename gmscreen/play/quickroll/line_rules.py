@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from gmscreen.i18n import _
+
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
     from gmscreen.rules._base import System
@@ -44,6 +46,13 @@ class LineRules:
     def title(self, system: System) -> str:
         """The first line of the `?` help."""
         return self.help_title or f"{system.game} — {system.dice}"
+
+    def difficulty_help(self, system: System) -> str:
+        """The `?` help's line on difficulties, in the game's own words: its word for the
+        difficulty ("SD", "seuil") and each row of its table with its note. A game may say more."""
+        rows = ", ".join(f"{d.label} {d.value}" + (f" ({d.note})" if d.note else "")
+                         for d in system.difficulties if d.label and d.value is not None)
+        return _("Difficulties ({word}): {table}").format(word=system.difficulty_word, table=rows)
 
     def difficulty_token(self, value: int) -> str:
         """How a difficulty picked in the table is written into the line, so that the
