@@ -668,7 +668,7 @@ def _opposed_finals(actor: _Roller, opponent: _Roller, a_budget: int, o_budget: 
                          for k in keys[(side, rr)]]
             for side, other in (("a", "o"), ("o", "a")) for rr in (False, True)}
     finals: dict[tuple, int] = {}
-    levels = [[None] * (o_budget + 1) for _ in range(a_budget + 1)]
+    levels: list[list[_Lead | None]] = [[None] * (o_budget + 1) for _ in range(a_budget + 1)]
 
     def level(a: int, b: int) -> _Lead:
         here = levels[a][b]
@@ -837,12 +837,12 @@ class _Opposition:
                 d = depth - pa - pb
                 value: dict[tuple[int, int], int] = {}
                 for (x, y), c in moves:
-                    cls = self._class(pa + x, pb + y)
-                    if cls is None:
+                    ended = self._class(pa + x, pb + y)
+                    if ended is None:
                         for k, v in values[(pa + x, pb + y)].items():
                             value[k] = value.get(k, 0) + c * v * n ** (x + y - 1)
                     else:
-                        value[cls] = value.get(cls, 0) + c * n ** (d - 1)
+                        value[ended] = value.get(ended, 0) + c * n ** (d - 1)
                 values[(pa, pb)] = value
         for (pa, pb), w in self.running[fixed].items():
             scale = Fraction(w, 400 ** fixed * n ** (depth - pa - pb))
