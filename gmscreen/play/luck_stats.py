@@ -14,13 +14,21 @@ Two measures per character and per session, both from the roll log alone:
   fair dice is above one half (a sure success has luck 1 every time), so the mean is said,
   never judged: the verdict comes from the exact law above.
 
-A roll with no `luck` (logged before it existed) only lacks from the mean; a roll whose chance
-cannot be computed (a plain dice expression, an unknown kind) only lacks from the count.
+Each roll counts for every character who had dice in it, from their side (gmscreen/docs/luck.md):
+its actor (the record's `who`: `luck`, its success, its chance); the opponent the logged result
+names (`roll_sides`) when they rolled dice too (`opponent_luck`, computed from the logged request
+when the entry lacks it; their success is the opponent winning, or the attack failing); each
+helper who rolled dice of their own (MIR R9: the roller's luck and success, their side's). The
+table's tally counts each roll once, for its actor.
+
+A roll with no `luck` (no die rolled, or logged before luck existed) only lacks from the mean; a
+roll whose chance cannot be computed (a plain dice expression, an unknown kind) only lacks from
+the count. An entry logged before `sides` counts for its actor alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import field, replace
 from typing import Any, Callable, Iterable, Mapping
 
 from gmscreen.campaign.model import Campaign, RollRecord
@@ -31,6 +39,7 @@ from gmscreen.rules import RequestError, get_system
 from gmscreen.rules.records import record
 
 CURSED, BLESSED, FAIR, UNKNOWN = "cursed", "blessed", "fair", "unknown"
+ACTOR, OPPONENT, HELPER = "actor", "opponent", "helper"      # whose side a counted roll is seen from
 # A tail this unlikely under fair dice earns a verdict (one-sided, each way).
 VERDICT_TAIL = 0.05
 TABLE = ""          # the `who` of the whole table's tally
@@ -47,6 +56,7 @@ class RollLuck:
     luck: float | None          # from the result; None: not in the mean
     chance: float | None        # exact chance of success before the roll; None: not in the count
     success: bool | None        # the result was a success (None: no success or failure to read)
+    side: str = ACTOR           # seen from the actor's side, the opponent's, or a helper's
 
 
 @record
@@ -147,37 +157,100 @@ def success_of(result: Mapping[str, Any]) -> bool | None:
     return decided == "actor"
 
 
+def opponent_success_of(result: Mapping[str, Any]) -> bool | None:
+    """Success from the other side of a contest or an attack: the opponent winning, or the
+    action failing (None as `success_of`: nothing to read, or not decided yet)."""
+    decided = result.get("outcome", result.get("winner"))
+    if decided is None or decided == "pending":
+        return None
+    if "outcome" in result:
+        return decided not in ("success", "critical_success")
+    return decided == "opponent"
+
+
+def _luck(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1 else None
+
+
+def _chance(request: Mapping[str, Any] | None, chance_of: Callable[[Mapping[str, Any]], float]) -> float | None:
+    if request is None:
+        return None
+    try:
+        return float(chance_of(request))
+    except (RequestError, ValueError, TypeError, KeyError):
+        return None
+
+
 def roll_luck(record: RollRecord, chance_of: Callable[[Mapping[str, Any]], float] | None = None) -> RollLuck:
-    """One record counted (`chance_of`: the exact chance of a request, `play.chances.chance` by default)."""
+    """One record counted for its actor (`chance_of`: the exact chance of a request,
+    `play.chances.chance` by default)."""
     if chance_of is None:
         from .chances import chance as chance_of
-    luck = record.result.get("luck")
-    luck = float(luck) if isinstance(luck, (int, float)) and not isinstance(luck, bool) and 0 < luck <= 1 else None
     success = success_of(record.result)
-    chance: float | None = None
-    request = _dice_free(record.request) if success is not None else None
-    if request is not None:
-        try:
-            chance = float(chance_of(request))
-        except (RequestError, ValueError, TypeError, KeyError):
-            chance = None
-    return RollLuck(record.seq, record.session, clean(record.who), clean(record.line), luck, chance, success)
+    chance = _chance(_dice_free(record.request) if success is not None else None, chance_of)
+    return RollLuck(record.seq, record.session, clean(record.who), clean(record.line), _luck(record.result.get("luck")),
+                    chance, success)
+
+
+def opponent_luck(record: RollRecord) -> float | None:
+    """The luck of a record's opponent: as logged, else computed from the logged request and
+    result (an entry without it); None when the opponent rolled no die or it cannot be read."""
+    if "opponent_luck" in record.result:
+        return _luck(record.result["opponent_luck"])
+    from gmscreen.rules.luck import luck_function
+
+    try:
+        system = get_system(str(record.request.get("system")))
+        kind = system.kinds[str(record.request.get("kind"))]
+        luck = luck_function(system.id, kind, record.request)
+        return _luck(luck.opponent(record.result)) if luck is not None and luck.opponent is not None else None
+    except (RequestError, KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def roll_lucks(record: RollRecord, chance_of: Callable[[Mapping[str, Any]], float] | None = None,
+               opponent_chance_of: Callable[[Mapping[str, Any]], float] | None = None,
+               hidden: Iterable[str] = ()) -> list[RollLuck]:
+    """One record counted for each character who had dice in it, from their side (the module
+    says who): its actor first. `hidden`: the sides not to count (`public.roll_sight`: for the
+    players, a side a hidden character plays is never named, so never counted)."""
+    from .public import HELPER as HELPER_SIDE, OPPONENT as OPPONENT_SIDE
+    from .roll_sides import helpers_of, opponent_of
+
+    hidden = frozenset(hidden)
+    actor = roll_luck(record, chance_of)
+    out = [actor]
+    opponent = opponent_of(record.result) if OPPONENT_SIDE not in hidden else None
+    luck = opponent_luck(record) if opponent else None
+    if opponent and luck is not None:
+        if opponent_chance_of is None:
+            from .chances import opponent_chance as opponent_chance_of
+        success = opponent_success_of(record.result)
+        chance = _chance(_dice_free(record.request) if success is not None else None, opponent_chance_of)
+        out.append(RollLuck(record.seq, record.session, clean(opponent), actor.line, luck, chance, success, OPPONENT))
+    for helper in helpers_of(record.result) if HELPER_SIDE not in hidden else ():
+        out.append(replace(actor, who=clean(helper), side=HELPER))
+    return out
 
 
 def counted(records: Iterable[RollRecord], *, include_masked: bool = False,
             campaign: Campaign | None = None) -> list[RollLuck]:
-    """The rolls the statistics see: every one, or (for the players' ears) those players may
-    count (`public.may_count`: not a GM-only roll unrevealed, nor one of a hidden character)."""
-    from .public import may_count
+    """The rolls the statistics see, for each side that had dice in them: every one, or (for the
+    players' ears) those players may count (`public.may_count`: not a GM-only roll unrevealed,
+    nor one of a hidden character)."""
+    from .public import may_count, roll_sight
 
-    return [roll_luck(r) for r in records if include_masked or may_count(r, campaign)]
+    if include_masked:
+        return [one for r in records for one in roll_lucks(r)]
+    return [one for r in records if may_count(r, campaign)
+            for one in roll_lucks(r, hidden=roll_sight(r, campaign).hidden_sides)]
 
 
 def tallies(rolls: list[RollLuck], session: int | None = None) -> list[LuckTally]:
-    """The table's tally first, then one per character in the order they first rolled;
-    only `session`'s rolls when given."""
+    """The table's tally first (each roll once, for its actor), then one per character in the
+    order they first rolled, every roll they had dice in; only `session`'s rolls when given."""
     chosen = [r for r in rolls if session is None or r.session == session]
-    table = LuckTally(TABLE, session, list(chosen))
+    table = LuckTally(TABLE, session, [r for r in chosen if r.side == ACTOR])
     by_who: dict[str, LuckTally] = {}
     for r in chosen:
         by_who.setdefault(r.who, LuckTally(r.who, session)).rolls.append(r)

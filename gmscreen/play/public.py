@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from .quickroll.grammar import Draft
 
 # Told by every kind of every game: how lucky a roll was says how hard it was.
-_ALWAYS_SECRET = frozenset({"luck"})
+_ALWAYS_SECRET = frozenset({"luck", "opponent_luck"})
 # A system this copy cannot describe (a plugin gone): its fields are judged by their names, the
 # words its contract would use for the difficulty and what gives it away.
 _DIFFICULTY_WORDS = frozenset({"difficulty", "threshold", "target", "margin", "malus", "dc", "sd"})

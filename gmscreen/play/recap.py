@@ -329,7 +329,8 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
     for r in shown:
         if log_line(r, _system(r), campaign=campaign).tone in (CRIT, FUMBLE) or _critical(r.result):
             recap.criticals.append(notes[r.seq])
-    counted = [luck_stats.roll_luck(r) for r in shown]
+    counted = [one for r in shown
+               for one in luck_stats.roll_lucks(r, hidden=() if gm else roll_sight(r, campaign).hidden_sides)]
     recap.luck = luck_stats.tallies(counted, wanted)
     table = recap.luck[0]
     # The luckiest and unluckiest are said with their luck: for the players, among the rolls

@@ -19,6 +19,7 @@ from gmscreen.rules import RequestError, get_system
 
 from .effects import noted
 from .public import noted_sides, timer_fields
+from .roll_sides import with_sides
 from .quickroll.choices import RollFlow, spending
 from .quickroll.grammar import Draft, QuickRollError, parse
 from .session_table import RollTable, SessionTable
@@ -159,7 +160,7 @@ class TableRoll:
             pending = final
         self.pending = None
         record = self.table.record_roll(who=draft.who, line=draft.line, request=flow.request,
-                                        result=noted_sides(noted(result, draft), draft, self.session.campaign),
+                                        result=logged(result, draft, self.session.campaign),
                                         gm_only=self.gm_only, seed=flow.seed,
                                         pending=pending.id if pending else None)
         self.record = record
@@ -256,8 +257,7 @@ class TableRoll:
                        for s in spending(draft, flow.result, self.session.campaign) + flow.gains)
         return PendingRoll(old.id if old else new_pending_id(), old.time if old else now_iso(),
                            self.session.campaign.session, draft.who, draft.line, copy.deepcopy(flow.request),
-                           copy.deepcopy(noted_sides(noted(flow.result, draft), draft, self.session.campaign)),
-                           self.gm_only, flow.seed,
+                           copy.deepcopy(logged(flow.result, draft, self.session.campaign)), self.gm_only, flow.seed,
                            spends)
 
     def _write_pending(self, pending: PendingRoll) -> None:
@@ -293,6 +293,14 @@ def _answer(flow: RollFlow, keys: Sequence[str], policy: str | None, choose: Cal
         raise ChoiceError(ngettext("{n} choice left over ({keys}): the roll asked no more",
                                    "{n} choices left over ({keys}): the roll asked no more", len(keys))
                           .format(n=len(keys), keys=", ".join(map(repr, keys))))
+
+
+def logged(result: dict[str, Any], draft: Draft, campaign: Campaign | None = None) -> dict[str, Any]:
+    """The result as the log keeps it: the conditions applied (`effects.noted`), the sides a
+    hidden character plays (`public.noted_sides`), and the other characters who rolled dice in it
+    (`roll_sides`: the opponent, helpers with dice of their own)."""
+    opponent = next((s.name for s in draft.sides if s.role == "opponent" and s.character is not None), None)
+    return with_sides(noted_sides(noted(result, draft), draft, campaign), opponent, draft.dice_helpers)
 
 
 def roll_line(session: CampaignSession, text: str, *, selected: str | None = None, keys: Sequence[str] = (),

@@ -242,9 +242,11 @@ def interval_log_fields(campaign: Campaign, timer: Timer, rolled: IntervalRoll, 
     result; GM-only when the timer is, the sides a hidden character plays noted
     (`gmscreen.play.public`: what players may see of it was decided when the timer started)."""
     from .public import noted_timer_result
+    from .roll_sides import with_sides
 
+    result = with_sides(noted_timer_result(rolled.result, timer), name_of(campaign, timer.opponent) if timer.opponent else None)
     return {"who": name_of(campaign, timer.who), "line": f"{timer.label} · {rolled.step}" + said,
-            "request": rolled.request, "result": noted_timer_result(rolled.result, timer), "gm_only": timer.gm_only}
+            "request": rolled.request, "result": result, "gm_only": timer.gm_only}
 
 
 def record_interval(b: EditBuilder, index: int, timer: Timer, rolled: IntervalRoll) -> None:

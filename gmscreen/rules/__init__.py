@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 from . import registry
-from .luck import luck_function, probability
+from .luck import luck_function, lucks, probability
 from .registry import Plugin, register
 
 
@@ -98,10 +98,11 @@ def resolve(request: Mapping[str, Any], *, seed: int | None = None) -> dict:
     result = kind.resolve(reader, make_rng(seed))
     reader.finish()
     out = {"system": system.id, "kind": kind.name, "hidden": hidden, **result}
-    luck_of = luck_function(system.id, kind, request)
-    if luck_of is not None:
-        # The chance, before the roll, of a result at least as good for the roller (its kind's order).
-        out["luck"] = luck_of(out)
+    luck = luck_function(system.id, kind, request)
+    if luck is not None:
+        # The chance, before the roll, of a result at least as good for the roller (its kind's
+        # order, the policy playing the choices); null for a roll without dice.
+        out.update(lucks(luck, out))
     return out
 
 

@@ -303,8 +303,10 @@ class Kind:
     # does not split its reading out): `check` computes the odds instead.
     check: Callable[[Reader], object] | None = None
     # Reads the request (no dice) as `odds` does and returns the function that gives a resolved
-    # outcome its `luck` (gmscreen.rules.luck); None: the kind's outcomes carry no luck.
-    luck: Callable[[Reader], Callable[[Mapping[str, Any]], float]] | None = None
+    # outcome its `luck` (None for an outcome rolled with no die), or a `gmscreen.rules.luck.Luck`
+    # holding that and the opponent's (`opponent_luck`); None: the kind's outcomes carry no luck.
+    # The order each kind uses, over the whole roll under its policy: gmscreen/docs/luck.md.
+    luck: Callable[[Reader], Any] | None = None
 
 
 @record(frozen=True)

@@ -15,7 +15,7 @@ from gmscreen.i18n import N_, _, pgettext
 from ._base import (
     DiceGroup, Description, DiceSource, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader,
     RequestError, Stat, StatGroup, System, forced_mode)
-from .luck import LuckOf, probability
+from .luck import Luck, LuckOf, probability
 from .render import margin
 
 CARACTERISTIQUES = (
@@ -429,25 +429,28 @@ def _luck_one_roll(reader: Reader) -> LuckOf:
     return _luck_roll(LAWS[(open_roll, False)], "roll")
 
 
-def _luck_two_rolls(reader: Reader) -> LuckOf:
-    """Opposition in two rolls: the actor's margin over the opponent's, at least this gap."""
+def _luck_two_rolls(reader: Reader) -> Luck:
+    """Opposition in two rolls: the actor's margin over the opponent's, at least this gap; the
+    opponent's luck, at most this gap (both rolled their dice)."""
     _actor, _opponent, open_roll = _levels(reader)
     law = LAWS[(open_roll, True)]
-    known: dict[int, float] = {}
+    known: dict[int, tuple[float, float]] = {}
 
-    def luck(result: Mapping) -> float:
+    def both(result: Mapping) -> tuple[float, float]:
         gap = result["actor_roll"] - result["opponent_roll"]
         if gap not in known:
-            known[gap] = probability(law.ge(gap))
+            known[gap] = (probability(law.ge(gap)), probability(1 - law.ge(gap + 1)))
         return known[gap]
 
-    return luck
+    return Luck(lambda result: both(result)[0], lambda result: both(result)[1])
 
 
-def _luck_confrontation(reader: Reader) -> LuckOf:
+def _luck_confrontation(reader: Reader) -> Luck:
     """Confrontation: a success beats a failure, then the actor's margin orders (a parried action
     with a high margin is luckier than a missed one). The parry is the defender's choice as the
-    request states it (R9: only a successful action is parried)."""
+    request states it (R9: only a successful action is parried). The defender, who rolls only to
+    parry, has the reversed order's luck among the actions they parried or not: given the parry
+    was rolled; none when it was not."""
     actor_final, defender_final, open_roll, parry = _confrontation_inputs(reader)
     law = LAWS[(open_roll, False)]
     unparried = 1 - law.ge(-defender_final) if parry else Fraction(1)
@@ -461,7 +464,16 @@ def _luck_confrontation(reader: Reader) -> LuckOf:
             return probability(reach(m) * unparried)
         return probability(reach(0) * unparried + reach(m) - reach(max(m, 0)) * unparried)
 
-    return luck
+    def defender(result: Mapping) -> float | None:
+        if not result["parry_rolled"]:
+            return None
+        m = result["actor_margin"]                       # >= 0: the parry is rolled on a success
+        up_to = (reach(0) - reach(m + 1)) / reach(0)     # P(actor margin <= m | a success)
+        if result["outcome"] == "success":
+            return probability((1 - unparried) + unparried * up_to)
+        return probability((1 - unparried) * up_to)
+
+    return Luck(luck, defender)
 
 
 # ---------------------------------------------------------------- describe

@@ -14,7 +14,7 @@ from gmscreen.i18n import N_, _, ngettext, pgettext
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System)
-from .luck import LuckOf, probability
+from .luck import Ladder, LuckOf
 from .records import record
 from .render import margin
 
@@ -183,25 +183,42 @@ def _odds(reader: Reader) -> dict:
 _RANK = {"critical_failure": 0, "automatic_failure": 1, "failure": 2, "success": 3}
 
 
+@lru_cache(maxsize=4096)
+def _final_ladder(test: _Test) -> Ladder:
+    """Ways to each final (outcome, result) out of SIDES**max_rolls, the whole roll played as the
+    policy plays it (best: roll again while the stop would not succeed; single: one roll). The
+    dice rolled away are part of it. A test whose policy rolls no die (R5: the skill suffices)
+    but was rolled all the same is measured as `best` plays it from the first roll."""
+    ways: dict[tuple[int, int], int] = {}
+    reaching = 1
+    last = test.max_rolls()
+    for stage in range(1, last + 1):
+        weight = SIDES ** (last - stage)
+        going_on = 0
+        for face in range(SIDES):
+            outcome = test.judge([1] * (stage - 1) + [face])
+            if outcome == "success" or stage == last:
+                key = (_RANK[outcome], face + test.skill)
+                ways[key] = ways.get(key, 0) + reaching * weight
+            else:
+                going_on += 1
+        reaching *= going_on
+        if not reaching:
+            break
+    return Ladder(ways, SIDES ** last)
+
+
 def _luck(reader: Reader) -> LuckOf:
-    """The choice made is the number of rolls (R3, R4), taken as fixed: only the kept die is luck,
-    ordered by the outcome (success, failure, automatic, critical failure), then the result.
-    No die rolled: luck 1."""
+    """The final result, by outcome (success, failure, automatic failure, critical failure), then
+    by result (kept die + skill); the chance of one at least as good over the whole roll, every
+    reroll the policy makes included (R3, R4). No die rolled: no luck."""
     test = _read(reader)
-    known: dict[int, tuple[tuple[int, int], ...]] = {}
+    ladder = _final_ladder(test) if test.max_rolls() else None
 
-    def keys(rolls: int) -> tuple[tuple[int, int], ...]:
-        if rolls not in known:
-            known[rolls] = tuple((_RANK[test.judge([1] * (rolls - 1) + [face])], face + test.skill)
-                                 for face in range(SIDES))
-        return known[rolls]
-
-    def luck(result: Mapping) -> float:
-        rolls = result["rolls"]
-        if rolls == 0:
-            return 1.0
-        mine = (_RANK[result["outcome"]], result["result"])
-        return probability(sum(1 for key in keys(rolls) if key >= mine), SIDES)
+    def luck(result: Mapping) -> float | None:
+        if not result["rolls"] or ladder is None:
+            return None
+        return ladder.at_least((_RANK[result["outcome"]], result["result"]))
 
     return luck
 

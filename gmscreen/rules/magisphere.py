@@ -10,6 +10,7 @@ import threading
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from dataclasses import replace
+from fractions import Fraction
 from functools import lru_cache
 from typing import Mapping
 
@@ -19,7 +20,7 @@ from gmscreen.i18n.typography import signed
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System, forced_mode)
-from .luck import LuckOf, probability
+from .luck import Ladder, Luck, LuckOf, probability
 from .records import record
 from .render import margin
 
@@ -575,124 +576,366 @@ def _odds_extended(reader: Reader) -> dict:
 
 
 # ---------------------------------------------------------------- luck (the chance of doing at least as well)
+#
+# Every luck here is over the whole roll as the policy plays it (R6, R7: the losing or failing
+# side rerolls while it has points), the dice rerolled away included: the chance that the roll,
+# from its first die, ends at least as well. gmscreen/docs/luck.md states each order.
 
 _RANK = {"critical_failure": 0, "failure": 1, "success": 2, "critical_success": 3}
+_WINNER_RANK = {"opponent": 0, "tie": 1, "actor": 2}
+
+
+def _simple_key(roller: _Roller, natural: int, rerolled: bool, target: int) -> tuple[int, int]:
+    score = roller.score(natural, rerolled)
+    return _RANK[_judge(natural, score, target)], score
+
+
+@lru_cache(maxsize=256)
+def _simple_ladder(roller: _Roller, target: int, budget: int) -> Ladder:
+    """Ways to each final (outcome, score) out of 20**(budget + 1): the first roll stands unless
+    it fails; each reroll stands unless it fails and points remain; the last one stands."""
+    first = [_simple_key(roller, face, False, target) for face in range(1, D20 + 1)]
+    later = [_simple_key(roller, face, True, target) for face in range(1, D20 + 1)]
+    failing = {_RANK[name] for name in _FAILING}
+    ways: dict[tuple[int, int], int] = {}
+
+    def add(key: tuple[int, int], weight: int) -> None:
+        ways[key] = ways.get(key, 0) + weight
+
+    if budget == 0:
+        for key in first:
+            add(key, 1)
+        return Ladder(ways, D20)
+    fail_first = sum(1 for key in first if key[0] in failing)
+    q = sum(1 for key in later if key[0] in failing)     # below 20: a natural 20 never fails
+    geometric = (D20 ** budget - q ** budget) // (D20 - q)        # sum of q^j 20^(budget-1-j), j < budget
+    for key in first:
+        if key[0] not in failing:
+            add(key, D20 ** budget)
+    for key in later:
+        add(key, fail_first * (q ** (budget - 1) if key[0] in failing else geometric))
+    return Ladder(ways, D20 ** (budget + 1))
 
 
 def _luck_simple(reader: Reader) -> LuckOf:
-    """The choice made is the number of rerolls (Impulsion spent, R6), taken as fixed: only the
-    kept d20 is luck, ordered by the outcome (natural 20 first, natural 1 last), then the score."""
-    roller, target, _limit = _simple_inputs(reader)
-    known: dict[bool, list[tuple[int, int]]] = {}
-
-    def luck(result: Mapping) -> float:
-        rerolled = result["rerolls"] > 0
-        if rerolled not in known:
-            keys = []
-            for face in range(1, D20 + 1):
-                score = roller.score(face, rerolled)
-                keys.append((_RANK[_judge(face, score, target)], score))
-            known[rerolled] = sorted(keys)
-        keys = known[rerolled]
-        mine = (_RANK[result["outcome"]], result["score"])
-        return probability(len(keys) - bisect_left(keys, mine), D20)
-
-    return luck
+    """The kept d20's outcome (natural 20 first, natural 1 last), then the score; over the whole
+    roll, the first die and each reroll the policy buys with Impulsion (R5–R7, R12)."""
+    roller, target, limit = _simple_inputs(reader)
+    ladder = _simple_ladder(replace(roller, impulsions_key=""), target, roller.reroll_budget(limit))
+    return lambda result: ladder.at_least((_RANK[result["outcome"]], result["score"]))
 
 
-def _contest_key(a_nat: int, a_score: int, o_nat: int, o_score: int) -> tuple[int, int]:
-    """How well the actor did in one exchange: the naturals first (R16, R17: a 20 over a plain
-    face over a 1), then, between like naturals, the score margin (R14)."""
-    a_key, o_key = _key(a_nat, a_score), _key(o_nat, o_score)
-    if a_key[0] != o_key[0]:
-        return a_key[0] - o_key[0], 0
-    return 0, a_key[1] - o_key[1]
+def _contest_key(a_nat: int, a_score: int, o_nat: int, o_score: int) -> tuple[int, int, int]:
+    """How well the actor did in one exchange: who wins (R14–R17), then the réussites the exchange
+    gives each side (R19–R21: a natural 20 two, three against a natural 1, a natural 1 one to the
+    other), then the score margin."""
+    winner, _by, a_points, o_points = _contest(a_nat, a_score, o_nat, o_score)
+    return _WINNER_RANK[winner], a_points - o_points, a_score - o_score
 
 
-def _luck_opposed(reader: Reader) -> LuckOf:
-    """The choice made is each side's number of rerolls, taken as fixed: only the kept d20s are
-    luck, the actor winning by at least as much (`_contest_key`)."""
-    _, _, actor, opponent, _limit = _opposed_inputs(reader)
-    known: dict[tuple[bool, bool], list[tuple[int, int]]] = {}
+class _Lead:
+    """The states of an opposition after some rerolls, with `a` and `b` points left: the side
+    that leads, its kept face, whether it was rerolled; the other side rerolls next. Masses
+    are numerators over 20**(rolls so far); faces reached by a range of rerolls wait in `rise`
+    (added to every face from an index up)."""
 
-    def luck(result: Mapping) -> float:
-        rerolled = (len(result["actor_dice"]) > 1, len(result["opponent_dice"]) > 1)
-        if rerolled not in known:
-            known[rerolled] = sorted(
-                _contest_key(a, actor.score(a, rerolled[0]), o, opponent.score(o, rerolled[1]))
-                for a in range(1, D20 + 1) for o in range(1, D20 + 1))
-        keys = known[rerolled]
-        mine = _contest_key(result["actor_natural"], result["actor_score"],
+    __slots__ = ("actor", "opponent", "rise_actor", "rise_opponent")
+
+    def __init__(self) -> None:
+        self.actor = {False: [0] * D20, True: [0] * D20}        # the actor leads, the opponent rerolls
+        self.opponent = {False: [0] * D20, True: [0] * D20}     # the opponent leads, the actor rerolls
+        self.rise_actor = [0] * (D20 + 1)
+        self.rise_opponent = [0] * (D20 + 1)
+
+    def settle(self) -> None:
+        for rise, lead in ((self.rise_actor, self.actor[True]), (self.rise_opponent, self.opponent[True])):
+            acc = 0
+            for i in range(D20):
+                acc += rise[i]
+                lead[i] += acc
+
+
+@lru_cache(maxsize=256)
+def _opposed_finals(actor: _Roller, opponent: _Roller, a_budget: int, o_budget: int) -> dict[tuple, int]:
+    """Ways to end on each (actor face, actor rerolled, opponent face, opponent rerolled), out of
+    20**(2 + a_budget + o_budget), the losing side rerolling while it loses and has points and a
+    tie stopping (the random-mode policy). Faces sorted by face are sorted by strength (`_key`),
+    so the rerolls that tie or beat the leader are one run of faces: each state costs O(1)."""
+    keys = {("a", rr): [_key(f, actor.score(f, rr)) for f in range(1, D20 + 1)] for rr in (False, True)}
+    keys.update({("o", rr): [_key(f, opponent.score(f, rr)) for f in range(1, D20 + 1)] for rr in (False, True)})
+    # For a leader's face: the other side's rerolls below it (lo of them) and up to a tie (hi).
+    cuts = {(side, rr): [(bisect_left(keys[(other, True)], k), bisect_right(keys[(other, True)], k))
+                         for k in keys[(side, rr)]]
+            for side, other in (("a", "o"), ("o", "a")) for rr in (False, True)}
+    finals: dict[tuple, int] = {}
+    levels: list[list[_Lead | None]] = [[None] * (o_budget + 1) for _ in range(a_budget + 1)]
+
+    def level(a: int, b: int) -> _Lead:
+        here = levels[a][b]
+        if here is None:
+            here = levels[a][b] = _Lead()
+        return here
+
+    start = level(a_budget, o_budget)
+    first_ends: dict[tuple, int] = {}
+    for af, ka in enumerate(keys[("a", False)], start=1):
+        for of, ko in enumerate(keys[("o", False)], start=1):
+            if ka > ko and o_budget:
+                start.actor[False][af - 1] += 1
+            elif ko > ka and a_budget:
+                start.opponent[False][of - 1] += 1
+            else:
+                k = (af, False, of, False)
+                first_ends[k] = first_ends.get(k, 0) + 1
+    full = D20 ** (a_budget + o_budget)
+    for k, w in first_ends.items():
+        finals[k] = w * full
+    for total in range(a_budget + o_budget, 0, -1):
+        for a in range(min(a_budget, total), max(0, total - o_budget) - 1, -1):
+            b = total - a
+            here = levels[a][b]
+            if here is None:
+                continue
+            here.settle()
+            ends: dict[tuple, int] = {}          # numerators over 20**(rolls so far + 1)
+            for rr in (False, True):
+                # The actor leads with face f: the opponent rerolls (b >= 1 here).
+                masses, cut = here.actor[rr], cuts[("a", rr)]
+                for f in range(1, D20 + 1):
+                    m = masses[f - 1]
+                    if not m:
+                        continue
+                    lo, hi = cut[f - 1]
+                    if b > 1:
+                        level(a, b - 1).actor[rr][f - 1] += m * lo
+                        first = lo + 1
+                    else:
+                        first = 1
+                    last = D20 if not a else hi
+                    if hi < D20 and a:
+                        level(a, b - 1).rise_opponent[hi] += m
+                    for g in range(first, last + 1):
+                        k = (f, rr, g, True)
+                        ends[k] = ends.get(k, 0) + m
+                # The opponent leads with face g: the actor rerolls (a >= 1 here).
+                masses, cut = here.opponent[rr], cuts[("o", rr)]
+                for g in range(1, D20 + 1):
+                    m = masses[g - 1]
+                    if not m:
+                        continue
+                    lo, hi = cut[g - 1]
+                    if a > 1:
+                        level(a - 1, b).opponent[rr][g - 1] += m * lo
+                        first = lo + 1
+                    else:
+                        first = 1
+                    last = D20 if not b else hi
+                    if hi < D20 and b:
+                        level(a - 1, b).rise_actor[hi] += m
+                    for f in range(first, last + 1):
+                        k = (f, True, g, rr)
+                        ends[k] = ends.get(k, 0) + m
+            levels[a][b] = None
+            scale = D20 ** (total - 1)          # from 20**(rolls so far + 1) to the common 20**(2 + budgets)
+            for k, w in ends.items():
+                finals[k] = finals.get(k, 0) + w * scale
+    return finals
+
+
+def _opposed_ladder(actor: _Roller, opponent: _Roller, limit: str) -> Ladder:
+    a_budget, o_budget = actor.reroll_budget(limit), opponent.reroll_budget(limit)
+    ways: dict[tuple[int, int, int], int] = {}
+    for (af, arr, of, orr), w in _opposed_finals(actor, opponent, a_budget, o_budget).items():
+        key = _contest_key(af, actor.score(af, arr), of, opponent.score(of, orr))
+        ways[key] = ways.get(key, 0) + w
+    return Ladder(ways, D20 ** (2 + a_budget + o_budget))
+
+
+def _luck_opposed(reader: Reader) -> Luck:
+    """Who wins, then the réussites the exchange gives (`_contest_key`), then the score margin;
+    over the whole exchange, each side's rerolls as the policy buys them. The opponent's luck is
+    the same order reversed: the actor doing at most as well."""
+    _, _, actor, opponent, limit = _opposed_inputs(reader)
+    ladder = _opposed_ladder(replace(actor, impulsions_key=""), replace(opponent, impulsions_key=""), limit)
+
+    def key(result: Mapping) -> tuple[int, int, int]:
+        return _contest_key(result["actor_natural"], result["actor_score"],
                             result["opponent_natural"], result["opponent_score"])
-        return probability(len(keys) - bisect_left(keys, mine), D20 * D20)
 
-    return luck
-
-
-def _standing(a_points: int, o_points: int, target: int) -> tuple[int, int]:
-    """How well the actor stands in an extended opposition: won (2), running or tied (1), lost (0),
-    then by the réussites' margin."""
-    decided = _decided(a_points, o_points, target)
-    return {"actor": 2, "opponent": 0}.get(decided or "", 1), a_points - o_points
+    return Luck(lambda result: ladder.at_least(key(result)), lambda result: ladder.at_most(key(result)))
 
 
-class _Rounds:
-    """How an extended opposition stands after each round (R18–R22), as integer ways over 400**j
-    by `_standing`; grown on demand."""
+# -- extended opposition
 
-    def __init__(self, actor: _Roller, opponent: _Roller, target: int) -> None:
-        self.moves = sorted(_round_points(actor, opponent).items())
-        self.target = target
+
+def _final_key(winner: str, a_points: int, o_points: int, rounds: int) -> tuple[int, int, int]:
+    """How an extended opposition ended, for the actor: who won (R18, R22), then the réussites'
+    margin, then the rounds: a win sooner is better, a loss later is better (held out longer)."""
+    rank = _WINNER_RANK[winner]
+    return rank, a_points - o_points, -rounds if rank == 2 else rounds if rank == 0 else 0
+
+
+_RUNNING = 1          # a running opposition ranks with a tie: between every win and every loss
+
+
+class _Opposition:
+    """Every way an extended opposition can go (R18–R22), each round's point pairs as its sides
+    play it: `rounds`, the moves of the rounds with their own settings (R18), in order; `later`,
+    those of every round after them. After j rounds: `running[j]`, ways by points still
+    undecided, and `ended[j]`, ways by (winner rank, margin) of those ended at round j, both over
+    400**j; `totals`, the exact chance of ending in each (winner rank, margin), over all rounds."""
+
+    def __init__(self, rounds: tuple[tuple, ...], later: tuple, target: int) -> None:
+        self.rounds, self.later, self.target = rounds, later, target
         self.running: list[dict[tuple[int, int], int]] = [{(0, 0): 1}]
         self.ended: list[dict[tuple[int, int], int]] = [{}]
         self.lock = threading.Lock()
+        self._totals: dict[tuple[int, int], Fraction] | None = None
 
-    def after(self, j: int) -> dict[tuple[int, int], int]:
-        """Ways by standing after j rounds (a decided opposition keeps its standing)."""
+    def _moves(self, j: int) -> tuple:
+        """The moves of round j + 1."""
+        return self.rounds[j] if j < len(self.rounds) else self.later
+
+    def _class(self, a_points: int, o_points: int) -> tuple[int, int] | None:
+        winner = _decided(a_points, o_points, self.target)
+        return None if winner is None else (_WINNER_RANK[winner], a_points - o_points)
+
+    def upto(self, j: int) -> None:
         with self.lock:
             while len(self.running) <= j:
-                self._grow()
-        out = {key: w for key, w in self.ended[j].items()}
-        for (pa, pb), w in self.running[j].items():
-            key = _standing(pa, pb, self.target)
-            out[key] = out.get(key, 0) + w
+                moves = self._moves(len(self.running) - 1)
+                running: dict[tuple[int, int], int] = {}
+                ended: dict[tuple[int, int], int] = {}
+                for (pa, pb), w in self.running[-1].items():
+                    for (x, y), c in moves:
+                        state = (pa + x, pb + y)
+                        cls = self._class(*state)
+                        into = running if cls is None else ended
+                        k = state if cls is None else cls
+                        into[k] = into.get(k, 0) + w * c
+                self.running.append(running)
+                self.ended.append(ended)
+
+    def totals(self) -> dict[tuple[int, int], Fraction]:
+        """Chance of each (winner rank, margin) over every way the opposition ends: the rounds
+        with their own settings step by step, then every later round's absorbing chain solved
+        exactly (a round giving no point loops: the others are divided by n = 400 - its ways)."""
+        if self._totals is not None:
+            return self._totals
+        fixed = len(self.rounds)
+        self.upto(fixed)
+        out: dict[tuple[int, int], Fraction] = {}
+        for j in range(fixed + 1):
+            for cls, w in self.ended[j].items():
+                out[cls] = out.get(cls, 0) + Fraction(w, 400 ** j)
+        moves = [(xy, c) for xy, c in self.later if xy != (0, 0)]
+        n = sum(c for _xy, c in moves)
+        depth = 2 * self.target - 1
+        values: dict[tuple[int, int], dict[tuple[int, int], int]] = {}   # P * n**(depth - pa - pb)
+        for pa in range(self.target - 1, -1, -1):
+            for pb in range(self.target - 1, -1, -1):
+                d = depth - pa - pb
+                value: dict[tuple[int, int], int] = {}
+                for (x, y), c in moves:
+                    ended = self._class(pa + x, pb + y)
+                    if ended is None:
+                        for k, v in values[(pa + x, pb + y)].items():
+                            value[k] = value.get(k, 0) + c * v * n ** (x + y - 1)
+                    else:
+                        value[ended] = value.get(ended, 0) + c * n ** (d - 1)
+                values[(pa, pb)] = value
+        for (pa, pb), w in self.running[fixed].items():
+            scale = Fraction(w, 400 ** fixed * n ** (depth - pa - pb))
+            for cls, v in values[(pa, pb)].items():
+                out[cls] = out.get(cls, 0) + v * scale
+        self._totals = out
         return out
 
-    def _grow(self) -> None:
-        scale = D20 * D20
-        ended = {key: w * scale for key, w in self.ended[-1].items()}
-        running: dict[tuple[int, int], int] = {}
-        for (pa, pb), w in self.running[-1].items():
-            for (x, y), c in self.moves:
-                state = (pa + x, pb + y)
-                if _decided(*state, self.target) is None:
-                    running[state] = running.get(state, 0) + w * c
-                else:
-                    key = _standing(*state, self.target)
-                    ended[key] = ended.get(key, 0) + w * c
-        self.running.append(running)
-        self.ended.append(ended)
+    def _ended_by(self, cls: tuple[int, int], rounds: int) -> Fraction:
+        """Chance of ending in `cls` within `rounds` rounds."""
+        self.upto(rounds)
+        return sum((Fraction(self.ended[j].get(cls, 0), 400 ** j) for j in range(rounds + 1)), Fraction(0))
+
+    def better(self, result: Mapping, strictly: bool) -> Fraction:
+        """Chance of a standing better than the result's (or as good, unless `strictly`): over every
+        way to end for a decided opposition, over every standing after as many rounds for one
+        still running (an opposition decided before stays as it ended)."""
+        j, a, o = result["rounds"], result["actor_points"], result["opponent_points"]
+        if result["winner"] == "pending":
+            mine = (_RUNNING, a - o, 0)
+            self.upto(j)
+            ways = sum(w * 400 ** (j - i) for i in range(j + 1) for (rank, m), w in self.ended[i].items()
+                       if _beats((rank, m, _final_key_rounds(rank, i)), mine, strictly))
+            ways += sum(w for (pa, pb), w in self.running[j].items() if _beats((_RUNNING, pa - pb, 0), mine, strictly))
+            return Fraction(ways, 400 ** j)
+        mine = _final_key(result["winner"], a, o, j)
+        cls = mine[:2]
+        out = sum((p for c, p in self.totals().items() if c > cls), Fraction(0))
+        rank = cls[0]
+        if rank == _WINNER_RANK["actor"]:          # as good: as soon or sooner
+            out += self._ended_by(cls, j - 1 if strictly else j)
+        elif rank == _WINNER_RANK["opponent"]:     # as good: as late or later
+            out += self.totals().get(cls, Fraction(0)) - self._ended_by(cls, j if strictly else j - 1)
+        elif not strictly:
+            out += self.totals().get(cls, Fraction(0))
+        return out
+
+
+def _final_key_rounds(rank: int, rounds: int) -> int:
+    return -rounds if rank == _WINNER_RANK["actor"] else rounds if rank == _WINNER_RANK["opponent"] else 0
+
+
+def _beats(key: tuple, mine: tuple, strictly: bool) -> bool:
+    return key > mine if strictly else key >= mine
+
+
+def _moves(actor: _Roller, opponent: _Roller) -> tuple:
+    return tuple(sorted(_round_points(actor, opponent).items()))
 
 
 @lru_cache(maxsize=64)
-def _rounds(actor: _Roller, opponent: _Roller, target: int) -> _Rounds:
-    return _Rounds(actor, opponent, target)
+def _opposition(rounds: tuple[tuple, ...], later: tuple, target: int) -> _Opposition:
+    return _Opposition(rounds, later, target)
 
 
-def _luck_extended(reader: Reader) -> LuckOf:
-    """Extended opposition, after the rounds played (j): won, then running or tied, then lost,
-    each by the réussites' margin (`_standing`); compared with every way of standing after j
-    rounds (an opposition decided earlier stays as it ended)."""
+def _opposition_luck(opposition: _Opposition) -> Luck:
+    def actor(result: Mapping) -> float | None:
+        return probability(opposition.better(result, False)) if result["rounds"] else None
+
+    def opponent(result: Mapping) -> float | None:
+        return probability(1 - opposition.better(result, True)) if result["rounds"] else None
+
+    return Luck(actor, opponent)
+
+
+def _luck_extended(reader: Reader) -> Luck:
+    """Decided: who won, then the réussites' margin, then the rounds (`_final_key`), over every way
+    the opposition can end, however many rounds it takes. Still running: its standing (a running
+    opposition ranks with a tie, then by its margin) against every way of standing after as many
+    rounds. The opponent's luck reverses the order. No round played: no luck."""
     _, _, actor, opponent, target = _extended_inputs(reader)
-    rounds = _rounds(replace(actor, impulsions_key=""), replace(opponent, impulsions_key=""), target)
+    return _opposition_luck(_opposition((), _moves(actor, opponent), target))
 
-    def luck(result: Mapping) -> float:
-        j = result["rounds"]
-        ways = rounds.after(j)
-        mine = _standing(result["actor_points"], result["opponent_points"], target)
-        return probability(sum(w for key, w in ways.items() if key >= mine), (D20 * D20) ** j)
 
-    return luck
+def extended_luck(request: Mapping, round_sides: "tuple[Mapping, ...] | list[Mapping]" = ()) -> Luck:
+    """The luck of an extended opposition whose rounds are played with their own statistics and
+    skills (R18): round i with the request's sides changed by `round_sides[i]` (roller fields
+    with their `actor_`/`opponent_` prefix; an empty mapping: as the request), every round after
+    those as the request says. Read as the kind reads its request (same errors)."""
+    plain = {k: v for k, v in request.items() if k not in ("actor_dice", "opponent_dice", "hidden", "system", "kind")}
+    reader = Reader(plain)
+    _, _, actor, opponent, target = _extended_inputs(reader)
+    reader.finish()
+    rounds = []
+    for own in round_sides:
+        sides = Reader({**plain, **own})
+        _, _, a, o, _ = _extended_inputs(sides)
+        sides.finish()
+        rounds.append(_moves(a, o))
+    later = _moves(actor, opponent)
+    while rounds and rounds[-1] == later:
+        rounds.pop()
+    return _opposition_luck(_opposition(tuple(rounds), later, target))
 
 
 # ---------------------------------------------------------------- describe

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import threading
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
@@ -16,7 +16,7 @@ from gmscreen.i18n import N_, _, ngettext, pgettext
 from ._base import (
     DiceGroup, DiceSource, Description, Die, Difficulty, FieldSpec, ForcedDice, Kind, RandomDice, Reader, RequestError,
     Stat, StatGroup, System, forced_mode)
-from .luck import LuckOf, probability
+from .luck import Luck, LuckOf, probability
 from .records import record
 from .render import margin
 
@@ -603,10 +603,10 @@ def _odds_extended(reader: Reader) -> dict:
 
 
 def _luck_simple(reader: Reader) -> LuckOf:
-    """Simple test: more successes is luckier (a Triviale action rolls nothing: luck 1)."""
+    """Simple test: more successes is luckier (a Triviale action rolls nothing: no luck)."""
     roller, difficulty = _read_simple(reader)
     if difficulty == 0:
-        return lambda result: 1.0
+        return lambda result: None
     n = roller.dice()
     return lambda result: probability(_ways_at_least(n, result["successes"]), SIDES ** n)
 
@@ -644,10 +644,10 @@ def _contest_class(actor_critical: bool, opponent_critical: bool) -> int:
     return 1 + int(actor_critical) - int(opponent_critical)
 
 
-def _luck_opposed(reader: Reader) -> LuckOf:
+def _luck_opposed(reader: Reader) -> Luck:
     """Opposed test: the actor winning by at least as much; by R13 a réussite critique on one
     side only outranks any count, then the successes' margin orders (the initiator, fixed by the
-    request, changes no order)."""
+    request, changes no order). The opponent's luck: the actor doing at most as well."""
     _initiator, actor, opponent = _read_opposed(reader)
     n_actor, n_opponent = actor.dice(), opponent.dice()
     a_plain, a_crit = _crit_split(n_actor)
@@ -667,11 +667,16 @@ def _luck_opposed(reader: Reader) -> LuckOf:
         above[i] = above[i + 1] + ways[keys[i]]
     den = SIDES ** (n_actor + n_opponent)
 
-    def luck(result: Mapping) -> float:
-        key = (_contest_class(result["actor_critical"], result["opponent_critical"]), result["margin"])
-        return probability(above[bisect_left(keys, key)], den)
+    def key(result: Mapping) -> tuple[int, int]:
+        return _contest_class(result["actor_critical"], result["opponent_critical"]), result["margin"]
 
-    return luck
+    def actor_luck(result: Mapping) -> float:
+        return probability(above[bisect_left(keys, key(result))], den)
+
+    def opponent_luck(result: Mapping) -> float:
+        return probability(den - above[bisect_right(keys, key(result))], den)
+
+    return Luck(actor_luck, opponent_luck)
 
 
 class _ExtendedSteps:
@@ -740,10 +745,10 @@ def _luck_extended(reader: Reader) -> LuckOf:
     threshold = test.threshold
     steps = _extended_steps(test.counts(), threshold, test.max_tests)
 
-    def luck(result: Mapping) -> float:
+    def luck(result: Mapping) -> float | None:
         j = result["tests"]
         if j == 0:
-            return 1.0
+            return None             # no test made: no die rolled, no luck
         success, running, failed = steps.step(j)
         total = min(result["total_successes"], threshold)
         if result["outcome"] == "success":

@@ -20,7 +20,7 @@ from gmscreen.i18n import N_, _, pgettext
 from ._base import (
     DiceGroup, Description, Die, Difficulty, FieldSpec, Kind, RandomDice, Reader, RequestError, Stat,
     StatGroup, System, forced_mode)
-from .luck import LuckOf, probability
+from .luck import Luck, LuckOf, probability
 from .records import record
 from .render import margin
 
@@ -550,7 +550,8 @@ def _pair_sum(b: _Side, a: _Side, start: int, shift: int, mode: str) -> Fraction
     is the sum up to the first full period plus that period over (1 − ratio): exact.
     """
     start = max(start, b.lo)
-    a_start = a.v0 - shift if mode == "surv" else a.v0
+    # From `first` on, both factors are periodic: B's value past its v0, A's argument v + shift past its own.
+    a_start = a.v0 - shift if mode == "surv" else a.v0 - min(shift, 0)
     first = max(start, b.v0, a_start)
     period = lcm(a.d, b.d)
     end = first + period
@@ -692,37 +693,83 @@ def _luck_simple(reader: Reader) -> LuckOf:
     return luck
 
 
-def _luck_opposed(reader: Reader) -> LuckOf:
-    """Opposition: the actor winning by at least this margin; an initial 1 on one side only
-    decides before any total (R6), two initial 1s stand as a margin of 0 (R7). Each side's
-    Providence as the request uses it (the choice made)."""
-    _, _, actor, opponent, _open_negative = _read_opposed(reader)
+def _luck_opposed(reader: Reader) -> Luck:
+    """Opposition: who wins first (R5–R7). The actor's initial 1 alone is the worst, a critical
+    failure (R16) below an automatic one; the opponent's alone the best, its critical failure
+    above its automatic one. Otherwise (neither or both initial 1s) the margin, two initial 1s
+    standing as a margin of 0 with the worse failure for the one whose negative die beat the skill.
+    Each side's Providence as the request uses it (the choice made). The opponent's luck reverses
+    the order."""
+    _, _, actor, opponent, open_negative = _read_opposed(reader)
     a, o = _Side(actor), _Side(opponent)
     fa, fo = Fraction(1, a.d), Fraction(1, o.d)
-    opponent_fumbles = fo * (1 - fa)
-    known: dict[int, float] = {}
+    a_crit, _ = _fumble_split(actor, open_negative)
+    o_crit, _ = _fumble_split(opponent, open_negative)
+    a_auto, o_auto = fa - a_crit, fo - o_crit
+    # Two initial 1s, by who failed worse: (opponent critical) - (actor critical), -1..1.
+    both = {-1: a_crit * o_auto, 0: a_crit * o_crit + a_auto * o_auto, 1: a_auto * o_crit}
+    top = {0: (1 - fa) * o_auto, 1: (1 - fa) * o_crit}          # the opponent's initial 1 alone
+    bottom = {0: a_crit * (1 - fo), 1: a_auto * (1 - fo)}       # the actor's initial 1 alone
+    known: dict[tuple[int, int, int], tuple[Fraction, Fraction]] = {}
 
-    def luck(result: Mapping) -> float:
-        a_fumble, o_fumble = result["actor_dice"][0] == 1, result["opponent_dice"][0] == 1
-        if a_fumble and not o_fumble:
-            return 1.0
-        if o_fumble and not a_fumble:
-            return probability(opponent_fumbles)
-        m = 0 if a_fumble else result["margin"]
-        if m not in known:
-            clean = _pair_sum(o, a, o.lo, m, "surv")            # neither fumbles, A - O >= m
-            known[m] = probability(opponent_fumbles + clean + (fa * fo if m <= 0 else 0))
-        return known[m]
+    def key(result: Mapping) -> tuple[int, int, int]:
+        a1, o1 = result["actor_dice"][0] == 1, result["opponent_dice"][0] == 1
+        a_worse = int(result["actor_failure"] == "critical")
+        o_worse = int(result["opponent_failure"] == "critical")
+        if a1 and not o1:
+            return 0, 1 - a_worse, 0
+        if o1 and not a1:
+            return 2, o_worse, 0
+        if a1:
+            return 1, 0, o_worse - a_worse
+        return 1, result["margin"], 0
 
-    return luck
+    def at_least(k: tuple[int, int, int]) -> Fraction:
+        """P(a result at least as good as key k)."""
+        level, value, sub = k
+        if level == 2:
+            return sum((p for v, p in top.items() if v >= value), Fraction(0))
+        upper = sum(top.values(), Fraction(0))
+        if level == 0:
+            return upper + (1 - fa) * (1 - fo) + sum(both.values(), Fraction(0)) + \
+                sum((p for v, p in bottom.items() if v >= value), Fraction(0))
+        # Neither fumbles and A - O >= value (strictly above when sub > 0); both fumble: margin 0.
+        clean = _pair_sum(o, a, o.lo, value + (1 if sub > 0 else 0), "surv")
+        if value < 0:
+            doubled = sum(both.values(), Fraction(0))
+        elif value == 0:
+            doubled = sum((p for v, p in both.items() if v >= sub), Fraction(0))
+        else:
+            doubled = Fraction(0)
+        return upper + clean + doubled
+
+    def mass(k: tuple[int, int, int]) -> Fraction:
+        """P(a result whose key is k)."""
+        level, value, sub = k
+        if level == 2:
+            return top[value]
+        if level == 0:
+            return bottom[value]
+        same = _pair_sum(o, a, o.lo, value, "pmf") if sub == 0 else Fraction(0)
+        return same + (both[sub] if value == 0 else Fraction(0))
+
+    def both_sides(result: Mapping) -> tuple[Fraction, Fraction]:
+        k = key(result)
+        if k not in known:
+            up = at_least(k)
+            known[k] = (up, 1 - up + mass(k))
+        return known[k]
+
+    return Luck(lambda result: probability(both_sides(result)[0]), lambda result: probability(both_sides(result)[1]))
 
 
 _ATTACK_RANK = {"critical_failure": 0, "automatic_failure": 1, "failure": 2, "success": 3, "critical_success": 4}
 
 
-def _luck_attack(reader: Reader) -> LuckOf:
+def _luck_attack(reader: Reader) -> Luck:
     """Attack: the outcome first (critical hit, hit, miss, automatic then critical failure), then
-    the attacker's total. Providence as the request uses it (the choice made)."""
+    the attacker's total. Providence as the request uses it (the choice made). A defender who
+    reacts rolled dice too: their luck is the same order reversed (none without reaction)."""
     actor, opponent, open_negative = _read_attack(reader)
     critical, _automatic = _fumble_split(actor, open_negative)
     a = _Side(actor)
@@ -739,17 +786,35 @@ def _luck_attack(reader: Reader) -> LuckOf:
                 known[m] = Fraction(1, o.d) * a.surv_exact(m) + beaten
         return known[m]
 
-    def luck(result: Mapping) -> float:
-        outcome, total = result["outcome"], result["actor_total"]
+    def at_least(outcome: str, total: int) -> Fraction:
         if outcome == "critical_failure":
-            return 1.0
+            return Fraction(1)
         if outcome == "automatic_failure":
-            return probability(1 - critical)
+            return 1 - critical
         if outcome in ("success", "critical_success"):
-            return probability(hits(total))
-        return probability(hits(PAR_DEFAUT) + a.surv_exact(total) - hits(max(total, PAR_DEFAUT)))
+            return hits(total)
+        return hits(PAR_DEFAUT) + a.surv_exact(total) - hits(max(total, PAR_DEFAUT))
 
-    return luck
+    def mass(outcome: str, total: int) -> Fraction:
+        if outcome == "critical_failure":
+            return critical
+        if outcome == "automatic_failure":
+            return Fraction(1, a.d) - critical
+        hit = hits(total) - hits(total + 1) if total >= PAR_DEFAUT else Fraction(0)   # below 7: no hit
+        if outcome in ("success", "critical_success"):
+            return hit
+        return a.surv_exact(total) - a.surv_exact(total + 1) - hit
+
+    def luck(result: Mapping) -> float:
+        return probability(at_least(result["outcome"], result["actor_total"]))
+
+    def defender(result: Mapping) -> float | None:
+        if o is None:
+            return None
+        outcome, total = result["outcome"], result["actor_total"]
+        return probability(1 - at_least(outcome, total) + mass(outcome, total))
+
+    return Luck(luck, defender)
 
 
 # ---------------------------------------------------------------- describe

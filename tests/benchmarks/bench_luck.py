@@ -21,7 +21,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from gmscreen.rules import get_system, luck as luck_module, magisphere, mir, resolve  # noqa: E402
+from gmscreen.rules import eclats, get_system, luck as luck_module, magisphere, mir, resolve  # noqa: E402
 
 from _verdict import verdict  # noqa: E402
 
@@ -69,7 +69,9 @@ def forget() -> None:
     """Every cache luck keeps: the next call builds from nothing."""
     luck_module._cache.clear()
     mir._extended_steps.cache_clear()
-    magisphere._rounds.cache_clear()
+    eclats._final_ladder.cache_clear()
+    for cached in (magisphere._simple_ladder, magisphere._opposed_finals, magisphere._opposition):
+        cached.cache_clear()
 
 
 def median_us(fn: Callable[[], object], before: Callable[[], None] | None = None) -> float:
@@ -92,8 +94,8 @@ def main() -> int:
         kind = system.kinds[request["kind"]]
         result = resolve(request)
 
-        def luck() -> float:
-            return luck_module.luck_function(system.id, kind, request)(result)
+        def luck() -> float | None:
+            return luck_module.luck_function(system.id, kind, request).actor(result)
 
         assert luck() == result["luck"]
         reference = median_us(lambda: resolve(request))

@@ -131,6 +131,7 @@ class Draft:
     timer: dict[str, Any] | None = None    # extended tests: the timer to start (Timer fields)
     conditions: list[Any] = field(default_factory=list)   # each condition met (`play.effects.ConditionEffect`)
     unconditioned: dict[str, Any] | None = None   # the odds request without the conditions applied
+    dice_helpers: list[str] = field(default_factory=list)   # helpers rolling dice of their own (MIR R9)
 
     @property
     def odds_request(self) -> dict[str, Any]:

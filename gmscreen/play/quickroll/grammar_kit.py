@@ -157,10 +157,11 @@ def nested_skills(side: Side, known: KnownSkills) -> list[Candidate]:
 
 def finish(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, Any], *, who: str,
            who_id: str | None, label: str, missing: str = "", baseline: dict[str, Any] | None = None,
-           choice: Choice | None = None, timer: dict[str, Any] | None = None, difficulty_text: str = "") -> Draft:
+           choice: Choice | None = None, timer: dict[str, Any] | None = None, difficulty_text: str = "",
+           dice_helpers: Sequence[str] = ()) -> Draft:
     """Common tail: rule options, hidden, forced faces, validation, the draft. `difficulty_text`:
     the part of `label` (between " · ") that states the difficulty, kept whole where the label
-    must shrink."""
+    must shrink; `dice_helpers`, the helpers who roll dice of their own (their luck counts)."""
     request = {"system": grammar.system_id, "kind": kind, **grammar.rules_defaults(kind), **request}
     if ctx.hidden:
         request["hidden"] = True
@@ -190,6 +191,7 @@ def finish(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, A
         label=label, difficulty_text=difficulty_text, gm_only=ctx.gm_only, forced=forced, missing=missing, baseline=baseline,
         modifier_text=", ".join(ctx.modifiers), choice=None if forced else choice, sides=list(ctx.sides),
         difficulty_span=span, timer=timer, conditions=met, unconditioned=unconditioned,
+        dice_helpers=list(dice_helpers),
     )
 
 

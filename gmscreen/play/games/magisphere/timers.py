@@ -116,8 +116,10 @@ class ExtendedOpposition(TimedTest):
         request = _round_request(timer.request, own, dice["actor_dice"][-1], dice["opponent_dice"][-1])
         from gmscreen.play.timers import noted_interval
 
-        result = noted_interval(rules.resolve(request), met)
         total = rounds_result(timer.request, dice, stats)
+        # Logged as the opposed roll it is, with the one luck of the timer's log: the standing of
+        # the whole opposition, as every round played as the opposition logs it.
+        result = noted_interval({**rules.resolve(request), **{k: total[k] for k in LUCK_FIELDS if k in total}}, met)
         status = status_of(total)
         return IntervalRoll(request, result, dice, status, f"{step} ({clean(label)})" if label else step,
                             round_stats=stats if any(stats) else [])
@@ -156,6 +158,7 @@ class ExtendedOpposition(TimedTest):
 
 
 ROUND_LABEL = "label"
+LUCK_FIELDS = ("luck", "opponent_luck")
 _ROLLER = ("stat", "skill", "bonus", "helper_skills")
 
 
@@ -197,7 +200,12 @@ def rounds_result(request: dict[str, Any], dice: dict[str, Any], stats: list[dic
     """What the extended opposition's rounds say when each is played with its own settings
     (`stats`, one a round; {} or none: the request's): each round's points as the opposed roll
     reports them (R19–R21), added up to the target (R18, R22). The rules' `extended_opposed`
-    outcome, fields and words alike. RequestError for dice after the deciding round."""
+    outcome, fields and words alike, its luck the standing of the whole opposition with each
+    round's own settings (`magisphere.extended_luck`). RequestError for dice after the deciding
+    round."""
+    from gmscreen.rules.luck import lucks
+    from gmscreen.rules.magisphere import extended_luck
+
     a_list, o_list = list(dice.get("actor_dice", [])), list(dice.get("opponent_dice", []))
     if not any(stats):
         return rules.resolve({**request, "actor_dice": a_list, "opponent_dice": o_list})  # with its luck
@@ -214,9 +222,13 @@ def rounds_result(request: dict[str, Any], dice: dict[str, Any], stats: list[dic
         a_points += out["actor_points"]
         o_points += out["opponent_points"]
         winner = _decided(a_points, o_points, target)
-    return {"system": request.get("system"), "kind": request.get("kind"), "hidden": bool(request.get("hidden", False)),
-            "winner": winner or "pending", "actor_points": a_points, "opponent_points": o_points,
-            "rounds": len(a_list), "target": target, "actor_dice": a_list, "opponent_dice": o_list}
+    out = {"system": request.get("system"), "kind": request.get("kind"), "hidden": bool(request.get("hidden", False)),
+           "winner": winner or "pending", "actor_points": a_points, "opponent_points": o_points,
+           "rounds": len(a_list), "target": target, "actor_dice": a_list, "opponent_dice": o_list}
+    sides = [{k: v for k, v in (stats[n] if n < len(stats) else {}).items() if k != ROUND_LABEL}
+             for n in range(len(a_list))]
+    out.update(lucks(extended_luck(request, sides), out))
+    return out
 
 
 OPPOSITION = ExtendedOpposition()

@@ -196,7 +196,7 @@ class MirGrammar(SystemGrammar):
             label = f"{who} · {text} · {sd_text} · " + _("help {names}").format(names=", ".join(names))
             baseline = {**baseline, "kind": "simple", "difficulty": sd}
             return finish(self, ctx, "group", request, who=who, who_id=side_id(actor), label=label,
-                          missing=missing, baseline=baseline, difficulty_text=sd_text)
+                          missing=missing, baseline=baseline, difficulty_text=sd_text, dice_helpers=names)
         request = {**base, **mods, "difficulty": sd}
         baseline = {**base, "difficulty": sd} if mods else None
         label = f"{who} · {text} · {sd_text}"
