@@ -40,10 +40,11 @@ COMMANDS = {
     "players": "gmscreen.cli.players:cmd_players",
     "serve": "gmscreen.cli.players:cmd_serve",
     "vectors": "gmscreen.cli.vectors:cmd_vectors",
+    "game": "gmscreen.cli.game:cmd_game",
 }
 
 SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new", "recap",
-               "players", "serve", "vectors")
+               "players", "serve", "vectors", "game")
 
 # The subcommand list under `gmscreen --help`: (usage, what it does), translated when shown.
 _SUBCOMMAND_HELP = (
@@ -62,6 +63,7 @@ _SUBCOMMAND_HELP += (
     ("players CAMPAIGN.toml", N_("the players' view, live and read-only, for a second screen")),
     ("serve [CAMPAIGN.toml] [--players]", N_("the screen or the player view in a browser (gmscreen[web])")),
     ("vectors FILE…", N_("check a game's golden vectors through resolve")),
+    ("game new ID [--dir DIR]", N_("write a ready package skeleton for a new game")),
 )
 
 
