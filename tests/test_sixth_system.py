@@ -290,10 +290,12 @@ async def test_the_screen_shows_its_sheet_difficulties_and_rolls(campaign: Path,
         await pilot.press("ctrl+u")
         await pilot.press(*"ada lutte 2", "enter")
         await pilot.pause()
-        await pilot.press("n")                   # no effort
+        footer = {binding.description for _k, binding, *_rest in app.screen.active_bindings.values()}
+        assert {"effort", "sans"} <= footer      # the option's own words, from the game
+        await pilot.press("e")                   # its own key: an effort
         for _ in range(20):
             await pilot.pause()
             if app.session.rolls:
                 break
-        assert app.session.rolls[-1].request["pool"] == 3 and "effort" not in app.session.rolls[-1].request
-        assert app.session.campaign.characters[0].sheet["resources"]["cran"] == 2
+        assert app.session.rolls[-1].request["pool"] == 3 and app.session.rolls[-1].request["effort"] is True
+        assert app.session.campaign.characters[0].sheet["resources"]["cran"] == 1

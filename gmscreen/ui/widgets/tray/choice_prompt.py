@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from gmscreen.i18n import N_, _
 from gmscreen.ui.sanitize import literal
+from gmscreen.ui.terminal.bindings import has_binding, set_bindings
 
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Prompt
@@ -23,14 +24,6 @@ class ChoicePrompt(Static, can_focus=True):
 
     BINDINGS = [
         # English ids (N_): the footer and the keys help translate them where they are shown.
-        Binding("r", "pick('r')", N_("reroll"), id="dice-tray.choice-reroll"),
-        Binding("g,k", "pick('g')", N_("keep"), id="dice-tray.choice-keep"),
-        Binding("p", "pick('p')", N_("yes (Providence / parry)"), id="dice-tray.choice-yes"),
-        Binding("n", "pick('n')", N_("no"), id="dice-tray.choice-no"),
-        Binding("i", "pick('i')", N_("+1 Impulsion"), id="dice-tray.choice-impulsion"),
-        Binding("a", "pick('a')", N_("another reward"), id="dice-tray.choice-other"),
-        *(Binding(str(n), f"pick('{n}')", N_("GM's bonus"), show=False, id=f"dice-tray.choice-bonus-{n}")
-          for n in range(4)),
         Binding("enter", "pick('enter')", N_("default"), id="dice-tray.choice-default"),
         Binding("escape", "cancel", N_("abandon"), id="dice-tray.choice-cancel"),
     ]
@@ -38,6 +31,17 @@ class ChoicePrompt(Static, can_focus=True):
     def __init__(self, tray: "DiceTray", **kwargs: Any) -> None:
         super().__init__("", markup=False, **kwargs)
         self.tray = tray
+
+    def ask(self, prompt: Prompt) -> None:
+        """The keys are the prompt's options' own, with their own words in the footer: any key
+        an option declares picks it."""
+        options = [Binding(o.key, f"pick({o.key!r})", o.label, id=f"dice-tray.choice-{o.key}")
+                   for o in prompt.options if o.key != "enter"]
+        set_bindings(self, [*options, *self.BINDINGS])
+
+    def done(self) -> None:
+        """No choice open: the prompt keeps Enter and Escape only."""
+        set_bindings(self, self.BINDINGS)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         flow = self.tray.flow
@@ -56,17 +60,15 @@ class ChoicePrompt(Static, can_focus=True):
         flow = self.tray.flow
         if flow is None or flow.prompt is None:
             return
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
-            action = binding.action
-            if action == "cancel":
-                if flow.result is not None:         # the binding is dimmed: say why here
-                    event.stop()
-                    event.prevent_default()
-                    self.action_cancel()
-                return
-            if action.startswith("pick(") and flow.prompt.option(action[6:-2]) is not None:
-                return
-        if event.is_printable or event.key in self._bindings.key_to_bindings:
+        if event.key == "escape":
+            if flow.result is not None:             # the binding is dimmed: say why here
+                event.stop()
+                event.prevent_default()
+                self.action_cancel()
+            return
+        if event.key == "enter" or flow.prompt.option(event.key) is not None:
+            return
+        if event.is_printable or has_binding(self, event.key):
             event.stop()
             event.prevent_default()
             self.app.bell()

@@ -587,6 +587,7 @@ class DiceTray(CampaignView, Widget):
         if flow.result is not None:            # kept on disk (`TableRoll`) before the table sees it
             self._show_result(flow.draft, flow.result, pending=True)
         view = self.choice_view
+        view.ask(flow.prompt)
         view.update(self._prompt_content())
         view.add_class("-active")
         self.add_class("-choosing")
@@ -613,6 +614,7 @@ class DiceTray(CampaignView, Widget):
 
     def _close_prompt(self) -> None:
         view = self.choice_view
+        view.done()
         view.remove_class("-active")
         view.update("")
         self.remove_class("-choosing")
