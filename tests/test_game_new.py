@@ -106,3 +106,75 @@ def test_no_private_import(path: Path) -> None:
 
 def test_the_guide_points_to_game_new() -> None:
     assert "gmscreen game new" in (ROOT / "docs" / "writing-a-game.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def found(installed, monkeypatch):
+    """The skeleton found in this process as gmscreen finds a game installed beside it: through
+    its entry point (the registry reads the entry points again, then forgets the game)."""
+    from gmscreen.rules import registry
+
+    folder, env = installed
+    for entry in reversed(env["PYTHONPATH"].split(os.pathsep)):
+        monkeypatch.syspath_prepend(entry)
+    monkeypatch.setattr(registry, "_discovered", False)      # read the entry points again
+    yield folder
+    registry.unregister("yze")
+
+
+def _shown(widget) -> str:
+    return str(widget.render())
+
+
+@pytest.mark.parametrize("lang, asked, spent", [("en", "Ada makes an effort? Grit 2 → 1", "Grit"),
+                                                ("fr", "Ada fait un effort ? Cran 2 → 1", "Cran")])
+async def test_the_screen_plays_it_by_its_own_keys(found, tmp_path, monkeypatch, lang, asked, spent) -> None:
+    """The sample opens; the roster shows the game's glance; `ada fight 2` asks the effort in
+    the game's words, each answer priced; its own key `e` rolls two more dice and spends Grit;
+    Brune's "-1 die" condition takes a die from her test."""
+    import shutil
+
+    from textual.widgets import DataTable
+
+    from gmscreen import i18n
+    from gmscreen.rules import odds
+    from gmscreen.ui import GMScreenApp
+    from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+
+    monkeypatch.setenv("GMSCREEN_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("GMSCREEN_DATA_DIR", str(tmp_path / "data"))
+    campaign = shutil.copy(found / "yze_game" / "sample.toml", tmp_path / "c.toml")
+    before = i18n.language()
+    app = GMScreenApp(campaign, language=lang)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(100):
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                if app.session is not None and app.session.rolls_loaded and app.pane("difficulty") is not None:
+                    break
+            row = " ".join(str(cell) for cell in app.pane("roster").query_one(DataTable).get_row_at(0))
+            assert "Ada" in row and "Fight3" in row
+            await pilot.press("slash", *"ada fight 2", "enter")
+            await pilot.pause()
+            prompt = _shown(app.query_one(DiceTray).choice_view)
+            with_effort = odds({"system": "yze", "kind": "simple", "pool": 3, "difficulty": 2, "effort": True})
+            assert asked in prompt and "e " in prompt and "%" in prompt, prompt
+            assert with_effort["outcome"]["success"] > 0.5
+            await pilot.press("e")
+            for _ in range(50):
+                await pilot.pause()
+                if app.session.rolls:
+                    break
+            ada = app.session.rolls[-1]
+            assert ada.request["effort"] is True and len(ada.result["dice"]) == 5
+            assert app.session.campaign.characters[0].sheet["resources"]["grit"] == 1
+            await pilot.press("ctrl+u", *"brune fight 1", "enter")
+            for _ in range(50):
+                await pilot.pause()
+                if len(app.session.rolls) == 2:
+                    break
+            brune = app.session.rolls[-1]
+            assert brune.request["pool"] == 1 and brune.result["conditions"]["applied"] == ["Brune · Dazzled: -1 die"]
+    finally:
+        i18n.set_language(before)

@@ -64,6 +64,20 @@ _SURFACE: dict[str, str] = {
     "EffectRules": "effect_rules",
     "LineRules": "quickroll.line_rules",
     "TimedTest": "timers",
+    "Glance": "sheet_look",
+    "Effect": "effect_rules",
+    "Preset": "effect_rules",
+    "signed_amount": "effect_rules",
+    # the grammar kit: a game's quick-roll line from words to a request
+    "SystemGrammar": "quickroll.grammar",
+    "Choice": "quickroll.grammar",
+    "Spend": "quickroll.grammar",
+    "flat": "quickroll.grammar",
+    "finish": "quickroll.grammar_kit",
+    "trait": "quickroll.grammar_kit",
+    "side_id": "quickroll.grammar_kit",
+    "free_skills": "quickroll.grammar_kit",
+    "flat_skills": "quickroll.grammar_kit",
     # the data the parts exchange
     "Draft": "quickroll.grammar",
     "Side": "quickroll.grammar",
@@ -109,7 +123,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:     # the same names, for a type checker (no run-time import)
-    from .effect_rules import EffectRules
+    from .effect_rules import Effect, EffectRules, Preset, signed_amount
     from .encounter import TurnMove
     from .events import (CampaignChanged, DifficultyChosen, DraftChanged, Event, GmOnlyChanged, Notice,
                          PromptOpened, RollEnded, RollLogged, RollRevealed, RollShown, SelectionChanged,
@@ -122,12 +136,13 @@ if TYPE_CHECKING:     # the same names, for a type checker (no run-time import)
     from .player_view import CampaignWatch, PlayerState
     from .public import ACTOR, PUBLIC, Sight, Visibility
     from .quickroll.choices import Option, Prompt, RollFlow
-    from .quickroll.grammar import Draft, QuickRollError, Side
+    from .quickroll.grammar import Choice, Draft, QuickRollError, Side, Spend, SystemGrammar, flat
+    from .quickroll.grammar_kit import finish, flat_skills, free_skills, side_id, trait
     from .quickroll.line_rules import LineRules
     from .recap import RecapError, build_recap, recap_markdown
     from .render import CliRenderer, describe, difficulty_name, outcome_words
     from .roll_rules import RollRules
-    from .sheet_look import SheetLook
+    from .sheet_look import Glance, SheetLook
     from .table import Joiners, Table
     from .table_roll import ChoiceError, Refused, TableRoll
     from .timers import TimedTest
