@@ -145,11 +145,14 @@ def _net(entries: list[JournalEntry]) -> list[Change]:
 
 
 def _stat_label(system: System, group_key: str, key: str) -> str:
+    """The stat's label, with its group's where another group has a stat of that label
+    ("Défense · Niveau" and "Attaque · Niveau", not two "Niveau")."""
     for group in system.sheet:
         if group.key == group_key:
             for stat in group.stats:
                 if stat.key == key:
-                    return stat.label
+                    shared = sum(1 for g in system.sheet for s in g.stats if s.label == stat.label) > 1
+                    return f"{group.label} · {stat.label}" if shared else stat.label
     return key
 
 

@@ -128,3 +128,15 @@ def test_the_luckiest_and_unluckiest_rolls_by_their_luck(sessions) -> None:
     assert "- Luckiest: #1 Alexis" in text and "luck 1%" in text            # 16 rolls of 1728: 0.93 %
     assert "- Unluckiest: #2 Loriane" in text and "luck 100%" in text
     assert "(mean luck" in text
+
+
+def test_a_stat_whose_label_two_groups_share_is_named_with_its_group(sessions) -> None:
+    """Te Deum has an Entregent characteristic and an Entregent XP count: the recap says which."""
+    session = sessions.open("tedeum")
+    with session.edit("XP → Louvensac") as b:
+        b.set(("characters", 0, "sheet", "xp", "entregent"), 2)
+    with session.edit("Caractéristique → Louvensac") as b:
+        b.set(("characters", 0, "sheet", "characteristics", "puissance"), 8)
+    session.close()
+    said = build_recap(session.path).changes["Mlle de Louvensac"]
+    assert "Expérience · Entregent 0 → 2" in said and "Caractéristiques · Puissance 6 → 8" in said
