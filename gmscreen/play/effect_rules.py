@@ -103,6 +103,17 @@ class EffectRules:
             return ()
         return read_presets(path)
 
+    def examples(self, count: int = 2) -> str:
+        """A few effects in the game's own words, from its presets ("−1 dé, Malus 2…"): what the
+        condition dialog suggests; "" for a game with no preset that has an effect."""
+        seen: dict[str, str] = {}          # as read -> as shown, comments dropped
+        for preset in self.presets:
+            core = effect_core(preset.effect)
+            if core and core not in seen and self.read(preset.effect) is not None:
+                seen[core] = effect_shown(preset.effect)
+        shown = list(seen.values())
+        return ", ".join(shown[:count]) + ("…" if shown else "")
+
     def read(self, text: str) -> Effect | None:
         """The effect written `text`, or None when this game cannot read it."""
         core = effect_core(text)

@@ -242,3 +242,16 @@ def test_a_helpers_conditions_count_on_their_help(camp):
     assert said.after == pytest.approx(success_chance(odds(helped.odds_request)), abs=1e-12)
     magisphere = parse("shady négociation 25 aide granok", camp("magisphere"))
     assert "rappel : Bras engourdi (Granok) — Malus 1" == conditions_said(magisphere, chances.chance).reminders
+
+
+@pytest.mark.parametrize("system, examples", [
+    ("mir", "−1 dé, blessure −1 dé…"), ("eclats", "FOR −1, END −1…"), ("magisphere", "Malus 3, Malus 1…"),
+    ("tedeum", "Malus, Bonus…"), ("arpeges", "−2 à la difficulté de ses actions…")])
+def test_the_condition_dialog_suggests_the_games_own_effects(system, examples) -> None:
+    """The effect field's placeholder: effects of the game's own presets that it reads, not MIR's
+    wording in every game."""
+    from gmscreen.play.effects import effect_rules
+
+    rules = effect_rules(system)
+    assert rules.examples() == examples
+    assert all(rules.read(e.strip("…")) is not None for e in examples.split(", "))

@@ -528,6 +528,7 @@ async def test_the_roster_in_english_keeps_the_games_words(pane_app, english):
         assert labels == ["Name", "Effect (in the game's terms, optional)",
                           "Length in rounds (empty: until it is removed)"]
         assert "New condition for Mlle de Louvensac" in str(dialog.query_one("#dialog-title").render())
+        assert dialog.query_one("#field-effect").placeholder == "Malus, Bonus…"      # Te Deum's own words
         dialog.query_one("#field-rounds").value = "0"
         await pilot.press("ctrl+s")
         await pilot.pause()

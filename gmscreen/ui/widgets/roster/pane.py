@@ -617,12 +617,13 @@ class RosterPane(TablePane[Character]):
 
         from gmscreen.play.effects import effect_rules
 
+        rules = effect_rules(session.campaign.system)
         presets = [(condition_line(p), {"name": p.name, "effect": p.effect,
                                         "rounds": "" if p.rounds is None else str(p.rounds)})
-                   for p in effect_rules(session.campaign.system).presets]
+                   for p in rules.presets]
         self._ask(_dialogs().ConditionScreen(_("New condition for {name}").format(name=Name(clean(ch.name))), [
             _dialogs().Field("name", _("Name"), check=_dialogs().nonempty(_("Name"))),
-            _dialogs().Field("effect", _("Effect (in the game's terms, optional)"), placeholder=_("−1 die, Malus 2…")),
+            _dialogs().Field("effect", _("Effect (in the game's terms, optional)"), placeholder=rules.examples()),
             _dialogs().Field("rounds", _("Length in rounds (empty: until it is removed)"),
                   check=_dialogs().int_check(1, 999, empty_ok=True, what=_("Length"))),
         ], presets), session, ch.id, apply)
