@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "gmscreen"
-ACYCLIC = ("gmscreen.rules", "gmscreen.i18n")
+ACYCLIC = ("gmscreen.rules", "gmscreen.i18n", "gmscreen.cli")
 
 
 def _name(path: Path) -> str:
