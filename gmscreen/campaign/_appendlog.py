@@ -32,6 +32,7 @@ from ._fastlog import loads_piece
 from .errors import CampaignError, Problem
 from .limits import MAX_LOG_ENTRY_BYTES
 from .safeload import parse_problem
+from .paths import beside, fsync_dir, real_path  # noqa: F401 (also said from here)
 
 # A chunk that does not parse: bad bytes, bad TOML, a number of more digits than Python
 # converts (a bare ValueError), or nesting deeper than the parser can follow (RecursionError),
@@ -509,25 +510,10 @@ def format_line(data: bytes) -> int | None:
     return data.count(b"\n", 0, m.start()) + 1 if m else None
 
 
-def real_path(path: str | Path) -> Path:
-    """A symlinked campaign is saved, locked and logged beside the file it points to, so an
-    atomic replace never turns the link into a copy and every name shares one lock."""
-    p = Path(path)
-    return p.resolve() if p.is_symlink() else p
-
-
 def file_header(about: tuple[str, ...], version: int) -> str:
     """What a new log starts with: comment lines saying what it is ("{campaign}" is filled in
     when the file is created), then the format this version writes."""
     return "".join(f"# {line}\n" for line in about) + f"format = {version}\n"
-
-
-def beside(campaign_path: str | Path, suffix: str) -> Path:
-    """`X.toml` -> `X<suffix>` beside the real file (a name without `.toml` just gains the
-    suffix): where a campaign's roll log, journal and pending rolls live."""
-    p = real_path(campaign_path)
-    stem = p.name[:-5] if p.name.endswith(".toml") else p.name
-    return p.with_name(stem + suffix)
 
 
 def read_whole(path: Path, names: tuple[str, ...], convert: Convert, *, what: str, called: str,
@@ -546,15 +532,6 @@ def read_whole(path: Path, names: tuple[str, ...], convert: Convert, *, what: st
     except (safeload.LoadError, MemoryError) as exc:
         why = exc.message if isinstance(exc, safeload.LoadError) else parse_problem(exc)
         raise CampaignError([Problem(str(path), "", f"{why}: {_(expected)}")]) from None
-
-
-def fsync_dir(path: Path) -> None:
-    """Make a new or renamed directory entry durable."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 @record(eq=False)

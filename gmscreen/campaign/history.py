@@ -21,13 +21,10 @@ from ._appendlog import beside, file_header
 from .errors import Problem
 from .journal import JOURNAL_FORMAT, Journal, JournalEntry, format_entry
 from .sidefile import open_side
+from .paths import history_path  # noqa: F401 (also said from here)
 
 _HEADER = file_header(("gmscreen change history of {campaign}: every change saved, oldest first.",
                        "Append-only; read by gmscreen recap, never replayed."), JOURNAL_FORMAT)
-
-
-def history_path(campaign_path: str | Path) -> Path:
-    return beside(campaign_path, ".history.toml")
 
 
 def keep(campaign_path: str | Path, entries: Sequence[JournalEntry], path: Path | None = None) -> Problem | None:

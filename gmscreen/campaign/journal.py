@@ -32,16 +32,13 @@ from .changes import OPS, Change, Op
 from .errors import CampaignError, Problem
 from .limits import MAX_REVISION, is_int_in, out_of_range, shown
 from .rolllog import now_iso
+from .paths import journal_path  # noqa: F401 (also said from here)
 
 JOURNAL_FORMAT = 1
 NAMES = ("change",)
 ACTIONS = ("do", "undo", "redo")
 _HEADER = file_header(("gmscreen change journal of {campaign}: the changes made since its last full save.",
                        "Replayed when the campaign is opened after a crash; emptied after each save."), JOURNAL_FORMAT)
-
-
-def journal_path(campaign_path: str | Path) -> Path:
-    return beside(campaign_path, ".journal.toml")
 
 
 @record

@@ -24,13 +24,9 @@ from ._appendlog import real_path
 from .errors import CampaignLocked
 from .sidefile import open_side, read_side
 from .textsafe import clean
+from .paths import lock_path  # noqa: F401 (also said from here)
 
 _HOLDER_BYTES = 256             # "pid@host": anything longer is not ours, cut when shown
-
-
-def lock_path(campaign_path: str | Path) -> Path:
-    p = real_path(campaign_path)
-    return p.with_name(p.name + ".lock")
 
 
 def _same_file(fd: int, path: Path) -> bool:

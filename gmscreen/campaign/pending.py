@@ -31,6 +31,7 @@ from .errors import CampaignError, Problem
 from .limits import MAX_COUNT, MAX_SEED, is_int_in
 from .model import RollRecord
 from .safeload import parse_problem
+from .paths import pending_path  # noqa: F401 (also said from here)
 
 PENDING_FORMAT = 1
 MAX_BYTES = 1 << 20          # a pending roll is a few hundred bytes: anything this big is not one
@@ -70,11 +71,6 @@ class PendingRoll:
 
 def new_pending_id() -> str:
     return os.urandom(8).hex()
-
-
-def pending_path(campaign_path: str | Path) -> Path:
-    """`X.toml` -> `X.pending.toml` (a name without `.toml` just gains the suffix)."""
-    return beside(campaign_path, ".pending.toml")
 
 
 # ---------------------------------------------------------------- writing

@@ -34,17 +34,13 @@ from .safeload import thousands
 from .model import RollRecord
 from .rolltail import (TAIL_ROLLS, LazyRecords, OlderIndex, SeqLookup, build_index, revealed_after, session_range,
                        tail_start)
+from .paths import rolls_path  # noqa: F401 (also said from here)
 
 LOG_FORMAT = 1
 NAMES = ("roll", "reveal")
 _HEADER = file_header(("gmscreen roll log of {campaign}: one [[roll]] table per roll, oldest first.",
                        "Append-only: gmscreen never rewrites an entry; [[reveal]] shows a GM-only roll later."),
                       LOG_FORMAT)
-
-
-def rolls_path(campaign_path: str | Path) -> Path:
-    """`X.toml` -> `X.rolls.toml` (a name without `.toml` just gains the suffix)."""
-    return beside(campaign_path, ".rolls.toml")
 
 
 def now_iso() -> str:

@@ -19,6 +19,8 @@ from pathlib import Path
 from gmscreen.i18n import _
 from gmscreen.rules.records import record
 
+from .paths import fsync_dir, history_path, journal_path, lock_path, pending_path, real_path, rolls_path
+
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
@@ -119,8 +121,6 @@ def aside_path(path: str | Path, tag: str = "damaged") -> Path:
 def set_aside(path: str | Path, tag: str = "damaged") -> Path:
     """Rename a side file that cannot be used to `X.<tag>` (see `aside_path`): kept for the GM
     to read, out of the way. OSError when it cannot be renamed."""
-    from ._appendlog import fsync_dir
-
     path = Path(path)
     target = aside_path(path, tag)
     os.rename(path, target)
@@ -143,13 +143,6 @@ class CampaignFiles:
 
     @classmethod
     def of(cls, campaign_path: str | Path) -> "CampaignFiles":
-        from ._appendlog import real_path
-        from .history import history_path
-        from .journal import journal_path
-        from .lock import lock_path
-        from .pending import pending_path
-        from .rolllog import rolls_path
-
         real = real_path(Path(campaign_path).absolute())
         return cls(real, lock_path(real), journal_path(real), rolls_path(real), history_path(real),
                    pending_path(real))

@@ -32,6 +32,7 @@ from ._appendlog import fsync_dir, real_path
 from .errors import CampaignError, Problem
 from .safeload import MAX_CAMPAIGN_BYTES, LoadError, read_limited
 from .model import FORMAT, Campaign, to_data
+from .paths import backup_path  # noqa: F401 (also said from here)
 
 # format n -> function turning the plain data of format n into format n + 1.
 # Format 1 is the first format: nothing to migrate yet. A later format adds its step here.
@@ -39,11 +40,6 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 _FORMAT_LINE = re.compile(r"^format[ \t]*=[ \t]*(\d+)[ \t]*(?:#.*)?$", re.M)
 _TABLE_LINE = re.compile(r"^[ \t]*\[", re.M)
-
-
-def backup_path(path: str | Path) -> Path:
-    p = real_path(path)
-    return p.with_name(p.name + ".bak")
 
 
 def read_text(path: str | Path) -> str:
