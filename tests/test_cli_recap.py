@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gmscreen.campaign import sample_path
 from gmscreen.campaign.session import open_session
-from gmscreen.play.session_table import SessionTable
+from gmscreen.play import Table
 from gmscreen.play.table_roll import roll_line
 
 from _cli_helpers import assert_one_line_error, cli_english, run  # noqa: F401 (fixtures)
@@ -23,7 +23,7 @@ def _played(tmp_path: Path) -> Path:
     path = tmp_path / "mir.toml"
     shutil.copyfile(sample_path("mir"), path)
     with open_session(path) as session:
-        table = SessionTable(session)
+        table = Table(session)
         roll_line(session, "alexis tir sd2 = 1 1 1 1 1", table=table)
         roll_line(session, "loriane eloquence sd3 = 1 2 3 4 5", table=table, gm_only=True)
         with session.edit("Héritage → Loriane") as b:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
     from gmscreen.campaign.session import CampaignSession, EditBuilder
 
-    from .session_table import RollTable
+    from .writes import RollTable
 
 Build = Callable[["EditBuilder"], None]
 ChangeFn = Callable[[str, Build], bool]     # makes one undoable change; False: refused (and said why)
@@ -55,8 +55,8 @@ def unique_slug(base: str, taken: set[str]) -> str:
 
 
 def roll_initiative(table: RollTable, session: CampaignSession, who: str) -> int | None:
-    """Roll the campaign's initiative expression and log it through `table` (the screen's
-    host, or a `SessionTable`); None (the GM told) when it cannot."""
+    """Roll the campaign's initiative expression and log it through `table` (the live
+    `Table`, or a bare `TableWrites`); None (the GM told) when it cannot."""
     text = session.campaign.initiative.strip()
     try:
         expr = parse_expression(text)

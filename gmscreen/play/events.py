@@ -36,6 +36,7 @@ class Notice(Event):
 
     text: str
     severity: str = "warning"            # "information", "warning" or "error"
+    routine: bool = False                # what a routine action did (undo: …): a status line will do
 
 
 @record(frozen=True)

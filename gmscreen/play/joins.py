@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character
     from gmscreen.campaign.session import CampaignSession, EditBuilder
 
-    from .session_table import RollTable
+    from .writes import RollTable
 
 PARTY, NPCS, EVERYONE, SELECTION = "party", "npc", "everyone", "selection"
 GROUPS = (PARTY, NPCS, EVERYONE, SELECTION)

@@ -23,24 +23,23 @@ done. No Textual.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from gmscreen.i18n import _
 
 from . import events as ev
 from .public import Visibility, is_hidden, line_visibility, roll_visibility, visibility
+from .writes import Listener, TableWrites
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import RollRecord
-    from gmscreen.campaign.session import CampaignSession, EditBuilder
+    from gmscreen.campaign.session import CampaignSession
 
     from .encounter import TurnMove
     from .joins import Join
     from .quickroll.choices import Prompt
     from .quickroll.grammar import Draft, QuickRollError
     from .table_roll import TableRoll
-
-Listener = Callable[[ev.Event], object]
 
 HISTORY = 100                 # lines ↑ and `.` remember
 HISTORY_SCAN = 500            # the newest rolls the history is rebuilt from after a restart
@@ -59,11 +58,11 @@ class Joiners:
         return bool(self.late)
 
 
-class Table:
+class Table(TableWrites):
     """One open campaign at the table. `subscribe` to hear what happens."""
 
     def __init__(self, session: CampaignSession, *, rng: random.Random | None = None) -> None:
-        self.session = session
+        super().__init__(session)
         self.rng = rng if rng is not None else random.Random()
         self.selected: str | None = None
         self.gm_only = False
@@ -74,93 +73,6 @@ class Table:
         self.roll: TableRoll | None = None
         self.history: list[str] = []
         self.last_line: str | None = None
-        self._listeners: list[Listener] = []
-
-    # ------------------------------------------------------------ events
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call `listener(event)` for each event from now on; returns the way to stop."""
-        self._listeners.append(listener)
-
-        def stop() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return stop
-
-    def emit(self, event: ev.Event) -> None:
-        for listener in list(self._listeners):
-            listener(event)
-
-    def warn(self, message: str, severity: str = "warning", *, secret: bool = False) -> None:
-        """Tell the GM something (`secret`: it names what the players may not see)."""
-        self.emit(ev.Notice(message, severity,
-                            visibility=Visibility.SECRET if secret else Visibility.PUBLIC))
-
-    def tell(self, message: str) -> None:
-        """What a routine action did (the screen says it on its status line)."""
-        self.warn(message, "information")
-
-    # ------------------------------------------------------------ writes
-
-    @property
-    def writable(self) -> bool:
-        return not self.session.read_only and not self.session.closed
-
-    def may_edit(self) -> bool:
-        """The campaign takes changes; else False, the GM told why."""
-        if self.writable:
-            return True
-        reason = getattr(self.session, "read_only_reason", "") or _("read-only")
-        self.warn(_("campaign open read-only ({reason}): nothing is changed").format(reason=reason))
-        return False
-
-    def change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
-        """Apply `build(b)` as one undoable change; False (the GM told why) when it is refused,
-        and nothing is half-applied then. A mistake in `build` itself is raised, not hidden."""
-        from gmscreen.campaign.changes import ChangeError
-        from gmscreen.campaign.errors import CampaignError
-        from gmscreen.campaign.session import ReadOnlyError
-
-        try:
-            with self.session.edit(label) as builder:
-                build(builder)
-        except ReadOnlyError as exc:
-            self.warn(str(exc))
-            return False
-        except CampaignError as exc:
-            self.warn("; ".join(str(p) for p in exc.problems) or str(exc), "error")
-            return False
-        except ChangeError as exc:
-            self.warn(f"{label}: {exc}", "error")
-            return False
-        self._changed("change", label)
-        return True
-
-    def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
-                    gm_only: bool = False, seed: int | None = None, pending: str | None = None) -> RollRecord | None:
-        """Log a roll (durable when this returns); None, the GM told why, when it cannot be."""
-        from gmscreen.campaign.errors import CampaignError
-        from gmscreen.campaign.session import ReadOnlyError
-
-        try:
-            record = self.session.record_roll(who=who, line=line, request=request, result=result,
-                                              gm_only=gm_only, seed=seed, pending=pending)
-        except ReadOnlyError as exc:
-            self.warn(_("roll not logged: {reason}").format(reason=exc))
-            return None
-        except CampaignError as exc:
-            self.warn(_("roll not logged: {reason}").format(reason="; ".join(str(p) for p in exc.problems)),
-                      "error")
-            return None
-        if self.session.read_only:
-            self.warn(_("read-only campaign: the roll is shown but not saved"))
-        self.emit(ev.RollLogged(record, visibility=visibility(record)))
-        return record
-
-    def show_record(self, record: RollRecord) -> None:
-        """A roll logged by a pane (an interval of a timer): shown where dice are shown."""
-        self.emit(ev.RollShown(None, record.result, record, visibility=visibility(record)))
 
     def undo(self) -> bool:
         return self._step("undo")
@@ -187,8 +99,13 @@ class Table:
             self.warn(_("nothing to undo") if which == "undo" else _("nothing to redo"))
             return False
         said = _("undo: {change}") if which == "undo" else _("redo: {change}")
-        self.tell(said.format(change=change.label))
-        self._changed(which, change.label)
+        if self.watching:          # named as the players may see it: a hidden change is not told
+            from .public import public_label
+
+            self.tell(said.format(change=public_label(change, self.session.campaign) or ""))
+        else:
+            self.tell(said.format(change=change.label))
+        self.changed(which, change.label)
         return True
 
     def reveal(self, seq: int) -> bool:
@@ -208,10 +125,10 @@ class Table:
 
     def campaign_changed(self, how: str, label: str = "") -> None:
         """The campaign changed outside the table's own actions (taken in from disk, opened)."""
-        self._changed(how, label)
+        self.changed(how, label)
 
-    def _changed(self, how: str, label: str) -> None:
-        self.emit(ev.CampaignChanged(how, label))
+    def changed(self, how: str, label: str = "") -> None:
+        super().changed(how, label)
         if self.line.strip():
             self._read_line()              # a character, a resource or a condition may have moved
 

@@ -4,8 +4,8 @@ Enter in the dice tray, `gmscreen line` and the tests go through the same steps:
 into a `Draft`, the `RollFlow` with its choices (each prompt answered by a key, or by a policy),
 the roll shown while a choice is open kept on disk first (`X.pending.toml`, so a crash loses no
 dice the table saw), then the log, the spending as one undoable change, and the timer an
-extended test starts. Writes go through a `RollTable`: the session itself (`SessionTable`), or
-the screen's host, which takes the same calls and also redraws its panes and tells the GM.
+extended test starts. Writes go through a `RollTable`: the live `Table` (the screen's, `gmscreen line`'s),
+or a bare `TableWrites` of the session when the roll is played alone.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .public import noted_sides, timer_fields
 from .roll_sides import with_sides
 from .quickroll.choices import RollFlow, spending
 from .quickroll.grammar import Draft, QuickRollError, parse
-from .session_table import RollTable, SessionTable
+from .writes import RollTable, TableWrites
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, RollRecord
@@ -63,7 +63,7 @@ class TableRoll:
                  rng: random.Random | None = None, gm_only: bool = False) -> None:
         self.session = session
         self.draft = draft
-        self.table: RollTable = table if table is not None else SessionTable(session)
+        self.table: RollTable = table if table is not None else TableWrites(session)
         self.flow = RollFlow(draft, rng if rng is not None else random.Random())
         self.gm_only = gm_only or draft.gm_only     # the tray may change it until the roll is logged
         self.pending: PendingRoll | None = None     # the roll shown and waiting, as kept on disk
@@ -315,7 +315,7 @@ def roll_line(session: CampaignSession, text: str, *, selected: str | None = Non
     the game forbids it now (MIR R20): all of them before anything is shown or written (the
     roll is rehearsed first, on the very dice it will draw). Once dice are shown nothing
     raises: the roll is logged. The roll returned holds its record, spends and timer; what
-    could not be written is in `table.warnings` (a `SessionTable`)."""
+    could not be written is told as a `Notice` by `table`."""
     if policy not in POLICIES:
         raise ValueError(f"unknown choice policy {policy!r} (expected one of {', '.join(POLICIES)})")
     draft = read_line(session.campaign, text, selected=selected)

@@ -22,7 +22,8 @@ from .sanitize import clean
 if TYPE_CHECKING:
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession, EditBuilder
-    from gmscreen.play.session_table import SessionTable
+    from gmscreen.play.events import Event
+    from gmscreen.play.table import Table
 
     from .widgets.tray.dice_tray import DiceTray
 
@@ -86,10 +87,48 @@ class CampaignHost(App[int]):
 
     def __init__(self, session: CampaignSession | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.session: CampaignSession | None = session
+        self._session: CampaignSession | None = None
+        self.table: Table | None = None
+        self._stop_hearing: Callable[[], None] | None = None
+        self.session = session
         self.draft: dict[str, Any] | None = None
         self.draft_label = ""
         self._save_timer: Any = None
+
+    # ------------------------------------------------------------ the table
+
+    @property
+    def session(self) -> CampaignSession | None:
+        return self._session
+
+    @session.setter
+    def session(self, session: CampaignSession | None) -> None:
+        """A campaign opened (or closed): the live `Table` of it, whose events the views hear."""
+        from gmscreen.play.table import Table
+
+        if self._stop_hearing is not None:
+            self._stop_hearing()
+            self._stop_hearing = None
+        self._session = session
+        self.table = Table(session) if session is not None else None
+        if self.table is not None:
+            self.table.watching = self.players_watching
+            self._stop_hearing = self.table.subscribe(self._hear)
+
+    def _hear(self, event: Event) -> None:
+        """What the table did, drawn: each event to the views' hooks."""
+        from gmscreen.play import events as ev
+
+        if isinstance(event, ev.Notice):
+            self.tell(event.text) if event.routine else self.warn(event.text, event.severity)
+        elif isinstance(event, ev.CampaignChanged):
+            self.after_change()
+        elif isinstance(event, (ev.RollLogged, ev.RollRevealed)):
+            for view in self.views():
+                view.show_roll(event.record)
+        elif isinstance(event, ev.RollShown) and event.draft is None and event.record is not None:
+            for view in self.views():
+                view.show_record(event.record)
 
     # ------------------------------------------------------------ views
 
@@ -130,6 +169,8 @@ class CampaignHost(App[int]):
         self.players_watching = not self.players_watching
 
     def watch_players_watching(self, watching: bool) -> None:
+        if self.table is not None:
+            self.table.watch(watching)
         for view in self.views():
             view.show_watching(watching)
         self.show_status()                      # the status line says that players are watching
@@ -195,27 +236,11 @@ class CampaignHost(App[int]):
         Returns False, after telling the GM why, when the campaign is read-only or
         the change is refused; nothing is half-applied then.
         """
-        if self.session is None or not self._writes(self.session).change(label, build):
-            return False
-        self.after_change()
-        return True
+        return self.table is not None and self.table.change(label, build)
 
     def may_edit(self) -> bool:
         """A campaign is open for changes; else False, after telling the GM why."""
-        session = self.session
-        if session is None:
-            return False
-        if not self.writable:
-            reason = getattr(session, "read_only_reason", "") or _("read-only")
-            self.warn(_("campaign open read-only ({reason}): nothing is changed").format(reason=reason))
-            return False
-        return True
-
-    def _writes(self, session: CampaignSession) -> SessionTable:
-        """The session's writes as the play core makes them, refusals said in the notices."""
-        from gmscreen.play.session_table import SessionTable
-
-        return SessionTable(session, tell=self.warn)
+        return self.table is not None and self.table.may_edit()
 
     def undo(self) -> None:
         self._undo_redo("undo")
@@ -224,27 +249,8 @@ class CampaignHost(App[int]):
         self._undo_redo("redo")
 
     def _undo_redo(self, which: str) -> None:
-        from gmscreen.campaign.errors import CampaignError
-        from gmscreen.campaign.session import ReadOnlyError
-
-        if self.session is None:
-            return
-        try:
-            change = self.session.undo() if which == "undo" else self.session.redo()
-        except (ReadOnlyError, CampaignError) as exc:
-            self.warn(str(exc))
-            return
-        if change is None:
-            self.warn(_("nothing to undo") if which == "undo" else _("nothing to redo"))
-            return
-        said = _("undo: {change}") if which == "undo" else _("redo: {change}")
-        if self.players_watching:       # named as the players may see it (gmscreen.play.public)
-            from gmscreen.play.public import public_label
-
-            self.tell(said.format(change=public_label(change, self.session.campaign)))
-        else:
-            self.tell(said.format(change=change.label))
-        self.after_change()
+        if self.table is not None:
+            self.table.undo() if which == "undo" else self.table.redo()
 
     def tell(self, message: str) -> None:
         """What a routine action did, said to the GM (the app: on its status line)."""
@@ -294,34 +300,19 @@ class CampaignHost(App[int]):
         Read-only campaigns cannot log: the result is still shown by the caller,
         and the GM is told the roll was not kept.
         """
-        record = self._writes(self.session).record_roll(
-            who=who, line=line, request=request, result=result, gm_only=gm_only, seed=seed,
-            pending=pending) if self.session is not None else None
-        if record is not None:
-            for view in self.views():
-                view.show_roll(record)
-        return record
+        if self.table is None:
+            return None
+        return self.table.record_roll(who=who, line=line, request=request, result=result, gm_only=gm_only,
+                                      seed=seed, pending=pending)
 
     def show_record(self, record: RollRecord) -> None:
         """Called by a pane that rolled for the GM (the initiative's `r`): shown where dice are."""
-        for view in self.views():
-            view.show_record(record)
+        if self.table is not None:
+            self.table.show_record(record)
 
     def reveal_roll(self, seq: int) -> None:
-        from gmscreen.campaign.errors import CampaignError
-        from gmscreen.campaign.session import ReadOnlyError
-
-        if self.session is None:
-            return
-        try:
-            self.session.reveal_roll(seq)
-        except (ReadOnlyError, CampaignError, KeyError, ValueError) as exc:
-            self.warn(_("cannot reveal roll {seq}: {problem}").format(seq=seq, problem=exc))
-            return
-        record = self.session.roll_by_seq(seq)
-        if record is not None:
-            for view in self.views():
-                view.show_roll(record)
+        if self.table is not None:
+            self.table.reveal(seq)
 
     # ------------------------------------------------------------ messages to the GM
 

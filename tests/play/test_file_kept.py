@@ -20,7 +20,7 @@ from gmscreen.play.encounter import end_fight, next_turn, previous_turn, unique_
 from gmscreen.play.games import table_for
 from gmscreen.play.joins import EVERYONE, NEXT_ROUND, THIS_ROUND, candidates, join
 from gmscreen.play.roster_rules import remove_character, start_session
-from gmscreen.play.session_table import SessionTable
+from gmscreen.play import Table
 from gmscreen.play.turns import sort_fairly
 
 SYSTEMS = tuple(gmscreen.rules.SYSTEMS)
@@ -53,7 +53,7 @@ def late_joiner(session, when: str = THIS_ROUND) -> None:
     initiative = max((e.initiative for e in campaign.encounter.entries), default=0) + 1
     free = candidates(campaign, EVERYONE)
     who = (free[0].name, free[0].id) if free else ("Renfort", None)
-    result = join(SessionTable(session), session, [(who[0], who[1], initiative)], when)
+    result = join(Table(session), session, [(who[0], who[1], initiative)], when)
     assert not result.problem
 
 

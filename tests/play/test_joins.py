@@ -8,7 +8,9 @@ from gmscreen.campaign.session import CampaignSession
 from gmscreen.play.encounter import end_fight, next_turn
 from gmscreen.play.joins import (NEXT_ROUND, NPCS, PARTY, SELECTION, THIS_ROUND, candidates, join,
                                  needs_choice, roll_joiners, slot_passed)
-from gmscreen.play.session_table import SessionTable
+from gmscreen.play import Table
+
+from _notices import notices
 
 
 def order(session: CampaignSession) -> list[str]:
@@ -36,7 +38,8 @@ def test_the_party_joins_in_one_change_with_logged_rolls_and_one_undo(sessions) 
     session = sessions.open("mir")
     with session.edit("fin") as b:
         end_fight(b, session.campaign)
-    table = SessionTable(session)
+    table = Table(session)
+    told = notices(table)
     rolls_before = len(session.rolls)
     party = candidates(session.campaign, PARTY)
     assert [c.id for c in party] == ["alexis", "loriane", "callia"]
@@ -68,7 +71,7 @@ def test_a_joiner_this_round_plays_before_the_round_ends(sessions) -> None:
     assert current(session) == "garde" and slot_passed(campaign, 10) and not slot_passed(campaign, 6)
     joiners = [("Le geôlier", "geolier", 10)]
     assert needs_choice(campaign, joiners)
-    result = join(SessionTable(session), session, joiners, THIS_ROUND)
+    result = join(Table(session), session, joiners, THIS_ROUND)
     assert result.notices == ["Le geôlier agit ce round, après l'actuel ; à sa place d'initiative au round 3"]
     assert order(session) == ["callia", "garde", "geolier", "alexis", "loriane", "chien"]
     assert current(session) == "garde"                              # the current actor stays current
@@ -81,7 +84,7 @@ def test_a_joiner_this_round_plays_before_the_round_ends(sessions) -> None:
 
 def test_a_joiner_next_round_skips_this_one_as_said(sessions) -> None:
     session = sessions.open("mir")
-    result = join(SessionTable(session), session, [("Le geôlier", "geolier", 8)], NEXT_ROUND)
+    result = join(Table(session), session, [("Le geôlier", "geolier", 8)], NEXT_ROUND)
     assert result.notices == ["Le geôlier agit à partir du round 3 (sa place de ce round est passée)"]
     assert order(session) == ["callia", "geolier", "garde", "alexis", "loriane", "chien"]
     assert current(session) == "garde"
@@ -92,7 +95,8 @@ def test_a_joiner_next_round_skips_this_one_as_said(sessions) -> None:
 
 def test_a_joiner_whose_slot_is_ahead_needs_no_choice(sessions) -> None:
     session = sessions.open("mir")
-    table = SessionTable(session)
+    table = Table(session)
+    told = notices(table)
     assert not needs_choice(session.campaign, [("Le geôlier", "geolier", 6)])
     join(table, session, [("Le geôlier", "geolier", 6)], THIS_ROUND)
     assert order(session) == ["callia", "garde", "geolier", "alexis", "loriane", "chien"]
@@ -106,6 +110,7 @@ def test_no_initiative_expression_is_said_and_nothing_added(sessions) -> None:
     session = sessions.open("mir")
     with session.edit("init") as b:
         b.set(("initiative",), "")
-    table = SessionTable(session)
+    table = Table(session)
+    told = notices(table)
     assert roll_joiners(table, session, candidates(session.campaign, NPCS)) is None
-    assert table.warnings and "initiative" in table.warnings[0]
+    assert told and "initiative" in told[0]

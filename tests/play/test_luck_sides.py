@@ -11,7 +11,7 @@ import pytest
 from gmscreen.campaign.rolllog import RollLog, rolls_path
 from gmscreen.play import luck_stats
 from gmscreen.play.luck_words import luck_words
-from gmscreen.play.session_table import SessionTable
+from gmscreen.play import Table
 from gmscreen.play.table_roll import roll_line
 
 
@@ -22,7 +22,7 @@ def _tally(session, who: str) -> luck_stats.LuckTally:
 
 def test_the_defender_counts_the_roll_from_their_side(sessions) -> None:
     session = sessions.open("mir")
-    table = SessionTable(session)
+    table = Table(session)
     roll_line(session, "callia infiltration vs garde instinct = 12 12 9 8 1 | 1 1 1", table=table)
     [record] = session.rolls
     assert record.result["sides"]["opponent"] == "Le garde de la porte"
@@ -48,7 +48,7 @@ def test_an_entry_without_opponent_luck_has_it_computed_from_its_request(session
 
 def test_a_roll_with_no_die_has_no_luck_said_or_counted(sessions) -> None:
     session = sessions.open("eclats")
-    table = SessionTable(session)
+    table = Table(session)
     roll_line(session, "ysaure agi calmer 3", table=table)                  # R5: the skill alone
     roll_line(session, "ysaure emp calmer 12", table=table, rng=random.Random(3))
     no_die, rolled = RollLog.load(rolls_path(session.path)).records          # as the file gives them back

@@ -12,9 +12,11 @@ from gmscreen import i18n
 from gmscreen.campaign.model import RollRecord
 from gmscreen.play import luck_stats
 from gmscreen.play.luck_stats import BLESSED, CURSED, FAIR, TABLE
-from gmscreen.play.session_table import SessionTable
+from gmscreen.play import Table
 from gmscreen.play.table_roll import roll_line
 from gmscreen.rules import odds, success_chance
+
+from _notices import notices
 
 
 def _brute_law(chances: list[float]) -> list[float]:
@@ -67,11 +69,12 @@ def test_a_gm_only_roll_counts_only_when_asked() -> None:
 
 def test_a_cursed_evening_played_at_the_table_is_named_with_its_own_numbers(sessions) -> None:
     session = sessions.open("mir")
-    table = SessionTable(session)
+    table = Table(session)
+    told = notices(table)
     for _ in range(4):          # 5 dice for SD 2 while dazzled (−1 dé), every die a 1: four failures
         roll_line(session, "alexis tir sd2 = 1 1 1 1 1", table=table)
     roll_line(session, "loriane eloquence sd3", table=table, rng=random.Random(5))
-    assert table.warnings == []
+    assert told == []
     _table, alexis, _loriane = luck_stats.tallies(luck_stats.counted(session.rolls), session.campaign.session)
     request = {k: v for k, v in session.rolls[0].request.items() if k != "dice"}     # the dice forced
     chance = success_chance(odds(request))

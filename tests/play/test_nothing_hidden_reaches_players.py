@@ -25,11 +25,13 @@ from gmscreen.play.public import (Sight, Visibility, hidden_words, public_label,
                                   secret_difficulty_words)
 from gmscreen.play.quickroll import QuickRollError, parse
 from gmscreen.play.recap import build_recap, recap_data, recap_markdown
-from gmscreen.play.session_table import SessionTable
+from gmscreen.play import Table
 from gmscreen.play.table_roll import Refused, roll_line
 from gmscreen.play.timers import interval_log_fields, interval_refusal, record_interval, roll_interval
 from gmscreen.campaign import load_campaign, sample_path
 from gmscreen.rules import SYSTEMS, RequestError, get_system
+
+from _notices import notices
 
 # Kinds no example of the game's help rolls.
 EXTRA_LINES = {"arpeges": ["sibylle épée vs marchand baratin 2j"], "mir": ["loriane investigation 7 heure max4"]}
@@ -78,7 +80,8 @@ def _texts(value) -> list[str]:
 def _play(session, text: str) -> list:
     """The line rolled as the tray rolls it, then the next interval of the timer it started (as
     the initiative's `r`): the records logged."""
-    table = SessionTable(session)
+    table = Table(session)
+    told = notices(table)
     try:
         roll = roll_line(session, text, table=table)
     except Refused:             # a test too long for a fight (MIR R20): rolled once it is over
@@ -93,7 +96,7 @@ def _play(session, text: str) -> list:
             rolled = roll_interval(timer)
             records.append(table.record_roll(**interval_log_fields(session.campaign, timer, rolled)))
             assert table.change(f"{timer.label} · {rolled.step}", lambda b: record_interval(b, index, timer, rolled))
-    assert table.warnings == [] and all(r is not None for r in records)
+    assert told == [] and all(r is not None for r in records)
     # What the player view reads is what the GM plays: a journal it could not replay would show
     # the saved state, from before a character was hidden.
     assert load_played(session.path) == session.campaign

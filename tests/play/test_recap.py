@@ -12,17 +12,20 @@ from gmscreen.play.games import table_for
 from gmscreen.play.joins import join
 from gmscreen.play.recap import RecapError, build_recap, recap_data, recap_markdown
 from gmscreen.play.roster_rules import start_session
-from gmscreen.play.session_table import SessionTable
+from gmscreen.play import Table
 from gmscreen.play.table_roll import roll_line
 
 import pytest
+
+from _notices import notices
 
 
 def _play_session_3(sessions):
     """Session 3 of the MIR sample: rolls (a critical, a secret one), a joiner, conditions, a stat
     raised, a change undone, turns to a new round (the countdown ticks); saved as it goes."""
     session = sessions.open("mir")
-    table = SessionTable(session)
+    table = Table(session)
+    told = notices(table)
     roll_line(session, "callia infiltration vs garde instinct = 12 12 9 8 1 | 1 1 1", table=table)  # two 12s (5 dice: Fièvre grise −1 dé)
     roll_line(session, "alexis tir sd2 = 1 1 1 1 1", table=table)
     roll_line(session, "loriane eloquence sd3 = 1 2 3 4 5", table=table, gm_only=True)
@@ -37,7 +40,7 @@ def _play_session_3(sessions):
     session.undo()
     for _ in range(6):
         next_turn(session)
-    assert table.warnings == []
+    assert told == []
     return session
 
 
@@ -73,7 +76,8 @@ def test_each_session_has_its_own_recap(sessions) -> None:
     fight = table_for(session.system.id).fight
     with session.edit("Session 4") as b:
         start_session(b, fight, session.campaign)
-    table = SessionTable(session)
+    table = Table(session)
+    told = notices(table)
     roll_line(session, "alexis tir sd2 = 12 12 9 1", table=table)
     with session.edit("Callia") as b:
         b.insert(("characters", 2, "conditions"), None, Condition("Épuisée"))

@@ -14,8 +14,11 @@ from gmscreen.campaign import open_session, sample_path
 from gmscreen.campaign.pending import pending_path, read_pending
 from gmscreen.campaign.rolllog import RollLog, rolls_path
 from gmscreen.play.quickroll import QuickRollError
-from gmscreen.play.table_roll import ChoiceError, SessionTable, TableRoll, read_line, roll_line
+from gmscreen.play import Table
+from gmscreen.play.table_roll import ChoiceError, TableRoll, read_line, roll_line
 from gmscreen.rules import resolve
+
+from _notices import notices
 
 
 @pytest.fixture
@@ -228,10 +231,11 @@ def test_a_read_only_session_shows_the_roll_and_says_it_is_not_kept(table, tmp_p
     second = open_session(first.path)                                 # the lock is held: read-only
     try:
         assert second.read_only
-        sink = SessionTable(second)
+        sink = Table(second)
+        told = notices(sink)
         roll = roll_line(second, "loriane éloquence sd3", table=sink)
         assert roll.result is not None and logged(second) == []
-        assert "campagne en lecture seule : le jet est montré mais pas enregistré" in sink.warnings
+        assert "campagne en lecture seule : le jet est montré mais pas enregistré" in told
     finally:
         second.close()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Static
 
 from gmscreen.campaign import open_session
-from gmscreen.play.session_table import SessionTable
+from gmscreen.play import Table
 from gmscreen.play.table_roll import roll_line
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.keys_help import key_rows
@@ -20,7 +20,7 @@ from _pilot import press, ready
 
 def _cursed_evening(path) -> None:
     with open_session(path) as session:
-        table = SessionTable(session)
+        table = Table(session)
         for _ in range(4):
             roll_line(session, "alexis tir sd2 = 1 1 1 1 1", table=table)
         roll_line(session, "loriane eloquence sd3 = 9 9 9 1 1", table=table, gm_only=True)
