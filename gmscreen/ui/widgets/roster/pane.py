@@ -153,6 +153,7 @@ class RosterPane(TablePane[Character]):
         Binding("x,delete", "remove", N_("Remove"), id="roster.remove"),
         Binding("+", "resource(1)", N_("Res.+"), id="roster.resource-up"),
         Binding("-", "resource(-1)", N_("Res.−"), id="roster.resource-down"),
+        Binding("T", "add_track", N_("Track"), id="roster.add-track"),
         Binding("c", "add_condition", N_("Cond.+"), id="roster.add-condition"),
         Binding("C", "remove_condition", N_("Cond.−"), id="roster.remove-condition"),
         Binding("i", "to_initiative", N_("→Init."), id="roster.to-initiative"),
@@ -565,8 +566,17 @@ class RosterPane(TablePane[Character]):
     # ------------------------------------------------------------ resources and conditions
 
     def action_resource(self, delta: int) -> None:
+        """`+`/`-`: one hit more or healed on the character's track when they have one
+        (`play.tracks`), else the game's resource on the sheet; one undoable change."""
         session = self.session
         if session is None:
+            return
+        found = self._current()
+        if found is not None and found[1].tracks:
+            if self._writable():
+                from gmscreen.play.tracks import move_track
+
+                self._said(move_track(session.campaign, found[1].id, delta, self._change))
             return
         resource = resource_of(session.system)
         if resource is None:
@@ -604,6 +614,31 @@ class RosterPane(TablePane[Character]):
         shown = resource.text        # the game's words for the value (SheetLook.resource_text)
         self._change(_("{what}: {name}").format(what=f"{resource.label} {shown(value)} → {shown(new)}",
                                                 name=clean(ch.name)), build)
+
+    def _said(self, move: Any) -> None:
+        if move.problem:
+            self.host.warn(move.problem)
+        for notice in move.notices:
+            self.host.warn(notice, "information")
+
+    @editing_row
+    def action_add_track(self, session: CampaignSession, _index: int, ch: Character) -> None:
+        """`T`: a damage track on the character, the game's own proposed (MIR: Blessures)."""
+        from gmscreen.play.tracks import MAX_HITS, add_track, default_track
+
+        spec = default_track(session.campaign.system)
+        taken = {t.name.casefold() for t in ch.tracks}
+        name = spec.name if spec.name.casefold() not in taken else ""
+
+        def apply(_index: int, values: dict[str, str]) -> None:
+            self._said(add_track(session.campaign, ch.id, values["name"], int(values["max"].strip()), self._change))
+
+        self._ask(_dialogs().PromptScreen(_("New track for {name}").format(name=Name(clean(ch.name))), [
+            _dialogs().Field("name", _("Name"), name, check=_dialogs().nonempty(_("Name"))),
+            _dialogs().Field("max", _("Hits that defeat (the maximum)"), str(spec.max),
+                             check=_dialogs().int_check(1, MAX_HITS, what=_("Maximum"))),
+        ], note=_("+ is one hit more, - one healed; at the maximum the turn order skips them.")),
+            session, ch.id, apply)
 
     @editing_row
     def action_add_condition(self, session: CampaignSession, _index: int, ch: Character) -> None:
