@@ -153,7 +153,7 @@ class RosterPane(TablePane[Character]):
         Binding("x,delete", "remove", N_("Remove"), id="roster.remove"),
         Binding("+", "resource(1)", N_("Res.+"), id="roster.resource-up"),
         Binding("-", "resource(-1)", N_("Res.−"), id="roster.resource-down"),
-        Binding("T", "add_track", N_("Track"), id="roster.add-track"),
+        Binding("T", "add_track", N_("Track"), id="roster.add-track", show=False),
         Binding("c", "add_condition", N_("Cond.+"), id="roster.add-condition"),
         Binding("C", "remove_condition", N_("Cond.−"), id="roster.remove-condition"),
         Binding("i", "to_initiative", N_("→Init."), id="roster.to-initiative"),

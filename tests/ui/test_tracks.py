@@ -1,0 +1,74 @@
+"""Damage tracks on the screen, through real keys: T adds the game's track to the character
+under the cursor, + takes hits up to their defeat, the roster and the initiative say so,
+n passes over them, ctrl+z brings them back."""
+
+from __future__ import annotations
+
+from gmscreen.ui import GMScreenApp
+from gmscreen.ui.widgets.initiative.pane import InitiativePane
+
+from _pilot import press, ready
+
+
+def current(app) -> str:
+    enc = app.session.campaign.encounter
+    return enc.entries[enc.turn].id
+
+
+def row_text(table, key: str) -> str:
+    return " ".join(str(cell) for cell in table.get_row(key))
+
+
+async def add_track(app, pilot, who: str, maximum: str) -> None:
+    roster = app.pane("roster")
+    app.select_character(who)
+    roster.focus()
+    await pilot.pause()
+    await press(pilot, "T")                        # the form, the game's track proposed
+    await press(pilot, "tab", *["backspace"] * 3, *maximum, "ctrl+s")
+
+
+async def test_a_track_taken_to_its_maximum_takes_them_out_of_the_turn_order(campaign_file) -> None:
+    path = campaign_file("eclats")                 # round 3: Hantise plays, then Berthe (Maël waits)
+    app = GMScreenApp(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await add_track(app, pilot, "berthe", "2")
+        berthe = app.session.campaign.character("berthe")
+        assert [(t.name, t.value, t.max) for t in berthe.tracks] == [("Coups", 0, 2)]
+        roster = app.pane("roster")
+        assert "Coups 0/2" in row_text(roster.table, "berthe")
+        await press(pilot, "+", "+")               # two hits: defeated
+        assert berthe.tracks[0].value == 2
+        assert "Coups 2/2 ✗" in row_text(roster.table, "berthe")
+        initiative = app.query_one(InitiativePane)
+        assert "hors de combat" in row_text(initiative.table, "e:berthe")
+        await press(pilot, "+")                    # refused: already at the maximum
+        assert berthe.tracks[0].value == 2
+        assert current(app) == "hantise"
+        await press(pilot, "n")                    # Hantise acts; Berthe is passed over: a new round
+        assert app.session.campaign.encounter.round == 4 and current(app) == "ysaure"
+        await press(pilot, "ctrl+z", "ctrl+z")     # the turn, then the hit that defeated her
+        berthe = app.session.campaign.character("berthe")
+        assert berthe.tracks[0].value == 1 and current(app) == "hantise"
+        assert "hors de combat" not in row_text(initiative.table, "e:berthe")
+        await press(pilot, "n")                    # back in: her turn comes
+        assert current(app) == "berthe"
+    text = path.read_text(encoding="utf-8")
+    assert "[[characters.tracks]]" in text and 'name = "Coups"' in text
+
+
+async def test_mir_offers_blessures_and_counts_them_on_the_sheet(campaign_file) -> None:
+    path = campaign_file("mir")                    # Callia has one wound on her sheet
+    comments = [line for line in path.read_text(encoding="utf-8").splitlines() if line.lstrip().startswith("#")]
+    app = GMScreenApp(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await add_track(app, pilot, "callia", "3")
+        callia = app.session.campaign.character("callia")
+        assert [(t.name, t.value, t.max) for t in callia.tracks] == [("Blessures", 1, 3)]   # her wound
+        await press(pilot, "+")                    # a hit is a wound: one die less in a fight (R4)
+        assert callia.tracks[0].value == 2 and callia.sheet["state"]["blessures"] == 2
+        assert "Blessures 2/3" in row_text(app.pane("roster").table, "callia")
+    text = path.read_text(encoding="utf-8")
+    assert "blessures = 2" in text and all(line in text for line in comments)
