@@ -5,7 +5,9 @@ n passes over them, ctrl+z brings them back."""
 from __future__ import annotations
 
 from gmscreen.ui import GMScreenApp
+from gmscreen.ui.screens.roster_sheet import SheetScreen
 from gmscreen.ui.widgets.initiative.pane import InitiativePane
+from gmscreen.ui.widgets.roster.sheet import sheet_content
 
 from _pilot import press, ready
 
@@ -45,6 +47,11 @@ async def test_a_track_taken_to_its_maximum_takes_them_out_of_the_turn_order(cam
         assert "hors de combat" in row_text(initiative.table, "e:berthe")
         await press(pilot, "+")                    # refused: already at the maximum
         assert berthe.tracks[0].value == 2
+        await press(pilot, "enter")                # the full sheet says it
+        assert isinstance(app.screen, SheetScreen)
+        text = sheet_content(app.session.system, berthe).plain
+        assert "Pistes\n  • Coups 2/2  hors de combat\n  Hors de combat : l’ordre du tour saute" in text
+        await press(pilot, "escape")
         assert current(app) == "hantise"
         await press(pilot, "n")                    # Hantise acts; Berthe is passed over: a new round
         assert app.session.campaign.encounter.round == 4 and current(app) == "ysaure"

@@ -191,6 +191,16 @@ def sheet_content(system: System, character: Character, *, ascii: bool = False) 
         parts.extend(Content.assemble(("  • ", "dim"), condition_line(c)) for c in character.conditions)
     else:
         parts.append(Content.assemble(("  " + _("none"), "dim")))
+    if character.tracks:                # damage tracks (`play.tracks`): hits taken of the maximum
+        from gmscreen.play.tracks import is_defeated
+
+        parts.append(Content.assemble((_("Tracks"), "bold underline")))
+        parts.extend(Content.assemble(("  • ", "dim"), f"{clean(t.name)} {t.value}/{t.max}",
+                                      (f"  {_('defeated')}", "bold") if t.value >= t.max else "")
+                     for t in character.tracks)
+        if is_defeated(character):
+            parts.append(Content.assemble(("  " + _("Defeated: the turn order skips them until a hit is healed (-)."),
+                                           "italic")))
     if character.notes:
         parts.append(Content.assemble((_("Notes"), "bold underline")))
         parts.extend(Content("  " + clean(line, single_line=True))
