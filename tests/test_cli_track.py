@@ -38,6 +38,8 @@ def test_hits_up_to_defeat_then_turn_passes_over_them(capsys, copy_sample) -> No
     assert status == 0 and out == "Back in the fight: Berthe\nBerthe · Hits 1/2\n"
     campaign = load_campaign(path)
     assert [(t.name, t.value, t.max) for t in campaign.character("berthe").tracks] == [("Hits", 1, 2)]
+    _, out, _ = run(capsys, "recap", str(path), "--json")
+    assert json.loads(out)["changes"]["Berthe"] == ["Hits 0 → 1/2"]    # net of the hit healed
 
 
 def test_mir_adds_blessures_bound_to_the_sheet(capsys, copy_sample) -> None:
@@ -47,6 +49,8 @@ def test_mir_adds_blessures_bound_to_the_sheet(capsys, copy_sample) -> None:
     assert status == 0 and out == "Callia · Blessures 3/4\n"
     callia = load_campaign(path).character("callia")
     assert callia.sheet["state"]["blessures"] == 3
+    _, out, _ = run(capsys, "recap", str(path), "--json")
+    assert json.loads(out)["changes"]["Callia"] == ["Blessures 1 → 3"]     # said once, by the sheet
 
 
 def test_each_mistake_is_one_line(capsys, copy_sample) -> None:
