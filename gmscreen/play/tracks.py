@@ -160,3 +160,21 @@ def move_track(campaign: Campaign, char_id: str, delta: int, change: ChangeFn, p
         notices.append(_("Back in the fight: {name}").format(name=clean(ch.name)))
     return TrackMove(moved=True, notices=notices)
 
+
+
+def remove_track(campaign: Campaign, char_id: str, position: int, change: ChangeFn) -> TrackMove:
+    """A track taken off a character (one change); the sheet value the game's own stood for
+    stays as it is (MIR: the wounds remain written). Says when that brings them back in."""
+    index = _index(campaign, char_id)
+    if index is None:
+        return TrackMove(problem=_("no character {id!r}").format(id=char_id))
+    ch = campaign.characters[index]
+    if not 0 <= position < len(ch.tracks):
+        return TrackMove(problem=_("{name} has no track (T adds one)").format(name=clean(ch.name)))
+    was_out = is_defeated(ch)
+    name = ch.tracks[position].name
+    if not change(_("End of the track {track}: {name}").format(track=clean(name), name=clean(ch.name)),
+                  lambda b: b.delete(("characters", index, "tracks"), position)):
+        return TrackMove()
+    back = was_out and not is_defeated(campaign.characters[index])
+    return TrackMove(moved=True, notices=[_("Back in the fight: {name}").format(name=clean(ch.name))] if back else [])

@@ -7,7 +7,7 @@ from gmscreen.campaign import open_session
 from gmscreen.campaign.session import CampaignSession
 from gmscreen.campaign.validate import validate_file
 from gmscreen.play.encounter import next_turn, previous_turn, session_change
-from gmscreen.play.tracks import add_track, default_track, defeated_ids, move_track
+from gmscreen.play.tracks import add_track, default_track, defeated_ids, move_track, remove_track
 
 
 def current(session: CampaignSession) -> str:
@@ -126,3 +126,18 @@ def test_an_old_file_loads_unchanged_and_a_bad_track_is_one_clear_error(sessions
     assert len(problems) == 1
     said = str(problems[0])
     assert "tracks[0].value" in said and "0" in said and "5" in said and "7" in said
+
+
+def test_a_track_taken_off_brings_them_back_and_leaves_the_wounds(sessions) -> None:
+    session = sessions.open("mir")
+    change = session_change(session)
+    add_track(session.campaign, "callia", "Blessures", 2, change)     # her wound written: 1
+    hit(session, "callia")
+    assert defeated_ids(session.campaign) == {"callia"}
+    move = remove_track(session.campaign, "callia", 0, change)
+    assert move.notices == ["De retour au combat : Callia"]
+    callia = session.campaign.character("callia")
+    assert callia.tracks == [] and callia.sheet["state"]["blessures"] == 2
+    assert remove_track(session.campaign, "callia", 0, change).problem == "Callia n’a pas de piste (T en ajoute une)"
+    session.undo()
+    assert defeated_ids(session.campaign) == {"callia"}

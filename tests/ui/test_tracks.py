@@ -79,3 +79,26 @@ async def test_mir_offers_blessures_and_counts_them_on_the_sheet(campaign_file) 
         assert "Blessures 2/3" in row_text(app.pane("roster").table, "callia")
     text = path.read_text(encoding="utf-8")
     assert "blessures = 2" in text and all(line in text for line in comments)
+
+
+async def test_several_tracks_ask_which_and_t_takes_one_off(campaign_file) -> None:
+    app = GMScreenApp(campaign_file("tedeum"))     # round 1: Saint-Gelais plays
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await add_track(app, pilot, "saint-gelais", "1")
+        await press(pilot, "T")                    # tracks already: a new one, or one taken off
+        assert "Pistes du capitaine de Saint-Gelais" in str(app.screen.query_one("#dialog-title").render())
+        await press(pilot, "enter")                # "New track…": the form, its name to type
+        await press(pilot, *"Fatigue", "tab", *["backspace"] * 3, "3", "ctrl+s")
+        ch = app.session.campaign.character("saint-gelais")
+        assert [(t.name, t.max) for t in ch.tracks] == [("Coups", 1), ("Fatigue", 3)]
+        await press(pilot, "+", "down", "enter")   # which track? the second
+        assert [t.value for t in ch.tracks] == [0, 1]
+        await press(pilot, "+", "enter")           # the first: at its maximum, defeated
+        assert [t.value for t in ch.tracks] == [1, 1]
+        assert app.session.campaign.encounter.entries[app.session.campaign.encounter.turn].id == "saint-gelais"
+        await press(pilot, "T", "down", "enter")   # "Remove Coups 1/1": back in the fight
+        ch = app.session.campaign.character("saint-gelais")
+        assert [t.name for t in ch.tracks] == ["Fatigue"]
+        await press(pilot, "ctrl+z")               # undone: the track is back, and the defeat
+        assert [t.name for t in app.session.campaign.character("saint-gelais").tracks] == ["Coups", "Fatigue"]

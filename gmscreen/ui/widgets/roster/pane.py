@@ -574,9 +574,7 @@ class RosterPane(TablePane[Character]):
         found = self._current()
         if found is not None and found[1].tracks:
             if self._writable():
-                from gmscreen.play.tracks import move_track
-
-                self._said(move_track(session.campaign, found[1].id, delta, self._change))
+                self._move_track(session, found[1], delta)
             return
         resource = resource_of(session.system)
         if resource is None:
@@ -621,9 +619,46 @@ class RosterPane(TablePane[Character]):
         for notice in move.notices:
             self.host.warn(notice, "information")
 
+    def _move_track(self, session: CampaignSession, ch: Character, delta: int) -> None:
+        """A hit more or healed on their track; which one is asked when they have several."""
+        from gmscreen.play.tracks import move_track, track_text
+
+        char_id = ch.id
+
+        def move(position: int) -> None:
+            self._said(move_track(session.campaign, char_id, delta, self._change, position))
+
+        if len(ch.tracks) == 1:
+            move(0)
+            return
+        title = (_("One hit more on which track of {name}?") if delta > 0
+                 else _("One hit healed on which track of {name}?")).format(name=Name(clean(ch.name)))
+        self.app.push_screen(_dialogs().ChoiceScreen(title, [(str(j), track_text(t)) for j, t in enumerate(ch.tracks)]),
+                             lambda choice: move(int(choice)) if choice is not None else None)
+
     @editing_row
-    def action_add_track(self, session: CampaignSession, _index: int, ch: Character) -> None:
-        """`T`: a damage track on the character, the game's own proposed (MIR: Blessures)."""
+    def action_add_track(self, session: CampaignSession, index: int, ch: Character) -> None:
+        """`T`: a damage track on the character; with tracks already, a new one or one taken off."""
+        from gmscreen.play.tracks import remove_track, track_text
+
+        if not ch.tracks:
+            self._new_track(session, ch)
+            return
+        char_id = ch.id
+
+        def chosen(choice: str | None) -> None:
+            if choice == "new":
+                self._new_track(session, ch)
+            elif choice is not None:
+                self._said(remove_track(session.campaign, char_id, int(choice), self._change))
+
+        options = [("new", _("New track…")),
+                   *((str(j), _("Remove {track}").format(track=track_text(t))) for j, t in enumerate(ch.tracks))]
+        self.app.push_screen(_dialogs().ChoiceScreen(_("Tracks of {name}").format(name=Name(clean(ch.name))), options),
+                             chosen)
+
+    def _new_track(self, session: CampaignSession, ch: Character) -> None:
+        """The form of a new track, the game's own proposed (MIR: Blessures)."""
         from gmscreen.play.tracks import MAX_HITS, add_track, default_track
 
         spec = default_track(session.campaign.system)
