@@ -206,30 +206,30 @@ def _track(ns: Any, prog: str) -> int:
             if move.problem:
                 raise CliError(f"{prog}: {ns.file}: {move.problem}")
 
+        char_id = ch.id
         if ns.add is not None:
             spec = default_track(campaign.system)
-            done(table.add_track(ch.id, ns.add or spec.name, ns.max if ns.max is not None else spec.max))
+            done(table.add_track(char_id, ns.add or spec.name, ns.max if ns.max is not None else spec.max))
+        tracks = campaign.characters[next(i for i, c in enumerate(campaign.characters) if c.id == char_id)].tracks
         if hits:
-            ch = campaign.character(ch.id)
             position = 0
             if ns.track is not None:
-                names = [t.name.casefold() for t in ch.tracks] if ch is not None else []
+                names = [t.name.casefold() for t in tracks]
                 if ns.track.casefold() not in names:
                     raise CliError(_("{prog}: {file}: {name} has no track {track!r}").format(
-                        prog=prog, file=ns.file, name=clean(ch.name) if ch else clean(ns.who), track=clean(ns.track)))
+                        prog=prog, file=ns.file, name=clean(ch.name), track=clean(ns.track)))
                 position = names.index(ns.track.casefold())
-            done(table.move_track(ch.id if ch else ns.who, int(hits), position))
-        ch = campaign.character(ch.id) if ch is not None else None
-        tracks = ch.tracks if ch is not None else []
-        out = bool(tracks) and is_defeated(ch)
+            done(table.move_track(char_id, int(hits), position))
+        ch = next(c for c in campaign.characters if c.id == char_id)
+        out = bool(ch.tracks) and is_defeated(ch)
         if ns.json:
-            print(dump({"who": ch.id if ch else ns.who, "defeated": out, "notices": said,
-                         "tracks": [{"name": t.name, "value": t.value, "max": t.max} for t in tracks]}))
+            print(dump({"who": char_id, "defeated": out, "notices": said,
+                         "tracks": [{"name": t.name, "value": t.value, "max": t.max} for t in ch.tracks]}))
         else:
             for notice in said:
                 print(notice)
-            shown = " · ".join(track_text(t) for t in tracks) or _("no track (--add adds one)")
-            print(f"{clean(ch.name) if ch else clean(ns.who)} · {shown}" + (f" · {_('defeated')}" if out else ""))
+            shown = " · ".join(track_text(t) for t in ch.tracks) or _("no track (--add adds one)")
+            print(f"{clean(ch.name)} · {shown}" + (f" · {_('defeated')}" if out else ""))
     return 0
 
 

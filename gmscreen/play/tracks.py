@@ -110,7 +110,7 @@ def add_track(campaign: Campaign, char_id: str, name: str, maximum: int, change:
     track = Track(name, 0, maximum)
     where = _bound(campaign, track)
     if value is None and where is not None:
-        group = ch.sheet.get(where[0]) if isinstance(ch.sheet, dict) else None
+        group = ch.sheet.get(where[0])
         found = group.get(where[1]) if isinstance(group, dict) else None
         value = found if isinstance(found, int) and not isinstance(found, bool) else 0
     track.value = min(max(value or 0, 0), maximum)
