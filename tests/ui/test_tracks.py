@@ -102,3 +102,15 @@ async def test_several_tracks_ask_which_and_t_takes_one_off(campaign_file) -> No
         assert [t.name for t in ch.tracks] == ["Fatigue"]
         await press(pilot, "ctrl+z")               # undone: the track is back, and the defeat
         assert [t.name for t in app.session.campaign.character("saint-gelais").tracks] == ["Coups", "Fatigue"]
+
+
+def test_a_hostile_track_name_is_shown_literally() -> None:
+    from gmscreen.campaign.model import Character, Track
+    from gmscreen.rules import get_system
+    from gmscreen.ui.widgets.roster.sheet import glance
+
+    ch = Character("x", "X", tracks=[Track("[@click=app.quit]\x1b[2J", 3, 3)])
+    line = glance(get_system("eclats"), ch, ascii=True).plain
+    assert line.startswith("[@click=app.quit]\ufffd[2J 3/3 KO") and "\x1b" not in line
+    text = sheet_content(get_system("eclats"), ch).plain
+    assert "[@click=app.quit]\ufffd[2J 3/3" in text and "\x1b" not in text
