@@ -29,6 +29,17 @@ class Condition:
 
 
 @record
+class Track:
+    """A damage track: hits taken, counted up from 0; at `max` its bearer is defeated (out
+    of the turn order until a hit is healed). One semantics for every game, so that `+` is
+    always one more hit, as on MIR's Blessures (see `gmscreen.play.tracks`)."""
+
+    name: str
+    value: int = 0                 # hits taken, 0 to max
+    max: int = 10                  # the hits that put the bearer down
+
+
+@record
 class Character:
     id: str                        # unique slug, referenced by encounter entries and timers
     name: str
@@ -39,6 +50,8 @@ class Character:
     gender: str | None = None      # "f" or "m" where a game's label depends on it (Te Deum)
     # Kept from the players' view (`gmscreen players`); written only when true.
     hidden: bool = field(default=False, metadata={"omit_empty": True})
+    # Damage tracks the GM added ([[characters.tracks]]); written only when there is one.
+    tracks: list[Track] = field(default_factory=list, metadata={"omit_empty": True})
 
 
 @record

@@ -25,7 +25,7 @@ from gmscreen.rules.errors import type_key
 
 from .errors import CampaignError, Problem
 from .limits import MAX_COUNT, MAX_REVISION, MAX_STRING, MAX_TIMER_DICE, dice_count, shown, too_many_dice
-from .model import (FORMAT, SIDES, Campaign, Character, Condition, Declaration, Encounter, Entry, TickedCondition,
+from .model import (FORMAT, SIDES, Campaign, Character, Condition, Declaration, Track, Encounter, Entry, TickedCondition,
                     TickedCountdown, Timer, TurnTicks, from_data)
 from .safeload import MAX_CAMPAIGN_BYTES, OUT_OF_MEMORY, long_number_line, nesting_line, parse_problem, thousands
 from .textsafe import CONTROL as _CONTROL
@@ -64,6 +64,7 @@ TOP_KEYS = ("format", *(name for name in field_names(Campaign) if name != "forma
 CHARACTER_KEYS = field_names(Character)
 GENDERS = ("f", "m")
 CONDITION_KEYS = field_names(Condition)
+TRACK_KEYS = field_names(Track)
 ENCOUNTER_KEYS = field_names(Encounter)
 ENTRY_KEYS = field_names(Entry)
 DECLARATION_KEYS = field_names(Declaration)
@@ -807,6 +808,11 @@ class _Checker:
                                                   header="characters.conditions")):
             for j, cond in enumerate(ch["conditions"]):
                 self._condition(path + ("conditions", j), cond)
+        if "tracks" in ch and self.check_array(path + ("tracks",), ch["tracks"],
+                                               _("an array of tables ([[{header}]])").format(
+                                                   header="characters.tracks")):
+            for j, track in enumerate(ch["tracks"]):
+                self._track(path + ("tracks", j), track)
         sheet = ch.get("sheet", {})
         if self.check_table(path + ("sheet",), sheet, _("a sheet table ([characters.sheet.<group>])")) and self.system:
             self._sheet(path + ("sheet",), sheet, self.system)
@@ -822,6 +828,20 @@ class _Checker:
                            .format(examples='"−1 dé", "Malus"'))
         if "rounds" in cond:
             self.check_int(path + ("rounds",), cond["rounds"], 0, MAX_COUNT, what=_("rounds left"))
+
+    def _track(self, path: tuple, track: Any) -> None:
+        """A damage track: a name, a maximum of at least 1, hits taken from 0 to that maximum."""
+        if not self.check_table(path, track, _("a track table")):
+            return
+        self.keys(path, track, TRACK_KEYS, _("a track"))
+        if self.required(path, track, "name", _("the track's name")):
+            self.check_str(path + ("name",), track["name"], nonempty=True, what=_("the track's name"))
+        cap = track.get("max", Track.max)
+        if "max" in track and not self.check_int(path + ("max",), cap, 1, MAX_COUNT,
+                                                 what=_("the hits that defeat (the track's maximum)")):
+            return
+        if "value" in track:
+            self.check_int(path + ("value",), track["value"], 0, cap, what=_("the hits taken"))
 
     def _sheet(self, path: tuple, sheet: dict, system: str) -> None:
         groups = {g.key: g for g in sheet_groups(system)}

@@ -36,6 +36,7 @@ from .common import EXIT_USAGE, CliError, LateHelp, Parser, campaign_call, dump,
 COMMANDS = {
     "line": "gmscreen.cli.table:cmd_line",
     "turn": "gmscreen.cli.table:cmd_turn",
+    "track": "gmscreen.cli.table:cmd_track",
     "recap": "gmscreen.cli.table:cmd_recap",
     "players": "gmscreen.cli.players:cmd_players",
     "serve": "gmscreen.cli.players:cmd_serve",
@@ -43,7 +44,7 @@ COMMANDS = {
     "game": "gmscreen.cli.game:cmd_game",
 }
 
-SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "validate", "export", "new", "recap",
+SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "track", "validate", "export", "new", "recap",
                "players", "serve", "vectors", "game")
 
 # The subcommand list under `gmscreen --help`: (usage, what it does), translated when shown.
@@ -54,6 +55,7 @@ _SUBCOMMAND_HELP = (
     ("resolve FILE|-", N_("one test from a TOML file (- : JSON on stdin), JSON out")),
     ('line CAMPAIGN.toml "TEXT"', N_("one quick-roll line, as the dice tray reads it; logged")),
     ("turn CAMPAIGN.toml next|previous", N_("move the fight's turn, as n and p do")),
+    ("track CAMPAIGN.toml WHO [+N|-N] [--add]", N_("hits on a character's track; at its maximum, defeated")),
     ("validate CAMPAIGN.toml", N_("check a campaign file")),
     ("export CAMPAIGN.toml [-o OUT] [--session N]", N_("the session log as Markdown")),
     ("new CAMPAIGN.toml --system ID", N_("create a campaign file")),

@@ -161,6 +161,78 @@ def _turn(ns: Any, prog: str) -> int:
     return 0
 
 
+def cmd_track(argv: list[str]) -> int:
+    parser = Parser(prog="gmscreen track",
+                     description=_("Count hits on a character's damage track, as T, + and - do on the roster: "
+                                   "at its maximum the character is defeated and the turn order passes over them."))
+    parser.add_argument("file", metavar="CAMPAIGN.toml")
+    parser.add_argument("who", metavar="WHO", help=_("the character's id or name"))
+    parser.add_argument("hits", metavar="+N|-N", nargs="?", default="",
+                        help=_("hits taken (+1) or healed (-1); none: show the tracks"))
+    parser.add_argument("--add", metavar="NAME", nargs="?", const="",
+                        help=_("add a track first (no name: the game's own, MIR's Blessures or Hits)"))
+    parser.add_argument("--max", metavar="N", type=int, help=_("the added track's maximum (the hits that defeat)"))
+    parser.add_argument("--track", metavar="NAME", help=_("which of the character's tracks (default: the first)"))
+    parser.add_argument("--json", action="store_true", help=_("print the character's tracks as JSON"))
+    ns = parser.parse_args(argv)
+    return campaign_call(parser.prog, lambda: _track(ns, parser.prog))
+
+
+def _track(ns: Any, prog: str) -> int:
+    from gmscreen.campaign.textsafe import clean
+    from gmscreen.play.events import Notice
+    from gmscreen.play.table import Table
+    from gmscreen.play.tracks import default_track, is_defeated, track_text
+
+    hits = ns.hits.strip().replace("\u2212", "-")
+    if hits and not (hits[0] in "+-" and hits[1:].isdigit()):
+        raise CliError(_("{prog}: {hits!r}: expected +N or -N (hits taken or healed)").format(prog=prog, hits=ns.hits))
+    with _table(ns.file, prog) as session:
+        campaign = session.campaign
+        wanted = ns.who.casefold()
+        ch = next((c for c in campaign.characters if c.id == ns.who), None) or next(
+            (c for c in campaign.characters if c.name.casefold() == wanted), None)
+        if ch is None:
+            raise CliError(_("{prog}: {file}: no character {who!r} (expected an id or a name)").format(
+                prog=prog, file=ns.file, who=clean(ns.who)))
+        table = Table(session)
+        said: list[str] = []
+        table.subscribe(lambda event: said.append(event.text) if isinstance(event, Notice) else None)
+
+        def done(move: Any) -> None:
+            if move is None:
+                raise CliError(_("{prog}: {path}: opened read-only ({reason}); nothing was written").format(
+                    prog=prog, path=ns.file, reason=session.read_only_reason or _("journal damaged")))
+            if move.problem:
+                raise CliError(f"{prog}: {ns.file}: {move.problem}")
+
+        char_id = ch.id
+        if ns.add is not None:
+            spec = default_track(campaign.system)
+            done(table.add_track(char_id, ns.add or spec.name, ns.max if ns.max is not None else spec.max))
+        tracks = campaign.characters[next(i for i, c in enumerate(campaign.characters) if c.id == char_id)].tracks
+        if hits:
+            position = 0
+            if ns.track is not None:
+                names = [t.name.casefold() for t in tracks]
+                if ns.track.casefold() not in names:
+                    raise CliError(_("{prog}: {file}: {name} has no track {track!r}").format(
+                        prog=prog, file=ns.file, name=clean(ch.name), track=clean(ns.track)))
+                position = names.index(ns.track.casefold())
+            done(table.move_track(char_id, int(hits), position))
+        ch = next(c for c in campaign.characters if c.id == char_id)
+        out = bool(ch.tracks) and is_defeated(ch)
+        if ns.json:
+            print(dump({"who": char_id, "defeated": out, "notices": said,
+                         "tracks": [{"name": t.name, "value": t.value, "max": t.max} for t in ch.tracks]}))
+        else:
+            for notice in said:
+                print(notice)
+            shown = " · ".join(track_text(t) for t in ch.tracks) or _("no track (--add adds one)")
+            print(f"{clean(ch.name)} · {shown}" + (f" · {_('defeated')}" if out else ""))
+    return 0
+
+
 def cmd_recap(argv: list[str]) -> int:
     parser = Parser(prog="gmscreen recap",
                      description=_("Print the recap of a session as Markdown: what changed, the fight, the notable "

@@ -64,6 +64,7 @@ _SURFACE: dict[str, str] = {
     "EffectRules": "effect_rules",
     "LineRules": "quickroll.line_rules",
     "TimedTest": "timers",
+    "TrackSpec": "tracks",
     "Glance": "sheet_look",
     "Effect": "effect_rules",
     "Preset": "effect_rules",
@@ -101,6 +102,7 @@ _SURFACE: dict[str, str] = {
     "PlayerState": "player_view",
     "CampaignWatch": "player_view",
     "TurnMove": "encounter",
+    "TrackMove": "tracks",
     # a game's own codes and field names, in each language
     "add_messages": "messages",
 }

@@ -23,6 +23,7 @@ from gmscreen.rules.expr import parse_expression
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _
 from gmscreen.rules.records import record
+from .tracks import defeated_ids
 from .turns import TURN_LABEL, TurnTicks, is_turn_label, turn_label, end_turn, forget_turns, give_back, remember, start_fight, ticks_before, wait
 
 if TYPE_CHECKING:
@@ -114,6 +115,9 @@ def next_turn(session: CampaignSession, change: ChangeFn | None = None) -> TurnM
         return TurnMove(problem=_("nobody in the initiative order: a to add"))
     if all(e.delayed for e in enc.entries):
         return TurnMove(problem=_("everyone is waiting: w on a row to bring it back"))
+    out = defeated_ids(campaign)
+    if out and all(e.delayed or e.character in out for e in enc.entries):
+        return TurnMove(problem=_("nobody left to play: everyone waits or is defeated (a hit healed brings one back)"))
     if enc.round == 0:
         started = bool(change(_("Start of the fight"), lambda b: start_fight(b, campaign)))
         return TurnMove(moved=started, notices=[_("Round {n}").format(n=1)] if started else [])
@@ -164,7 +168,9 @@ def previous_turn(session: CampaignSession, change: ChangeFn | None = None,
     if enc.round == 0 or not enc.entries:
         return TurnMove(problem=_("no fight under way"))
     turn = min(enc.turn, len(enc.entries) - 1)
-    previous = next((i for i in range(turn - 1, -1, -1) if not enc.entries[i].delayed), None)
+    out = defeated_ids(campaign)
+    previous = next((i for i in range(turn - 1, -1, -1)
+                     if not enc.entries[i].delayed and enc.entries[i].character not in out), None)
     if previous is None and enc.round <= 1:
         return TurnMove(problem=_("start of the fight: no turn before"))
     crossing = previous is None
@@ -175,7 +181,8 @@ def previous_turn(session: CampaignSession, change: ChangeFn | None = None,
             and sorted(ticks.order_before) == sorted(order)):
         order = ticks.order_before          # the sort the new round made is taken back too
     if crossing:
-        target_id = next((i for i in reversed(order) if not by_id[i].delayed), order[-1])
+        target_id = next((i for i in reversed(order) if not by_id[i].delayed and by_id[i].character not in out),
+                         order[-1])
     else:
         target_id = enc.entries[previous].id   # type: ignore[index]
     if ticks is not None and ticks.actor not in (None, target_id):

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
     from .roster_rules import SheetGain
     from .timers import TimedTest
+    from .tracks import TrackSpec
 
 
 class FightRules:
@@ -37,6 +38,17 @@ class FightRules:
     def timed_test(self, kind: str) -> TimedTest | None:
         """The test timer making timers of `kind` ("extended", "opposition"…), if this game has one."""
         return next((t for t in self.timed_tests() if t.kind == kind), None)
+
+    # ---- damage tracks: counting hits at the table
+
+    def default_track(self, system: System) -> TrackSpec:
+        """The track `T` adds by default (`gmscreen.play.tracks`): a generic one the GM names;
+        a game whose rules count wounds gives its own, bound to the sheet value they use."""
+        from gmscreen.i18n import _
+
+        from .tracks import TrackSpec
+
+        return TrackSpec(_("Hits"), 10)
 
     # ---- between sessions: what a new session gives back by the rules
 

@@ -44,6 +44,7 @@ from .logline import CRIT, FUMBLE, log_line
 from .public import (PUBLIC, hidden_ids, hidden_words, may_count, public_label, public_line, public_timer, roll_sight,
                      secret_difficulty_words, timer_sight)
 from .timers import status_word, timer_progress
+from .tracks import default_track
 
 
 class RecapError(ValueError):
@@ -174,6 +175,8 @@ def _character_changes(system: System, before: Campaign, after: Campaign, *, gm:
     out: dict[str, list[str]] = {}
     old = {c.id: c for c in before.characters}
     hidden = set() if gm else hidden_ids(before) | hidden_ids(after)     # never named to the players
+    own = default_track(system.id)
+    bound = own.name if own.sheet is not None else None
     for ch in after.characters:
         if ch.id in hidden:
             continue
@@ -188,6 +191,14 @@ def _character_changes(system: System, before: Campaign, after: Campaign, *, gm:
             if a.get(key) != b.get(key) and key:
                 label = _stat_label(system, str(key[0]), str(key[-1]))
                 said.append(f"{clean(label)} {_value(a.get(key))} → {_value(b.get(key))}")
+        tracks_before = {t.name: t for t in prev.tracks}
+        for track in ch.tracks:             # hits taken, net of what was undone (`play.tracks`)
+            if track.name == bound:         # the game's own, said by its sheet value (MIR's Blessures)
+                continue
+            was = tracks_before.get(track.name)
+            start = was.value if was is not None else 0
+            if start != track.value:
+                said.append(f"{clean(track.name)} {start} → {track.value}/{track.max}")
         names_before = [c.name for c in prev.conditions]
         names_after = [c.name for c in ch.conditions]
         for name in names_after:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .quickroll.choices import Prompt
     from .quickroll.grammar import Draft, QuickRollError
     from .table_roll import TableRoll
+    from .tracks import TrackMove
 
 HISTORY = 100                 # lines ↑ and `.` remember
 HISTORY_SCAN = 500            # the newest rolls the history is rebuilt from after a restart
@@ -375,6 +376,31 @@ class Table(TableWrites):
             enc = self.session.campaign.encounter
             if enc.round > 0 and 0 <= enc.turn < len(enc.entries) and enc.entries[enc.turn].character:
                 self.select(enc.entries[enc.turn].character)
+        return move
+
+    # ------------------------------------------------------------ damage tracks
+
+    def add_track(self, char_id: str, name: str, maximum: int) -> TrackMove | None:
+        """A damage track on a character (`play.tracks`); None when the campaign takes no change."""
+        from .tracks import add_track
+
+        if not self.may_edit():
+            return None
+        return self._tracked(add_track(self.session.campaign, char_id, name, maximum, self.change))
+
+    def move_track(self, char_id: str, delta: int, position: int = 0) -> TrackMove | None:
+        """`+`/`-` on a character's track: hits taken or healed, defeat said."""
+        from .tracks import move_track
+
+        if not self.may_edit():
+            return None
+        return self._tracked(move_track(self.session.campaign, char_id, delta, self.change, position))
+
+    def _tracked(self, move: TrackMove) -> TrackMove:
+        if move.problem:
+            self.warn(move.problem)
+        for notice in move.notices:
+            self.warn(notice, "information")
         return move
 
     @property

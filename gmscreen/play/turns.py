@@ -17,6 +17,7 @@ from gmscreen.campaign.model import Entry, TickedCondition, TickedCountdown, Tur
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import N_, _, ngettext
 from .timers import timer_progress
+from .tracks import defeated_ids
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
@@ -43,10 +44,12 @@ MAX_TICK_RECORDS = 200    # ends of turn remembered for `p` (see `TurnTicks`)
 # (anything changed since, by the screen or by hand in the file, is kept).
 
 
-def first_ready(entries: list[Entry], start: int = 0) -> int | None:
-    """The index of the first entry from `start` that neither waits nor has acted."""
+def first_ready(entries: list[Entry], start: int = 0, out: frozenset[str] = frozenset()) -> int | None:
+    """The index of the first entry from `start` that neither waits nor has acted, nor plays
+    a character in `out` (the defeated: `tracks.defeated_ids`)."""
     for i in range(start, len(entries)):
-        if not entries[i].delayed and not entries[i].acted:
+        entry = entries[i]
+        if not entry.delayed and not entry.acted and (entry.character is None or entry.character not in out):
             return i
     return None
 
@@ -68,7 +71,7 @@ def start_fight(b: EditBuilder, campaign: Campaign) -> None:
     for i, entry in enumerate(enc.entries):
         if entry.acted:
             b.set(("encounter", "entries", i, "acted"), False)
-    first = first_ready(enc.entries)
+    first = first_ready(enc.entries, 0, defeated_ids(campaign))
     b.set(("encounter", "turn"), first if first is not None else 0)
 
 
@@ -109,7 +112,7 @@ def new_round(b: EditBuilder, campaign: Campaign, notices: list[str],
             notices.append(_("New initiative order"))
             if ticks is not None:
                 ticks.order_before, ticks.order_after = before, [e.id for e in ordered]
-    first = first_ready(enc.entries)
+    first = first_ready(enc.entries, 0, defeated_ids(campaign))
     b.set(("encounter", "turn"), first if first is not None else 0)
     notices.insert(0, _("Round {n}").format(n=enc.round))
     if waiting:
@@ -169,7 +172,7 @@ def pass_turn(b: EditBuilder, campaign: Campaign, start: int, notices: list[str]
               ticks: TurnTicks | None = None, ended_by_wait: bool = False) -> None:
     """The turn goes to the first one ready from `start` (not one who waits or has acted),
     or, nobody being left to play this round, a new round starts."""
-    following = first_ready(campaign.encounter.entries, start)
+    following = first_ready(campaign.encounter.entries, start, defeated_ids(campaign))
     if following is None:
         new_round(b, campaign, notices, ticks, ended_by_wait)
     else:
@@ -276,7 +279,7 @@ def sort_fairly(b: EditBuilder, campaign: Campaign) -> bool:
         if [e.id for e in by_initiative] != ids:
             b.set(("encounter", "entries"), by_initiative)
         if enc.round > 0:
-            first = first_ready(enc.entries)
+            first = first_ready(enc.entries, 0, defeated_ids(campaign))
             turn = first if first is not None else 0
             if turn != enc.turn:
                 b.set(("encounter", "turn"), turn)

@@ -42,6 +42,7 @@ from gmscreen.play.public import (PUBLIC, Sight, entry_sight, hidden_character_w
 from gmscreen.play.interval_dice import TableDiceError, interval_form, roll_interval_as, table_dice_words
 from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_log_fields, interval_refusal, record_interval,
                                   roll_interval, timer_progress, timer_result)
+from gmscreen.play.tracks import is_defeated
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, sort_fairly,
                                  start_fight)
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text
@@ -374,14 +375,19 @@ class InitiativePane(TablePane[Entry]):
         campaign = session.campaign
         mark = Text((">" if self.ascii else "▶") if is_current else "", style="bold reverse" if is_current else "")
         state = Text()
-        if entry.delayed:
+        ch = campaign.character(entry.character) if entry.character else None
+        down = ch is not None and bool(ch.tracks) and is_defeated(ch)
+        if down:                        # passed over by the turn order (`play.tracks`)
+            words = (_("out"), "✗") if self._compact else (_("defeated"), "✗ " + _("defeated"))
+            state.append(words[0] if self.ascii else words[1], style="bold")
+        elif entry.delayed:
             words = (_("wait."), "⏸") if self._compact else (_("waits"), "⏸ " + _("waits"))
             state.append(words[0] if self.ascii else words[1], style="italic")
         elif entry.acted:
             state.append("ok" if self.ascii and self._compact else _("acted") if self.ascii else "✓", style="dim")
         masked = not self._entry_sight(campaign, entry).whole     # players watching: a hidden character
         name = literal_text(self._entry_name(campaign, entry),
-                            "bold" if is_current else ("dim" if entry.acted else ""))
+                            "bold" if is_current else ("dim" if entry.acted or down else ""))
         if masked:
             name.stylize("italic")
         name.truncate(NAME_WIDTH, overflow="ellipsis")

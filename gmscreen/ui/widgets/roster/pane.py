@@ -153,6 +153,7 @@ class RosterPane(TablePane[Character]):
         Binding("x,delete", "remove", N_("Remove"), id="roster.remove"),
         Binding("+", "resource(1)", N_("Res.+"), id="roster.resource-up"),
         Binding("-", "resource(-1)", N_("Res.−"), id="roster.resource-down"),
+        Binding("T", "add_track", N_("Track"), id="roster.add-track", show=False),
         Binding("c", "add_condition", N_("Cond.+"), id="roster.add-condition"),
         Binding("C", "remove_condition", N_("Cond.−"), id="roster.remove-condition"),
         Binding("i", "to_initiative", N_("→Init."), id="roster.to-initiative"),
@@ -565,8 +566,15 @@ class RosterPane(TablePane[Character]):
     # ------------------------------------------------------------ resources and conditions
 
     def action_resource(self, delta: int) -> None:
+        """`+`/`-`: one hit more or healed on the character's track when they have one
+        (`play.tracks`), else the game's resource on the sheet; one undoable change."""
         session = self.session
         if session is None:
+            return
+        found = self._current()
+        if found is not None and found[1].tracks:
+            if self._writable():
+                self._move_track(session, found[1], delta)
             return
         resource = resource_of(session.system)
         if resource is None:
@@ -604,6 +612,68 @@ class RosterPane(TablePane[Character]):
         shown = resource.text        # the game's words for the value (SheetLook.resource_text)
         self._change(_("{what}: {name}").format(what=f"{resource.label} {shown(value)} → {shown(new)}",
                                                 name=clean(ch.name)), build)
+
+    def _said(self, move: Any) -> None:
+        if move.problem:
+            self.host.warn(move.problem)
+        for notice in move.notices:
+            self.host.warn(notice, "information")
+
+    def _move_track(self, session: CampaignSession, ch: Character, delta: int) -> None:
+        """A hit more or healed on their track; which one is asked when they have several."""
+        from gmscreen.play.tracks import move_track, track_text
+
+        char_id = ch.id
+
+        def move(position: int) -> None:
+            self._said(move_track(session.campaign, char_id, delta, self._change, position))
+
+        if len(ch.tracks) == 1:
+            move(0)
+            return
+        title = (_("One hit more on which track of {name}?") if delta > 0
+                 else _("One hit healed on which track of {name}?")).format(name=Name(clean(ch.name)))
+        self.app.push_screen(_dialogs().ChoiceScreen(title, [(str(j), track_text(t)) for j, t in enumerate(ch.tracks)]),
+                             lambda choice: move(int(choice)) if choice is not None else None)
+
+    @editing_row
+    def action_add_track(self, session: CampaignSession, index: int, ch: Character) -> None:
+        """`T`: a damage track on the character; with tracks already, a new one or one taken off."""
+        from gmscreen.play.tracks import remove_track, track_text
+
+        if not ch.tracks:
+            self._new_track(session, ch)
+            return
+        char_id = ch.id
+
+        def chosen(choice: str | None) -> None:
+            if choice == "new":
+                self._new_track(session, ch)
+            elif choice is not None:
+                self._said(remove_track(session.campaign, char_id, int(choice), self._change))
+
+        options = [("new", _("New track…")),
+                   *((str(j), _("Remove {track}").format(track=track_text(t))) for j, t in enumerate(ch.tracks))]
+        self.app.push_screen(_dialogs().ChoiceScreen(_("Tracks of {name}").format(name=Name(clean(ch.name))), options),
+                             chosen)
+
+    def _new_track(self, session: CampaignSession, ch: Character) -> None:
+        """The form of a new track, the game's own proposed (MIR: Blessures)."""
+        from gmscreen.play.tracks import MAX_HITS, add_track, default_track
+
+        spec = default_track(session.campaign.system)
+        taken = {t.name.casefold() for t in ch.tracks}
+        name = spec.name if spec.name.casefold() not in taken else ""
+
+        def apply(_index: int, values: dict[str, str]) -> None:
+            self._said(add_track(session.campaign, ch.id, values["name"], int(values["max"].strip()), self._change))
+
+        self._ask(_dialogs().PromptScreen(_("New track for {name}").format(name=Name(clean(ch.name))), [
+            _dialogs().Field("name", _("Name"), name, check=_dialogs().nonempty(_("Name"))),
+            _dialogs().Field("max", _("Hits that defeat (the maximum)"), str(spec.max),
+                             check=_dialogs().int_check(1, MAX_HITS, what=_("Maximum"))),
+        ], note=_("+ is one hit more, - one healed; at the maximum the turn order skips them.")),
+            session, ch.id, apply)
 
     @editing_row
     def action_add_condition(self, session: CampaignSession, _index: int, ch: Character) -> None:

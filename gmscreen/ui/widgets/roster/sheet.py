@@ -50,9 +50,26 @@ def glance(system: System, character: Character, *, ascii: bool = False) -> Text
     Labels are two or three letters; `glance_legend` spells them out (the full sheet shows it).
     """
     text = Text(no_wrap=True, overflow="ellipsis")
-    for piece, tone in look(system).glance(system, _sheet_of(character), ascii=ascii):
+    tracks = track_pieces(character, ascii=ascii)
+    stats = look(system).glance(system, _sheet_of(character), ascii=ascii)
+    for piece, tone in tracks + ([(" ", PLAIN)] if tracks and stats else []) + stats:
         text.append(piece, style=_TONE_STYLE[tone])
     return text
+
+
+def track_pieces(character: Character, *, ascii: bool = False) -> list[tuple[str, str]]:
+    """The character's tracks first on the line ('Coups 3/5'), a mark when they are defeated
+    (`gmscreen.play.tracks`): what the GM counts in a fight is read before the stats."""
+    from gmscreen.play.tracks import is_defeated
+
+    pieces: list[tuple[str, str]] = []
+    for track in character.tracks:
+        full = track.value >= track.max
+        pieces += [(" " if pieces else "", PLAIN), (clean(track.name) + " ", FAINT),
+                   (f"{track.value}/{track.max}", STRONG if full else PLAIN)]
+    if character.tracks and is_defeated(character):
+        pieces.append((" KO" if ascii else " ✗", STRONG))
+    return pieces
 
 
 def glance_header(system: System, *, ascii: bool = False) -> str:
@@ -174,6 +191,16 @@ def sheet_content(system: System, character: Character, *, ascii: bool = False) 
         parts.extend(Content.assemble(("  • ", "dim"), condition_line(c)) for c in character.conditions)
     else:
         parts.append(Content.assemble(("  " + _("none"), "dim")))
+    if character.tracks:                # damage tracks (`play.tracks`): hits taken of the maximum
+        from gmscreen.play.tracks import is_defeated
+
+        parts.append(Content.assemble((_("Tracks"), "bold underline")))
+        parts.extend(Content.assemble(("  • ", "dim"), f"{clean(t.name)} {t.value}/{t.max}",
+                                      (f"  {_('defeated')}", "bold") if t.value >= t.max else "")
+                     for t in character.tracks)
+        if is_defeated(character):
+            parts.append(Content.assemble(("  " + _("Defeated: the turn order skips them until a hit is healed (-)."),
+                                           "italic")))
     if character.notes:
         parts.append(Content.assemble((_("Notes"), "bold underline")))
         parts.extend(Content("  " + clean(line, single_line=True))
