@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from gmscreen.campaign import _toml
+from gmscreen.campaign.errors import CampaignError
 from gmscreen.campaign.model import Campaign, Character
 from gmscreen.campaign.samples import sample_path
 from gmscreen.campaign.store import load_campaign
 from gmscreen.i18n import _
-from gmscreen.rules import get_system
-from gmscreen.rules._base import Stat, StatGroup, System
+from gmscreen.rules import Stat, StatGroup, System, get_system
 
 from .games import table_for
 
@@ -35,7 +35,7 @@ def _example(system_id: str) -> Character | None:
     """The first player character of the game's sample (its sheet is known to be valid)."""
     try:
         sample = load_campaign(sample_path(system_id))
-    except Exception:       # a game without a (readable) sample: the sheet is built from defaults
+    except (ValueError, OSError, CampaignError):   # no readable sample: the sheet is built from defaults
         return None
     party = [c for c in sample.characters if c.side == "party"]
     return (party or sample.characters or [None])[0]

@@ -4,6 +4,8 @@ undoable change."""
 
 from __future__ import annotations
 
+import inspect
+
 from textual.widgets import Input, Static
 
 from gmscreen.campaign.paths import journal_path
@@ -74,3 +76,21 @@ async def test_the_game_without_rule_options_asks_only_the_campaign_fields(campa
         await press(pilot, "ctrl+u", "enter")              # an empty name: the file's own refusal
         assert isinstance(app.screen, CampaignFormScreen)
         assert str(form.query_one("#dialog-error", Static).render()).startswith("name:")
+
+
+async def test_the_palette_opens_the_form_in_either_language(campaign_file) -> None:
+    from gmscreen.ui.palette import GMScreenCommands
+
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready(app, pilot)
+        provider = GMScreenCommands(app.screen)
+        for words in ("Campaign settings", "Réglages de la campagne"):
+            hits = [hit async for hit in provider.search(words)]
+            assert hits, words
+        hit = next(h for h in [hit async for hit in provider.search("Réglages de la campagne")])
+        ran = hit.command()
+        if inspect.isawaitable(ran):
+            await ran
+        await pilot.pause()
+        assert isinstance(app.screen, CampaignFormScreen)
