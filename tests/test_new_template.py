@@ -81,3 +81,20 @@ def test_the_screens_new_flag_writes_the_template_too(tmp_path, monkeypatch):
     ui.run(path, new_system=registry.FIRST_RUN, language="en")
     assert HEADER["en"] in path.read_text(encoding="utf-8")
     assert started
+
+
+@pytest.mark.parametrize("system", SHIPPED)
+def test_a_game_without_a_sample_still_gets_a_template_that_validates(capsys, tmp_path, monkeypatch, system):
+    """A game shipped without a sample (a third-party package may): the sheet is the game's
+    required stats at their defaults, and the file still loads."""
+    from gmscreen.play import template
+
+    def missing(system_id):
+        raise FileNotFoundError(system_id)
+
+    monkeypatch.setattr(template, "sample_path", missing)
+    path = tmp_path / "camp.toml"
+    status, out, err = run(capsys, "new", str(path), "--system", system)
+    assert status == 0, err
+    (example,) = load_campaign(path).characters
+    assert all(group.key in example.sheet for group in get_system(system).sheet if group.required)

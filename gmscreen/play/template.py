@@ -42,8 +42,17 @@ def _example(system_id: str) -> Character | None:
 
 
 def _default_sheet(system: System) -> dict[str, Any]:
-    """Every fixed stat at its default, for a game whose sample is missing."""
-    return {g.key: {s.key: s.default for s in g.stats} for g in system.sheet if g.stats and g.required}
+    """What a sheet must hold, at the defaults, for a game whose sample is missing: every fixed
+    stat of a required group, and one entry named by the GM in a required free one."""
+    sheet: dict[str, Any] = {}
+    for group in system.sheet:
+        if not group.required:
+            continue
+        if group.stats:
+            sheet[group.key] = {s.key: s.default for s in group.stats}
+        elif group.free is not None and group.parent_group is None:
+            sheet[group.key] = {_("Example"): group.free.default}
+    return sheet
 
 
 def example_sheet(system_id: str) -> dict[str, Any]:
