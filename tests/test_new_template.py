@@ -9,6 +9,7 @@ import pytest
 from gmscreen import i18n
 from gmscreen.campaign.store import load_campaign
 from gmscreen.play.games import table_for
+from gmscreen.play.template import example_sheet
 from gmscreen.rules import get_system, registry
 
 from _cli_helpers import cli_english, run  # noqa: F401  (the fixture is autouse)
@@ -98,3 +99,24 @@ def test_a_game_without_a_sample_still_gets_a_template_that_validates(capsys, tm
     assert status == 0, err
     (example,) = load_campaign(path).characters
     assert all(group.key in example.sheet for group in get_system(system).sheet if group.required)
+
+
+def test_the_template_keeps_its_comments_through_a_change_saved_from_the_screen(capsys, tmp_path):
+    """The screen's saves edit the file in place: the template's comments (the GM's guide to
+    it) stay, and a character added lands as a [[characters]] block that loads."""
+    from gmscreen.campaign import open_session
+    from gmscreen.campaign.model import Character
+
+    path = tmp_path / "camp.toml"
+    assert run(capsys, "--lang", "en", "new", str(path), "--system", "mir")[0] == 0
+    session = open_session(path)
+    try:
+        with session.edit("add") as builder:
+            builder.insert(("characters",), None, Character(id="zed", name="Zed", side="npc",
+                                                            sheet=example_sheet("mir")))
+        assert session.save_now() is None
+    finally:
+        session.close()
+    text = path.read_text(encoding="utf-8")
+    assert HEADER["en"] in text and "# " in text.split("[encounter]")[0]
+    assert [c.id for c in load_campaign(path).characters] == ["example", "zed"]
