@@ -23,6 +23,7 @@ from gmscreen.rules import get_system
 from .forms import Field
 
 RULE_PREFIX = "rule-"      # a rule option's field: "rule-<option>"
+_missing = object()
 
 
 def shown(value: Any) -> str:
@@ -83,13 +84,18 @@ def changes(campaign: Campaign, values: Mapping[str, str], file: str) -> dict[tu
     return out
 
 
-_missing = object()
-
-
 def apply(builder: EditBuilder, settings: Mapping[tuple, Any]) -> None:
     """The changed settings, set in one change."""
     for path, value in settings.items():
         builder.set(path, value)
+
+
+def field_of(error: CampaignError) -> str | None:
+    """The form's field the refusal is about (its key path `rules.x` is the field `rule-x`)."""
+    path = error.problems[0].path if error.problems else ""
+    if path.startswith("rules."):
+        return RULE_PREFIX + path[len("rules."):]
+    return path.split(".")[0] or None
 
 
 def message(error: CampaignError) -> str:

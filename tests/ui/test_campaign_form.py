@@ -62,6 +62,8 @@ async def test_a_value_the_file_would_refuse_is_said_once_and_nothing_changes(ca
         await press(pilot, "ctrl+u", *"sometimes", "enter")
         error = str(form.query_one("#dialog-error", Static).render())
         assert "rules.level3_second_zero" in error and "automatic_failure" in error
+        assert form.query_one("#field-rule-level3_second_zero", Input).has_class("-invalid")
+        assert not form.query_one("#field-initiative", Input).has_class("-invalid")
         await press(pilot, "escape")
         assert app.session.campaign.revision == revision
         assert {p: p.read_bytes() for p in (path, journal_path(path)) if p.exists()} == files

@@ -21,9 +21,10 @@ from gmscreen.ui.widgets.roster.pane import RosterPane
 from _pilot import press, ready, until
 
 
-async def _to_new_campaign(app, pilot) -> None:
-    """ctrl+o, then down the list to "New campaign…" and enter, as a GM does."""
-    await press(pilot, "ctrl+o")
+async def _to_new_campaign(app, pilot, *, opening: bool = True) -> None:
+    """ctrl+o (unless the list is already shown), then down to "New campaign…" and enter."""
+    if opening:
+        await press(pilot, "ctrl+o")
     choices = app.screen.query_one("#open-choices", OptionList)
     ids = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
     await press(pilot, *["down"] * ids.index("new"))
@@ -114,3 +115,21 @@ async def test_an_empty_roster_says_what_to_do_first(tmp_path) -> None:
         assert str(hint.render()) == _(RosterPane.EMPTY_HINT)
         await press(pilot, "1", "a")                           # the key it names opens the add form
         assert isinstance(app.screen, EditCharacterScreen)
+
+
+async def test_a_campaign_that_fails_to_load_offers_a_new_one_too(tmp_path) -> None:
+    """The first evening's hand-edited file broken: the load-error screen creates a fresh one."""
+    from _pilot import load_error_shown
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text("characters = []\n[[characters]]\n", encoding="utf-8")
+    app = GMScreenApp(bad)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await load_error_shown(app, pilot)
+        app.screen.query_one("#open-choices", OptionList).focus()
+        await _to_new_campaign(app, pilot, opening=False)
+        await press(pilot, "enter", *str(tmp_path / "fresh.toml"), "enter")
+        await ready(app, pilot)
+        assert app.session.path.name == "fresh.toml"
+        assert app.session.campaign.system == list(registry.system_ids())[0]
+    assert bad.read_text(encoding="utf-8") == "characters = []\n[[characters]]\n"

@@ -34,11 +34,9 @@ class CampaignFormScreen(PromptScreen):
         try:
             settings: Any = campaign_form.changes(self.campaign, self.values(), self.file)
         except CampaignError as exc:
-            problem = exc.problems[0] if exc.problems else None
+            wrong = campaign_form.field_of(exc)
             for f in self.fields:
-                wrong = problem is not None and (problem.path == f.name or problem.path.startswith(f.name + ".")
-                                                 or problem.path == "rules." + f.name[len(campaign_form.RULE_PREFIX):])
-                self.query_one(f"#field-{f.name}").set_class(wrong, "-invalid")
+                self.query_one(f"#field-{f.name}").set_class(f.name == wrong, "-invalid")
             self.query_one("#dialog-error", Static).update(literal(campaign_form.message(exc)))
             return
         self.dismiss(settings)

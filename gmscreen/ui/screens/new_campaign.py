@@ -39,8 +39,8 @@ def create(path: Path, system_id: str) -> str | None:
     status = cmd_new(path, system_id, out=io.StringIO(), err=err, template=campaign_template)
     if status == 0:
         return None
-    return err.getvalue().strip().splitlines()[0] if err.getvalue().strip() else _("{file}: cannot create").format(
-        file=path)
+    said = err.getvalue().strip().splitlines()
+    return said[0] if said else _("{file}: cannot create").format(file=path)
 
 
 class NewCampaignScreen(SteadyModalScreen[Path | None]):
