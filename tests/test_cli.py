@@ -274,7 +274,7 @@ class FakeCommands(types.ModuleType):
         self.calls.append(("export", path, out) if session is None else ("export", path, out, session))
         return 0
 
-    def cmd_new(self, path, system):
+    def cmd_new(self, path, system, template=None):
         self.calls.append(("new", path, system))
         return 0
 

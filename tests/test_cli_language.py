@@ -85,9 +85,9 @@ def test_validate_new_and_problems_in_both_languages(tmp_path: Path, capsys) -> 
     status, out, _err = run(capsys, "--lang", "fr", "new", str(path), "--system", "mir")
     assert status == 0 and out == f'{path} : nouvelle campagne MIR « ma campagne » (format 1)\n'
     assert run(capsys, "--lang", "fr", "validate", str(path))[1] == \
-        f"{path} : valide (mir, 0 personnage, 0 jet au journal)\n"
+        f"{path} : valide (mir, 1 personnage, 0 jet au journal)\n"
     assert run(capsys, "--lang", "en", "validate", str(path))[1] == \
-        f"{path}: valid (mir, 0 characters, 0 rolls in the log)\n"
+        f"{path}: valid (mir, 1 character, 0 rolls in the log)\n"
     path.write_text(path.read_text(encoding="utf-8").replace('system = "mir"', 'system = 3'), encoding="utf-8")
     status, _out, err = run(capsys, "--lang", "fr", "validate", str(path))
     assert status == 2 and "system: attendu parmi" in err and "reçu un entier 3" in err

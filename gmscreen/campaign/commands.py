@@ -145,10 +145,12 @@ def _encoded(first: str, rest: Iterator[str]) -> Iterator[bytes]:
 
 
 def cmd_new(path: str | Path, system: str, name: str | None = None, *, out: TextIO | None = None,
-            err: TextIO | None = None) -> int:
-    """Create an empty campaign for `system`; never overwrites anything."""
+            err: TextIO | None = None, template: Callable[[Campaign], str] | None = None) -> int:
+    """Create an empty campaign for `system`; never overwrites anything. `template`: the file's
+    text for the new campaign (gmscreen.play.template: commented, in the game's words); without
+    it, the bare dump."""
     from ..rules import get_system
-    from .validate import new_campaign
+    from .validate import new_campaign, parse_campaign
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -167,7 +169,12 @@ def cmd_new(path: str | Path, system: str, name: str | None = None, *, out: Text
         _print_problems([Problem(str(path), "system", p.message, None, p.warning) for p in exc.problems], err)
         return 2
     try:
-        create_campaign_file(campaign, path)
+        if template is None:
+            create_campaign_file(campaign, path)
+        else:
+            text = template(campaign)
+            parse_campaign(text, str(path))     # what is written loads: checked like any file
+            write_atomic(path, text.encode("utf-8"), backup=False, exclusive=True)
     except FileExistsError:
         print(_("{file}: already exists: nothing written").format(file=path), file=err)
         return 2

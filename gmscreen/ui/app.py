@@ -162,6 +162,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         Binding("z", "zoom", N_("Zoom"), show=False, id="app.zoom"),
         Binding("t", "cycle_theme", N_("Theme"), show=False, id="app.theme"),
         Binding("ctrl+o", "open_campaign", N_("Open campaign"), show=False, id="app.open"),
+        Binding("ctrl+e", "campaign_form", N_("Campaign settings"), show=False, id="app.campaign-form"),
         Binding("L", "luck", N_("Luck over time"), show=False, id="app.luck"),
         Binding("question_mark", "keys", N_("Keys"), id="app.keys"),
         Binding("q", "quit", N_("Quit"), id="app.quit"),
@@ -1064,6 +1065,23 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if self.session is not None and not isinstance(self.screen, LuckScreen):
             self.push_screen(LuckScreen(self.session.rolls, self.session.campaign.session,
                                         include_masked=not self.players_watching, campaign=self.session.campaign))
+
+    def action_campaign_form(self) -> None:
+        """Name, notes, initiative dice and rule options: checked as the file is, one undoable change."""
+        from .screens.campaign_form import CampaignFormScreen
+
+        if isinstance(self.screen, CampaignFormScreen) or not self.may_edit():
+            return
+        session = self.session
+
+        def done(settings: dict | None) -> None:
+            if not settings or self.session is not session:
+                return
+            from gmscreen.play import campaign_form
+
+            self.change(_("Campaign settings"), lambda b: campaign_form.apply(b, settings))
+
+        self.push_screen(CampaignFormScreen(session.campaign, str(session.path)), done)
 
     def action_open_campaign(self) -> None:
         from .screens.open_campaign import OpenCampaignScreen

@@ -1,4 +1,5 @@
-"""Pick a campaign to open: a typed path, a recent campaign, or a copy of a bundled sample."""
+"""Pick a campaign to open: a typed path, a recent campaign, a copy of a bundled sample, or a
+new one (`NewCampaignScreen`: the template `gmscreen new` writes)."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
         super().__init__()
         self.current = current
         self.config = config
-        self._choices: dict[str, tuple[str, str]] = {}   # option id -> ("path"|"sample", value)
+        self._choices: dict[str, tuple[str, str]] = {}   # option id -> ("path"|"sample"|"new", value)
+        self._typed = False          # the path field takes the focus from a key typed in the list
 
     def compose_problems(self) -> ComposeResult:
         yield from ()
@@ -90,6 +92,9 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
             self._choices[option_id] = ("path", str(path))
             options.append(Option(Content.assemble(literal(path.name, "bold"), "  ", literal(path.parent, "dim")),
                                   id=option_id))
+        self._choices["new"] = ("new", "")
+        options.append(Option(Content.assemble(("+ " + _("New campaign…"), "bold"),
+                                               ("  " + _("(choose the game and the file)"), "dim")), id="new"))
         for system_id in list_samples():
             option_id = f"sample-{system_id}"
             self._choices[option_id] = ("sample", system_id)
@@ -114,7 +119,19 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
             event.prevent_default()
             field.value = event.character
             field.cursor_position = len(field.value)
+            self._typed = True
             field.focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The path field reached otherwise than by typing (tab, a click): its path selected whole,
+        so what is typed next replaces it rather than being added to its end."""
+        field = self.query_one("#open-path", Input)
+        if event.widget is not field:
+            return
+        if self._typed:
+            self._typed = False
+        else:
+            field.select_all()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -130,7 +147,9 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         kind, value = self._choices.get(event.option.id or "", ("", ""))
-        if kind == "path":
+        if kind == "new":
+            self._new_campaign()
+        elif kind == "path":
             self.dismiss(Path(value))
         elif kind == "sample":
             try:
@@ -138,6 +157,19 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
             except OSError as exc:
                 self.app.notify(_("cannot copy the {system} sample: {problem}").format(
                     system=value, problem=exc.strerror or exc), severity="error", markup=False)
+
+    def _new_campaign(self) -> None:
+        from .new_campaign import NewCampaignScreen
+
+        session = getattr(self.app, "session", None)
+        system_id = session.campaign.system if session is not None else None
+        folder = self.current.parent if self.current is not None else None
+
+        def made(path: Path | None) -> None:
+            if path is not None:
+                self.dismiss(path)
+
+        self.app.push_screen(NewCampaignScreen(folder, system_id), made)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

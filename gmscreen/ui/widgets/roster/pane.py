@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Label
 
 from gmscreen.campaign.model import Character, Condition, to_data
 from gmscreen.i18n import N_, _, language, ngettext
@@ -144,7 +144,12 @@ class RosterPane(TablePane[Character]):
     DEFAULT_CSS = """
     RosterPane { height: 1fr; }
     RosterPane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
+    RosterPane > #roster-empty { display: none; color: $text-muted; padding: 0 1; }
+    RosterPane.-empty > #roster-empty { display: block; }
+    RosterPane.-empty > DataTable { height: auto; }
     """
+    # What an empty roster says: the first thing to do (a new campaign from a bare file).
+    EMPTY_HINT = N_("No characters yet: a to add a character, ? for keys")
     BINDINGS = [
         Binding("enter", "sheet", N_("Sheet"), id="roster.sheet", priority=True),
         Binding("e", "edit", N_("Edit"), id="roster.edit"),
@@ -178,6 +183,7 @@ class RosterPane(TablePane[Character]):
 
     def compose(self) -> ComposeResult:
         yield DataTable(id="roster-table", cursor_type="row", zebra_stripes=True, cell_padding=1)
+        yield Label(_(self.EMPTY_HINT), id="roster-empty", markup=False)
 
     def on_mount(self) -> None:
         self.border_title = _("Characters")
@@ -207,6 +213,9 @@ class RosterPane(TablePane[Character]):
             self._ids, self._columns = [], None         # drawn again, under the new header
         chars = session.campaign.characters
         ordered = [c for c in chars if c.side == "party"] + [c for c in chars if c.side != "party"]
+        self.set_class(not ordered, "-empty")
+        if not ordered:
+            self.query_one("#roster-empty", Label).update(_(self.EMPTY_HINT))
         self._system, self._ordered, self._glances = system, ordered, {}
         keys = [c.id for c in ordered]
         pending, self._filling = self._filling, None
