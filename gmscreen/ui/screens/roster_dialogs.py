@@ -223,8 +223,8 @@ class ChoiceScreen(DialogScreen[str | None]):
 
 class ConditionScreen(PromptScreen):
     """The new-condition form with the game's short list under it: type a condition, or ↓ to
-    the list and enter to take one as it is (its name, effect and length). Under the effect,
-    as the GM types, `hint` says what the game makes of it ("applies: −1 die", "a reminder
+    the list and enter to take one as it is (its name, effect and length). Under the fields,
+    as the GM types the effect, `hint` says what the game makes of it ("applies: −1 die", "a reminder
     only"), so an effect the rules cannot read is seen before it is saved."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConditionScreen") + """

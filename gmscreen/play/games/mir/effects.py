@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 from gmscreen.i18n import N_, _, ngettext
 from gmscreen.i18n.typography import signed
 
-from ...effect_rules import CANNOT_ACT, FIGHT, Effect, EffectRules, effect_core, side_prefix, signed_amount, word_amount
+from ...effect_rules import (CANNOT_ACT, FIGHT, Effect, EffectRules, effect_core, side_prefix, signed_amount,
+                             word_amount)
 
 if TYPE_CHECKING:
     from ...quickroll.grammar import Side
