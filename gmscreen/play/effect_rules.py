@@ -23,7 +23,11 @@ if TYPE_CHECKING:
     from .quickroll.grammar import Choice, Side
 
 _COMMENT = re.compile(r"\([^)]*\)")
-_MINUS = str.maketrans({"−": "-", "–": "-", "—": "-", "‑": "-"})
+_MINUS = str.maketrans({"−": "-", "–": "-", "—": "-", "‑": "-", "’": "'", "‘": "'", "ʼ": "'"})
+# "Can't act", in French or English: a reminder in every game (none has a number for it; the GM
+# decides whether the character acts at all). Folded, as `effect_core` gives them.
+CANNOT_ACT = frozenset({"ne peut pas agir", "ne peut agir", "ne peut plus agir",
+                        "can't act", "cannot act", "can not act", "cant act"})
 
 
 def fold(text: str) -> str:
@@ -34,8 +38,8 @@ def fold(text: str) -> str:
 
 
 def effect_core(text: str) -> str:
-    """The effect as read: comments in parentheses dropped, any minus as "-", folded (no case,
-    no accents), spaces collapsed, no space after a sign ("FOR − 1" -> "for -1")."""
+    """The effect as read: comments in parentheses dropped, any minus as "-" and any apostrophe
+    as "'", folded (no case, no accents), spaces collapsed, no space after a sign ("FOR − 1" -> "for -1")."""
     core = fold(_COMMENT.sub(" ", str(text)).translate(_MINUS))
     core = re.sub(r"([+\-])\s+(?=\d)", r"\1", core)
     return " ".join(core.split())
@@ -104,15 +108,23 @@ class EffectRules:
         return read_presets(path)
 
     def examples(self, count: int = 2) -> str:
-        """A few effects in the game's own words, from its presets ("−1 dé, Malus 2…"): what the
-        condition dialog suggests; "" for a game with no preset that has an effect."""
-        seen: dict[str, str] = {}          # as read -> as shown, comments dropped
+        """A few effects of the game's presets as it reads them, in the UI language ("−1 dé,
+        blessure −1 dé…" / "−1 die, wound −1 die…"): what the condition dialog suggests, each
+        one typeable as it shows; "" for a game with no preset that has an effect."""
+        shown: list[str] = []
         for preset in self.presets:
-            core = effect_core(preset.effect)
-            if core and core not in seen and self.read(preset.effect) is not None:
-                seen[core] = effect_shown(preset.effect)
-        shown = list(seen.values())
+            effect = self.read(preset.effect)
+            if effect is not None and not effect.reminder:
+                text = effect_shown(self.said(effect))
+                if text and text not in shown:
+                    shown.append(text)
         return ", ".join(shown[:count]) + ("…" if shown else "")
+
+    def said(self, effect: Effect) -> str:
+        """Hook: the game's reading of `effect` in the UI language, as typed words first (they
+        read back the same) then, in parentheses, what they do: "−1 die", "FOR −1 (one roll
+        fewer)". Default: the effect as written."""
+        return effect.shown
 
     def read(self, text: str) -> Effect | None:
         """The effect written `text`, or None when this game cannot read it."""
@@ -172,9 +184,9 @@ def signed_amount(core: str, units: str = "") -> int | None:
 
 
 def word_amount(core: str, word: str, default: int | None = 1) -> int | None:
-    """"malus", "malus 2", "malus +2" (word then an optional number): the number, `default`
-    without one, None when `core` is not that."""
-    m = re.fullmatch(rf"{word}(?:\s*\+?(\d{{1,2}}))?", core)
+    """"malus", "malus 2", "malus +2" (word, a regex: "malus|penalty", then an optional number):
+    the number, `default` without one, None when `core` is not that."""
+    m = re.fullmatch(rf"(?:{word})(?:\s*\+?(\d{{1,2}}))?", core)
     if m is None:
         return None
     return int(m.group(1)) if m.group(1) else default

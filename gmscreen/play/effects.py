@@ -56,6 +56,22 @@ def effect_rules(system_id: str) -> EffectRules:
     return table_for(system_id).effects
 
 
+def effect_hint(system_id: str, text: str) -> str:
+    """What the condition dialog says, live, of an effect being typed: "applies: −1 die" (the
+    game's reading, in the UI language), "a reminder only" (nothing the rules read: a reminder
+    meant as one, or words the game does not use, then with a few it does), "" while empty."""
+    if not str(text).strip():
+        return ""
+    rules = effect_rules(system_id)
+    effect = rules.read(text)
+    if effect is not None and not effect.reminder:
+        return _("applies: {effect}").format(effect=rules.said(effect))
+    examples = rules.examples() if effect is None else ""
+    return (_("a reminder only ({game} reads e.g. {examples})").format(game=get_system(system_id).game,
+                                                                         examples=examples)
+            if examples else _("a reminder only"))
+
+
 def scene_of(campaign: Campaign, words: Sequence[str] = ()) -> frozenset[str]:
     """The moment a roll is made in, as the games' effects read it (`EffectRules.out_of_scene`):
     `FIGHT` while a fight runs, and the words the line added (MIR `intrigue`)."""

@@ -6,7 +6,7 @@ keyboard first (enter accepts, escape cancels), every label shown literally.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -223,26 +223,55 @@ class ChoiceScreen(DialogScreen[str | None]):
 
 class ConditionScreen(PromptScreen):
     """The new-condition form with the game's short list under it: type a condition, or ↓ to
-    the list and enter to take one as it is (its name, effect and length)."""
+    the list and enter to take one as it is (its name, effect and length). Under the fields,
+    as the GM types the effect, `hint` says what the game makes of it ("applies: −1 die", "a reminder
+    only"), so an effect the rules cannot read is seen before it is saved."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConditionScreen") + """
     ConditionScreen #presets { height: auto; max-height: 6; border: none; }
+    ConditionScreen #effect-hint { color: $text-muted; height: auto; }
     """
-    BINDINGS = [Binding("down", "presets", N_("Conditions of the game"), id="dialog.presets", show=False)]
+    # Priority: ↓ reaches the list even when the fields scroll (a short terminal, the hint shown).
+    BINDINGS = [Binding("down", "presets", N_("Conditions of the game"), id="dialog.presets", show=False,
+                        priority=True)]
 
     def __init__(self, title: str, fields: Sequence[Field], presets: Sequence[tuple[str, dict[str, str]]], *,
-                 note: str = "") -> None:
+                 note: str = "", hint: Callable[[str], str] | None = None) -> None:
         super().__init__(title, fields, note=note)
         self.presets = list(presets)          # (label shown, the fields' values)
+        self.hint = hint                      # the effect typed -> what the game makes of it
 
     def on_mount(self) -> None:
         super().on_mount()
+        effect = self.query("#field-effect")
+        if self.hint is not None and effect:
+            hint = Static(id="effect-hint")
+            self.query_one("#dialog").mount(hint, after="#dialog-fields")
+            self._show_hint(effect.first(Input).value)
         if self.presets:
             self.query_one("#dialog").mount(
                 Static(literal(_("Or one of the game's (↓, enter):")), classes="preset-label"),
                 OptionList(*[Option(literal(label), id=str(n)) for n, (label, _v) in enumerate(self.presets)],
                            id="presets", markup=False),
                 before="#dialog-error")
+
+    def _show_hint(self, effect: str) -> None:
+        """The hint for `effect` as typed; no line at all while there is nothing to say."""
+        said = self.hint(effect) if self.hint is not None else ""
+        for hint in self.query("#effect-hint").results(Static):
+            hint.update(literal(said))
+            hint.display = bool(said)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "field-effect":
+            self._show_hint(event.value)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """↓ goes to the list from the fields; once in the list it moves there as usual."""
+        if action == "presets":
+            lists = self.query("#presets")
+            return bool(lists) and not lists.first().has_focus
+        return super().check_action(action, parameters)
 
     def action_presets(self) -> None:
         if self.presets:

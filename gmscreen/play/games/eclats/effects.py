@@ -1,14 +1,16 @@
 """Éclats conditions: a characteristic rolled with fewer rolls, "FOR −1 (un lancer de moins)"
-(the characteristic level is the number of rolls allowed, R3), or a reminder."""
+(the characteristic level is the number of rolls allowed, R3), or a reminder; read in French or
+English ("FOR −1", "strength −1", "−1 roll", "can't act"), whatever the UI language."""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, Any
 
-from gmscreen.i18n import N_
+from gmscreen.i18n import N_, ngettext
+from gmscreen.i18n.typography import signed
 
-from ...effect_rules import Effect, EffectRules, signed_amount
+from ...effect_rules import CANNOT_ACT, Effect, EffectRules, signed_amount
 
 if TYPE_CHECKING:
     from ...quickroll.grammar import Choice, Side
@@ -21,8 +23,9 @@ class EclatsEffects(EffectRules):
     name); "−1 lancer" from every test. "ne peut pas agir" is a reminder: Éclats has no number
     for it, the GM decides whether the character acts at all."""
 
-    accepted = N_("“FOR −1” (a characteristic, one roll fewer), “−1 lancer”, “ne peut pas agir” (reminder)")
-    reminders = frozenset({"ne peut pas agir", "ne peut agir", "hors de combat", "inconscient", "inconsciente"})
+    accepted = N_("“FOR −1” (a characteristic, one roll fewer), “−1 roll”, “can't act” (reminder)")
+    reminders = CANNOT_ACT | {"hors de combat", "inconscient", "inconsciente",
+                              "out of action", "out of the fight", "unconscious"}
 
     def parse(self, core: str, shown: str) -> Effect | None:
         amount = signed_amount(core, _ROLLS)
@@ -42,9 +45,17 @@ class EclatsEffects(EffectRules):
         from ...effect_rules import fold
 
         for stat in CHARACTERISTICS:
-            if word in (stat.key, fold(stat.label)[:3], fold(stat.label)):
+            if word in (stat.key, fold(stat.label)[:3], fold(stat.label), fold(stat.gloss or "")):
                 return stat.key
         return None
+
+    def said(self, effect: Effect) -> str:
+        count, amount = abs(effect.amount), signed(effect.amount)
+        if not effect.target:
+            return ngettext("{amount} roll", "{amount} rolls", count).format(amount=amount)
+        what = (ngettext("{n} roll fewer", "{n} rolls fewer", count) if effect.amount < 0
+                else ngettext("{n} roll more", "{n} rolls more", count)).format(n=count)
+        return f"{effect.target.upper()} {amount} ({what})"
 
     def apply(self, effect: Effect, request: dict[str, Any], fields: set[str], role: str,
               side: Side) -> bool | None:

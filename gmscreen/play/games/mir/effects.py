@@ -1,23 +1,35 @@
 """MIR conditions: situation dice given or taken (R3, "−2 dés", "+1 dé", capped at ±2D with
 the typed ones) and dice removed by a negative antecedent (R4, "blessure −1 dé", "préjugé −1
-dé", "malus 2"), which bite in a fight or an Intrigue (R5: at least one die stays)."""
+dé", "malus 2"), which bite in a fight or an Intrigue (R5: at least one die stays). Read in
+English as well ("−2 dice", "+1 die", "wound −1 die", "prejudice −1 die", "penalty 2"), whatever
+the UI language: a GM may type either."""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, Any, Sequence
 
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import N_, _, ngettext
+from gmscreen.i18n.typography import signed
 
-from ...effect_rules import FIGHT, Effect, EffectRules, side_prefix, signed_amount, word_amount
+from ...effect_rules import (CANNOT_ACT, FIGHT, Effect, EffectRules, effect_core, side_prefix, signed_amount,
+                             word_amount)
 
 if TYPE_CHECKING:
     from ...quickroll.grammar import Side
 
-_DICE = r"d|de|des|d12"
-# R4's negative antecedents, as a condition's effect names them before its dice (folded words).
-_ANTECEDENT_WORDS = ("blessure", "blessures", "prejuge", "prejuges", "antecedent", "antecedents",
-                     "antecedent negatif", "antecedents negatifs", "wound", "wounds", "prejudice", "prejudices")
+_DICE = r"d|de|des|d12|die|dice"
+_PENALTY = r"malus|penalty"
+# R4's negative antecedents, as a condition's effect names them before its dice (folded words),
+# each with the word the reading names it by.
+_WOUND, _PREJUDICE, _ANTECEDENT_OF = "wound", "prejudice", "antecedent"
+_ANTECEDENT_KINDS = {"blessure": _WOUND, "blessures": _WOUND, "wound": _WOUND, "wounds": _WOUND,
+                     "prejuge": _PREJUDICE, "prejuges": _PREJUDICE, "prejudice": _PREJUDICE,
+                     "prejudices": _PREJUDICE,
+                     "antecedent": _ANTECEDENT_OF, "antecedents": _ANTECEDENT_OF,
+                     "antecedent negatif": _ANTECEDENT_OF, "antecedents negatifs": _ANTECEDENT_OF,
+                     "negative antecedent": _ANTECEDENT_OF, "negative antecedents": _ANTECEDENT_OF}
+_ANTECEDENT_WORDS = tuple(_ANTECEDENT_KINDS)
 _ANTECEDENT = re.compile(rf"({'|'.join(sorted(_ANTECEDENT_WORDS, key=len, reverse=True))})\s+(.+)")
 SITUATION, ANTECEDENT = "", "antecedent"      # an effect's target: R3's situation dice, R4's dice removed
 INTRIGUE = "intrigue"                           # the line's scene word: the roll is part of an Intrigue (R4)
@@ -29,8 +41,9 @@ class MirEffects(EffectRules):
     the typed ones and capped with them at ±2D. "blessure −1 dé", "préjugé −1 dé", "malus 2": dice
     removed by a negative antecedent (R4), in a fight or an Intrigue only."""
 
-    accepted = N_("“−1 dé”, “+1 dé” (situation dice, R3), “blessure −1 dé”, “préjugé −2 dés”, “malus 2” "
+    accepted = N_("“−1 die”, “+1 die” (situation dice, R3), “wound −1 die”, “prejudice −2 dice”, “penalty 2” "
                   "(dice removed by a negative antecedent, R4)")
+    reminders = CANNOT_ACT
 
     def parse(self, core: str, shown: str) -> Effect | None:
         target = SITUATION
@@ -41,12 +54,32 @@ class MirEffects(EffectRules):
             target, core = ANTECEDENT, m.group(2)
         amount = signed_amount(core, _DICE)
         if amount is None:
-            malus = word_amount(core, "malus")
+            malus = word_amount(core, _PENALTY)
             if malus is not None:
                 amount, target = -malus, ANTECEDENT
         if amount is None or amount == 0 or (target == ANTECEDENT and amount > 0):
             return None             # R4 only removes dice
         return Effect(shown, amount, target)
+
+    def said(self, effect: Effect) -> str:
+        count, amount = abs(effect.amount), signed(effect.amount)
+        if effect.target != ANTECEDENT:
+            return ngettext("{amount} die", "{amount} dice", count).format(amount=amount)
+        core = effect_core(effect.shown)
+        if core.startswith("situation "):
+            core = core[len("situation "):]
+        m = _ANTECEDENT.fullmatch(core)
+        kind = _ANTECEDENT_KINDS.get(m.group(1), _ANTECEDENT_OF) if m else None
+        if kind == _WOUND:
+            words = ngettext("wound {amount} die", "wound {amount} dice", count)
+        elif kind == _PREJUDICE:
+            words = ngettext("prejudice {amount} die", "prejudice {amount} dice", count)
+        elif kind == _ANTECEDENT_OF:
+            words = ngettext("antecedent {amount} die", "antecedent {amount} dice", count)
+        else:
+            words = _("penalty {count}")
+        return _("{effect} (negative antecedent, R4: in a fight or an Intrigue)").format(
+            effect=words.format(amount=amount, count=count))
 
     def out_of_scene(self, effect: Effect, scene: frozenset[str]) -> str | None:
         """R4: negative antecedents remove dice « lors d'un combat ou d'une Intrigue »; the GM

@@ -694,9 +694,10 @@ class RosterPane(TablePane[Character]):
             self._change(_("Condition {condition} → {name}").format(condition=clean(cond.name), name=clean(ch.name)),
                          lambda b: b.insert(("characters", index, "conditions"), None, cond))
 
-        from gmscreen.play.effects import effect_rules
+        from gmscreen.play.effects import effect_hint, effect_rules
 
-        rules = effect_rules(session.campaign.system)
+        system = session.campaign.system
+        rules = effect_rules(system)
         presets = [(condition_line(p), {"name": p.name, "effect": p.effect,
                                         "rounds": "" if p.rounds is None else str(p.rounds)})
                    for p in rules.presets]
@@ -705,7 +706,7 @@ class RosterPane(TablePane[Character]):
             _dialogs().Field("effect", _("Effect (in the game's terms, optional)"), placeholder=rules.examples()),
             _dialogs().Field("rounds", _("Length in rounds (empty: until it is removed)"),
                   check=_dialogs().int_check(1, 999, empty_ok=True, what=_("Length"))),
-        ], presets), session, ch.id, apply)
+        ], presets, hint=lambda text: effect_hint(system, text)), session, ch.id, apply)
 
     @editing_row
     def action_remove_condition(self, session: CampaignSession, index: int, ch: Character) -> None:
