@@ -12,7 +12,7 @@ from textual.widgets import DataTable
 
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.keys_help import KeysHelpScreen, key_rows
-from gmscreen.ui.terminal.footer import QuietFooter, fit_keys
+from gmscreen.ui.terminal.footer import ALWAYS, ESSENTIAL, OTHER, QuietFooter, fit_keys
 
 from _pilot import press, ready, screen_text, until
 
@@ -83,11 +83,12 @@ def assert_footer_whole(app: Any) -> None:
 
 # Per language, per width: the focused pane's keys its bar must show (as rendered), `?` included.
 FOOTERS = {
-    ("en", 80): {"roster": ["c Cond.+", "+ Res.+", "? Keys"], "initiative": ["i Init.", "w Wait", "? Keys"]},
+    ("en", 80): {"roster": ["c Add condition", "+ Res.+", "- Res.−", "? Keys"],
+                 "initiative": ["i Init.", "w Wait", "d Declare", "? Keys"]},
     ("en", 120): {"roster": ["c Cond.+", "+ Res.+", "- Res.−", "⏎ Sheet", "C Cond.−", "i →Init.", "? Keys"],
                   "initiative": ["i Init.", "w Wait", "d Declare", "a Add", "r Roll interval", "? Keys"]},
     ("fr", 80): {"roster": ["c État+", "+ Ress", "? Touches"], "initiative": ["i Init.", "w Attendre", "? Touches"]},
-    ("fr", 120): {"roster": ["c État+", "+ Ress", "- Ress.−", "⏎ Fiche", "C État−", "? Touches"],
+    ("fr", 120): {"roster": ["c Ajouter un état", "+ Ress.+", "- Ress.−", "⏎ Fiche", "C État−", "? Touches"],
                   "initiative": ["i Init.", "w Attendre", "d Déclarer", "a Ajouter", "? Touches"]},
 }
 ESSENTIALS = {"en": ["/ Roll", "n Next", "^z Undo"], "fr": ["/ Jet", "n Suivant", "^z Annuler"]}
@@ -120,22 +121,39 @@ async def test_the_footer_fits_again_when_the_terminal_grows(campaign_file) -> N
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         await press(pilot, "escape", "1")
-        assert "c Cond.+" in footer_line(app) and "e Edit" not in footer_line(app)
+        assert "+ Res.+" in footer_line(app) and "e Edit" not in footer_line(app)
         await pilot.resize_terminal(200, 30)
-        assert await until(app, pilot, lambda: "c Add condition" in footer_line(app))
+        assert await until(app, pilot, lambda: "+ Resource +1" in footer_line(app))
         line = footer_line(app)
-        assert "+ Resource +1" in line and "e Edit" in line and "? Keys" in line, line
+        assert "c Add condition" in line and "e Edit" in line and "? Keys" in line, line
         assert_footer_whole(app)
 
 
-def test_the_footer_keeps_pinned_keys_drops_the_last_and_gives_full_words_to_the_first() -> None:
+def test_the_footer_drops_the_last_keys_first_and_gives_full_words_to_the_first() -> None:
     widths = [(8, 8), (15, 9), (14, 9), (10, 8), (8, 8)]        # (full, short) in priority order
-    pinned = [True, False, False, False, True]
-    assert fit_keys(widths, pinned, 100) == [True] * 5
-    assert fit_keys(widths, pinned, 42) == [True, False, False, False, True]  # all short, just
-    assert fit_keys(widths, pinned, 48) == [True, True, False, False, True]   # full words to the first
-    assert fit_keys(widths, pinned, 34) == [True, False, False, None, True]
-    assert fit_keys(widths, pinned, 10) == [True, None, None, None, True]     # pinned ones whatever the room
+    ranks = [ESSENTIAL, OTHER, OTHER, OTHER, ALWAYS]
+    assert fit_keys(widths, ranks, 100) == [True] * 5
+    assert fit_keys(widths, ranks, 42) == [True, False, False, False, True]   # all short, just
+    assert fit_keys(widths, ranks, 48) == [True, True, False, False, True]    # full words to the first
+    assert fit_keys(widths, ranks, 34) == [True, False, False, None, True]
+    assert fit_keys(widths, ranks, 16) == [True, None, None, None, True]
+    assert fit_keys(widths, ranks, 10) == [None, None, None, None, True]      # `?` whatever the room
+
+
+async def test_a_choices_options_and_help_always_show(campaign_file) -> None:
+    """Magisphère's reroll prompt at 80 columns, in French: its long option, its other one and
+    `?` on the bar, the essential keys giving way."""
+    import random
+
+    app = GMScreenApp(campaign_file("magisphere"), language="fr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        app.pane("dice-tray").rng = random.Random(1)
+        await press(pilot, "slash", *"shady négociation 25", "enter")
+        assert await until(app, pilot, lambda: "g garder" in footer_line(app))
+        line = footer_line(app)
+        assert "r relancer (1 Impulsion)" in line and "? Touches" in line, line
+        assert_footer_whole(app)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -11,7 +11,8 @@ spoken, and is rebuilt when the language changes (`relabel`).
 The bar never runs off its right end: the keys of the focused pane come in their order (its
 `BINDINGS`: the keys of play first), after the essential ones and before the app's others; each
 shows its full words where there is room, its short ones (`short_word`) where not, and the
-keys there is no room for are left to `?`, which always shows (`fit_keys`).
+keys there is no room for are left to `?`, which always shows (`fit_keys`), as do the options
+of a choice.
 """
 
 from __future__ import annotations
@@ -50,19 +51,24 @@ def essentials_first(by_action: dict[str, list]) -> list[list]:
     return first + rest + ([by_action[KEYS_ACTION]] if KEYS_ACTION in by_action else [])
 
 
-def fit_keys(widths: list[tuple[int, int]], pinned: list[bool], room: int) -> list[bool | None]:
+# How much a slot of the bar holds on: dropped first, then the essential ones, never.
+OTHER, ESSENTIAL, ALWAYS = 0, 1, 2
+
+
+def fit_keys(widths: list[tuple[int, int]], ranks: list[int], room: int) -> list[bool | None]:
     """Which slots of the bar show, and how: for each (full width, short width), in priority
-    order, True (full words), False (short words) or None (no room). Pinned slots always show;
-    the others, short, while they fit, the last ones first left out; then full words go to the
-    first ones while room is left."""
+    order, True (full words), False (short words) or None (no room). All short while they fit,
+    left out from the last one up: the `OTHER` slots first, then the `ESSENTIAL` ones, never the
+    `ALWAYS` ones; then full words go to the first ones while room is left."""
     shown: list[bool | None] = [False] * len(widths)
     used = sum(short for _full, short in widths)
-    for index in reversed(range(len(widths))):
-        if used <= room:
-            break
-        if not pinned[index]:
-            shown[index] = None
-            used -= widths[index][1]
+    for rank in (OTHER, ESSENTIAL):
+        for index in reversed(range(len(widths))):
+            if used <= room:
+                break
+            if ranks[index] == rank:
+                shown[index] = None
+                used -= widths[index][1]
     for index, (full, short) in enumerate(widths):
         if shown[index] is False and (full == short or used + full - short <= room):
             shown[index] = True
@@ -101,7 +107,7 @@ class QuietFooter(Footer):
             return width
         binding = found[1]
         key = cell_len(self.app.get_key_display(binding))
-        return width - (key + cell_len(tr(binding.description)) + (3 if self.compact else 5))
+        return width - (key + cell_len(tr(binding.description)) + (2 if self.compact else 3))
 
     def _key_width(self, display: str, description: str) -> int:
         """A FooterKey's cells, as Textual's styles pad it (compact or not) with its margin."""
@@ -144,9 +150,17 @@ class QuietFooter(Footer):
                 by_action[binding.action].append((binding, enabled, tooltip))
         app = self.app
         slots = self._slots(by_action)
-        pinned = [group is None and keys[0][0].action in ESSENTIAL_ACTIONS + (KEYS_ACTION,)
-                  for group, keys in slots]
-        fitted = fit_keys([self._slot_widths(*slot) for slot in slots], pinned, self._room())
+        # `?` always, and the keys a focused widget was given for the moment (a choice's options:
+        # the keys the GM must press now); its class's own keys as the essential ones.
+        focused = self.screen.focused
+        declared = {each.action for each in getattr(type(focused), "BINDINGS", ()) if isinstance(each, Binding)}
+        given = {each.action for bindings in focused._bindings.key_to_bindings.values() for each in bindings
+                 if each.show} - declared if focused is not None else set()
+        ranks = [OTHER if group is not None else
+                 ALWAYS if keys[0][0].action in (KEYS_ACTION, *given) else
+                 ESSENTIAL if keys[0][0].action in (*ESSENTIAL_ACTIONS, *declared) else OTHER
+                 for group, keys in slots]
+        fitted = fit_keys([self._slot_widths(*slot) for slot in slots], ranks, self._room())
         self.styles.grid_size_columns = sum(1 for full in fitted if full is not None)
         for (group, keys), full in zip(slots, fitted):
             if full is None:
@@ -221,14 +235,14 @@ class QuietFooter(Footer):
 
 def _declared_order() -> Any:
     """A sort key for the screen's active bindings: by node as they come (the focused one
-    first), then in the order each node's class declares them (a priority key, which Textual
-    lists first, keeps its place)."""
+    first), then in the order each node declares them (a priority key, which Textual lists
+    first, keeps its place; a choice's keys come in its options' order)."""
     nodes: dict[int, int] = {}
 
     def key(entry: Any) -> tuple[int, int]:
         node, binding = entry[0], entry[1]
         rank = nodes.setdefault(id(node), len(nodes))
-        actions = [each.action for each in getattr(type(node), "BINDINGS", ()) if isinstance(each, Binding)]
+        actions = [each.action for bindings in node._bindings.key_to_bindings.values() for each in bindings]
         return rank, actions.index(binding.action) if binding.action in actions else len(actions)
 
     return key
