@@ -43,6 +43,7 @@ from .terminal.steady import SteadyScreen
 from .terminal.start_slices import next_slice, warm_up
 from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes, next_theme
+from .terminal.bindings import bindings_of
 from .terminal.footer import QuietFooter
 
 if TYPE_CHECKING:
@@ -335,6 +336,9 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                              screen.action_minimize))
         elif screen.focused is not None and screen.focused.allow_maximize:
             commands.append((N_("Maximize"), N_("Maximize the focused widget"), screen.action_maximize))
+        if self.writable:
+            commands.append((N_("Save now"), N_("Write the campaign to its file now (each change is saved a "
+                                                "moment after it is made anyway)"), self.action_save))
         commands.append((N_("Screenshot"), N_("Save an SVG 'screenshot' of the current screen"),
                          lambda: self.set_timer(0.1, self.deliver_screenshot)))
         return commands
@@ -810,7 +814,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if self._keymap_checked or not self.config.keymap:
             return
         self._keymap_checked = True
-        known = {b.id for _group, node in self.binding_owners() for bs in node._bindings.key_to_bindings.values()
+        known = {b.id for _group, node in self.binding_owners() for bs in bindings_of(node).key_to_bindings.values()
                  for b in bs if b.id}
         unknown = sorted(set(self.config.keymap) - known)
         if unknown:
@@ -1052,6 +1056,17 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             tray.set_line(text)
 
     # ------------------------------------------------------------ screens
+
+    def action_save(self) -> None:
+        """Palette "Save now": the save a change would start a moment later, started at once."""
+        if not self.may_edit() or self.session is None or not self.session.dirty:
+            if self.session is not None and self.writable:
+                self.warn(_("nothing to save: the file is up to date"), "information")
+            return
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._start_save()
+        self.warn(_("saving {name}…").format(name=self.session.path.name), "information")
 
     def action_keys(self) -> None:
         from .screens.keys_help import KeysHelpScreen

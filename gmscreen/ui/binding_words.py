@@ -12,7 +12,23 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from gmscreen.i18n import _, language, pgettext
+from gmscreen.i18n import N_, _, language, pgettext
+
+# A key's short word for a footer without room for its full one (msgid of the description ->
+# msgid of the short word); a description not here is its own short word.
+SHORT_WORDS = {
+    "Add condition": N_("Cond.+"),
+    "Remove condition": N_("Cond.−"),
+    "Resource +1": N_("Res.+"),
+    "Resource −1": N_("Res.−"),
+    "To initiative": N_("→Init."),
+    "Duplicate": N_("Dup."),
+    "Remove": N_("Rem."),
+    "Set initiative": N_("Init."),
+    "Wait/come back": N_("Wait"),
+    "Roll interval": N_("Interval"),
+    "Leave line": N_("Leave"),
+}
 
 @lru_cache(maxsize=4)
 def _textual_words(lang: str) -> dict[str, str]:
@@ -129,3 +145,10 @@ def tr(message: str | None) -> str:
 def describe(binding: Any) -> str:
     """What a key does, in the language spoken (its action when it has no description)."""
     return tr(binding.description) if binding.description else binding.action
+
+
+def short_word(binding: Any) -> str:
+    """What a key does in the fewest letters the footer shows (its full words when it has no
+    shorter ones), in the language spoken."""
+    description = binding.description
+    return _(SHORT_WORDS[description]) if description in SHORT_WORDS else describe(binding)

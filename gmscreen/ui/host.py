@@ -18,6 +18,7 @@ from gmscreen.i18n import N_, _
 
 from .panes import MAIN_PANES, PANES
 from .sanitize import clean
+from .terminal.bindings import has_bindings
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import RollRecord
@@ -213,7 +214,7 @@ class CampaignHost(App[int]):
             title = PANES[pane_id]
             yield title, pane
             for child in pane.query("*"):
-                if child._bindings.key_to_bindings and type(child).BINDINGS:
+                if type(child).BINDINGS and has_bindings(child):
                     yield title, child
 
     def action_undo(self) -> None:

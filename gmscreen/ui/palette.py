@@ -26,6 +26,7 @@ from gmscreen.play.quickroll.text import words
 from gmscreen.rules.records import record
 from .binding_words import describe, textual_word
 from .host import SCREEN_GROUP
+from .palette_words import SEARCH_WORDS
 from .sanitize import clean
 
 if TYPE_CHECKING:
@@ -54,6 +55,18 @@ def _every_description(description: str) -> tuple[str, ...]:
     return _every(description)
 
 
+def search_words(key: str | None) -> tuple[str, ...]:
+    """The phrases a command is also found by (`palette_words`), in every language; none when
+    it has no entry."""
+    words = SEARCH_WORDS.get(key or "")
+    if words is None:
+        return ()
+    phrases: list[str] = []
+    for each in _every(words):
+        phrases.extend(phrase.strip() for phrase in each.split(",") if phrase.strip())
+    return tuple(dict.fromkeys(phrases))
+
+
 def fold(text: str) -> str:
     """Lower case without accents, one character for one (`Épée` -> `epee`): the offsets of a
     match in the folded text are those of the text shown."""
@@ -66,7 +79,8 @@ def fold(text: str) -> str:
 
 @record
 class Command:
-    """A palette entry: `title` as shown, `forms` the titles it is also found by (each language)."""
+    """A palette entry: `title` as shown, `forms` what it is also found by (its title in each
+    language, its search words)."""
 
     title: str
     forms: tuple[str, ...]
@@ -115,11 +129,12 @@ class GMScreenCommands(Provider):
                 forms = tuple(template.format(group=where, action=name) for template, where, name
                               in zip(_every(N_("{group}: {action}")), _every(group), names * len(i18n.LANGUAGES)))
             help_text = _("key {keys}").format(keys=" ".join(keys)) + (f" · {binding.id}" if binding.id else "")
-            commands.append(Command(title, forms, partial(_run_action, app, binding.action, node), help_text,
-                                    group == SCREEN_GROUP))
+            commands.append(Command(title, forms + search_words(binding.id),
+                                    partial(_run_action, app, binding.action, node), help_text, group == SCREEN_GROUP))
         screen = self.screen
         for title_id, help_id, callback in app.system_commands(screen):
-            commands.append(Command(_(title_id), _every(title_id), callback, _(help_id), True))
+            commands.append(Command(_(title_id), _every(title_id) + search_words(title_id), callback, _(help_id),
+                                    True))
         session = app.session
         if session is not None:
             characters: list[Character] = list(session.campaign.characters)

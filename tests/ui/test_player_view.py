@@ -185,7 +185,7 @@ async def test_each_pane_says_what_players_may_see(campaign_file, tmp_path: Path
 async def test_h_on_the_roster_hides_a_character_from_the_players_undoably_and_saved(campaign_file) -> None:
     campaign = campaign_file("mir")
     app = GMScreenApp(campaign)
-    async with app.run_test(size=(120, 32)) as pilot:
+    async with app.run_test(size=(160, 32)) as pilot:       # room on the footer for the roster's every key
         await ready(app, pilot)
         app.select_character("garde")
         app.query_one(RosterPane).table.focus()

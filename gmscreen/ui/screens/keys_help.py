@@ -1,9 +1,11 @@
-"""Every key of the screen and of each pane, grouped, with the ids a keymap remaps."""
+"""Every key of the screen and of each pane, grouped, with the ids a keymap remaps; Textual's own
+moving and editing keys (the tables', the line's) once, in a group of their own at the end."""
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,7 +18,11 @@ from ..binding_words import describe, tr
 from ..config import CONFIG_NAME, config_dir
 from ..host import SCREEN_GROUP, CampaignHost
 from ..sanitize import literal_text
+from ..terminal.bindings import bindings_of
 from ..terminal.steady import SteadyModalScreen
+
+# Textual's own keys (a binding without an id, in a pane): the same everywhere, listed once.
+TEXTUAL_GROUP = N_("Moving and editing")
 
 
 def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
@@ -26,7 +32,7 @@ def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
     config = getattr(app, "config", None)
     keymap = config.keymap if config is not None else {}    # the one the app set (`set_keymap`)
     for group, node in owners:
-        bindings_map = node._bindings.copy()
+        bindings_map = bindings_of(node)
         if keymap:
             bindings_map.apply_keymap(keymap)
         for bindings in bindings_map.key_to_bindings.values():
@@ -46,9 +52,22 @@ def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
 
 
 def key_rows(app: Any) -> Iterator[tuple[str, str, str, str]]:
-    """(group, keys, description, binding id) for the keys screen, in the language spoken."""
-    for group, _node, binding, keys in binding_table(app):
+    """(group, keys, description, binding id) for the keys screen, in the language spoken: the
+    screen's and each pane's own keys, then Textual's own once (`TEXTUAL_GROUP`), without the
+    keys a pane answers itself (the roster's home and end)."""
+    table = binding_table(app)
+    ours = [row for row in table if row[2].id or row[0] == SCREEN_GROUP]
+    theirs = [row for row in table if not (row[2].id or row[0] == SCREEN_GROUP)]
+    for group, _node, binding, keys in ours:
         yield tr(group), " ".join(keys), describe(binding), binding.id or ""
+    taken = {(group, key) for group, _node, _binding, keys in ours for key in keys}
+    seen: set[tuple[str, str]] = set()
+    for group, _node, binding, keys in theirs:
+        free = " ".join(key for key in keys if (group, key) not in taken)
+        entry = (free, describe(binding))
+        if free and entry not in seen:
+            seen.add(entry)
+            yield _(TEXTUAL_GROUP), *entry, ""
 
 
 class KeysHelpScreen(SteadyModalScreen[None]):
@@ -64,7 +83,7 @@ class KeysHelpScreen(SteadyModalScreen[None]):
         background: $surface;
     }
     KeysHelpScreen DataTable { height: 1fr; }
-    KeysHelpScreen .hint { color: $text-muted; padding: 0 1; }
+    KeysHelpScreen .hint { color: $text-muted; padding: 0 1; width: 100%; }
     """
 
     BINDINGS = [
@@ -80,14 +99,24 @@ class KeysHelpScreen(SteadyModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(Text(_("Keys")), Text(_("Action")), Text(_("Id")))
-        app = self.app
+        rows = list(key_rows(self.app))
+        keys_width = max(cell_len(row[1]) for row in rows)
+        id_width = max(cell_len(row[3]) for row in rows)
+        # The ids whole whatever the width (a keymap names them): the descriptions give way.
+        width = min(self.app.size.width * 95 // 100, 110) - 2 - table.styles.scrollbar_size_vertical
+        action_width = max(12, width - 3 * 2 * table.cell_padding - keys_width - id_width)
+        table.add_column(Text(_("Keys")), width=keys_width)
+        table.add_column(Text(_("Action")), width=action_width)
+        table.add_column(Text(_("Id")), width=id_width)
         last_group = None
-        for group, keys, description, binding_id in key_rows(app):
+        for group, keys, description, binding_id in rows:
             if group != last_group:
                 table.add_row(Text(group, style="bold"), Text(""), Text(""))
                 last_group = group
-            table.add_row(literal_text(keys, "bold"), literal_text(description), literal_text(binding_id, "dim"))
+            # A description longer than its column (Textual's longest) on two lines, not cut.
+            long = cell_len(description) > action_width
+            table.add_row(literal_text(keys, "bold"), Text(description, no_wrap=not long),
+                          literal_text(binding_id, "dim"), height=None if long else 1)
         table.focus()
 
     def action_close(self) -> None:

@@ -197,22 +197,23 @@ class InitiativePane(TablePane[Entry]):
     InitiativePane > #initiative-detail { height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
     """
     BINDINGS = [
+        # The ones shown in the order the footer gives them room.
         Binding("n", "next_turn", N_("Next"), id="initiative.next-turn"),
-        Binding("p", "previous_turn", N_("Previous"), id="initiative.previous-turn", show=False),
+        Binding("i", "set_initiative", N_("Set initiative"), id="initiative.set-initiative"),
+        Binding("w", "delay", N_("Wait/come back"), id="initiative.delay"),
+        Binding("d", "declare", N_("Declare"), id="initiative.declare"),
         Binding("a", "add", N_("Add"), id="initiative.add"),
+        Binding("r", "roll_timer", N_("Roll interval"), id="initiative.roll-timer"),
+        Binding("p", "previous_turn", N_("Previous"), id="initiative.previous-turn", show=False),
         Binding("A", "add_group", N_("Add party/NPCs"), id="initiative.add-group", show=False),
-        Binding("i", "set_initiative", N_("Init."), id="initiative.set-initiative"),
         Binding("I", "roll_all", N_("Roll all"), id="initiative.roll-all", show=False),
         Binding("s", "sort", N_("Sort"), id="initiative.sort", show=False),
         Binding("shift+up,u", "move(-1)", N_("Move up"), id="initiative.move-up", show=False),
         Binding("shift+down,j", "move(1)", N_("Move down"), id="initiative.move-down", show=False),
-        Binding("w", "delay", N_("Wait/come back"), id="initiative.delay"),
         Binding("x,delete", "remove", N_("Remove"), id="initiative.remove", show=False),
-        Binding("r", "roll_timer", N_("Interval"), id="initiative.roll-timer"),
         Binding("R", "roll_timer_at_table", N_("Interval, table dice"), id="initiative.roll-timer-table",
                 show=False),
         Binding("t", "new_timer", N_("Timer"), id="initiative.new-timer", show=False),
-        Binding("d", "declare", N_("Declare"), id="initiative.declare"),
         Binding("+", "adjust(1)", N_("+1"), id="initiative.increase", show=False),
         Binding("-", "adjust(-1)", N_("−1"), id="initiative.decrease", show=False),
         Binding("S", "start", N_("Start fight"), id="initiative.start", show=False),

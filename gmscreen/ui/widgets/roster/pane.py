@@ -150,20 +150,24 @@ class RosterPane(TablePane[Character]):
     """
     # What an empty roster says: the first thing to do (a new campaign from a bare file).
     EMPTY_HINT = N_("No characters yet: a to add a character, ? for keys")
+    # In the order the footer gives them room (the keys of play first); home/end with priority:
+    # the table's own would scroll it sideways, not move its cursor.
     BINDINGS = [
+        Binding("c", "add_condition", N_("Add condition"), id="roster.add-condition"),
+        Binding("+", "resource(1)", N_("Resource +1"), id="roster.resource-up"),
+        Binding("-", "resource(-1)", N_("Resource −1"), id="roster.resource-down"),
         Binding("enter", "sheet", N_("Sheet"), id="roster.sheet", priority=True),
+        Binding("C", "remove_condition", N_("Remove condition"), id="roster.remove-condition"),
+        Binding("i", "to_initiative", N_("To initiative"), id="roster.to-initiative"),
         Binding("e", "edit", N_("Edit"), id="roster.edit"),
         Binding("a", "add", N_("Add"), id="roster.add"),
-        Binding("d", "duplicate", N_("Duplicate"), id="roster.duplicate"),
         Binding("x,delete", "remove", N_("Remove"), id="roster.remove"),
-        Binding("+", "resource(1)", N_("Res.+"), id="roster.resource-up"),
-        Binding("-", "resource(-1)", N_("Res.−"), id="roster.resource-down"),
+        Binding("d", "duplicate", N_("Duplicate"), id="roster.duplicate"),
         Binding("T", "add_track", N_("Track"), id="roster.add-track", show=False),
-        Binding("c", "add_condition", N_("Cond.+"), id="roster.add-condition"),
-        Binding("C", "remove_condition", N_("Cond.−"), id="roster.remove-condition"),
-        Binding("i", "to_initiative", N_("→Init."), id="roster.to-initiative"),
-        Binding("N", "new_session", N_("Session"), id="roster.new-session", show=False),
         Binding("H", "toggle_hidden", N_("Hide"), id="roster.hide"),
+        Binding("N", "new_session", N_("New session"), id="roster.new-session", show=False),
+        Binding("home", "first", N_("First character"), id="roster.first", show=False, priority=True),
+        Binding("end", "last", N_("Last character"), id="roster.last", show=False, priority=True),
     ]
     TABLE_ID = "roster-table"
 
@@ -405,6 +409,17 @@ class RosterPane(TablePane[Character]):
             return
         row = self._ids.index(char_id)
         if self.table.cursor_row != row:
+            self.table.move_cursor(row=row, animate=False)
+
+    def action_first(self) -> None:
+        self._cursor_to(0)
+
+    def action_last(self) -> None:
+        self._cursor_to(len(self._ids) - 1)
+
+    def _cursor_to(self, row: int) -> None:
+        """The cursor on that row (the character selected as the GM's own moves select)."""
+        if self._ids and self.table.cursor_row != row:
             self.table.move_cursor(row=row, animate=False)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
