@@ -266,11 +266,11 @@ def describe(result: Mapping) -> Description:
 
 KINDS = {
     "simple": Kind(
-        "simple", "résolution", _resolve, _odds,
+        "simple", "resolution", _resolve, _odds,
         (
             FieldSpec("characteristic", "int", 0, 3, required=True, help="characteristic level = rolls allowed"),
             FieldSpec("skill", "int", 0, 5, default=0, help="skill bonus; 0 when no skill applies"),
-            FieldSpec("threshold", "int", 1, 15, required=True, help="seuil de réussite"),
+            FieldSpec("threshold", "int", 1, 15, required=True, help="success threshold"),
             FieldSpec("dice", "dice", 0, 9, help="forced faces 0–9, every roll in order, the last kept; [] = no roll"),
             FieldSpec("policy", "str", choices=POLICIES, default="best",
                       help="random rolls and odds: best = reroll while failing; single = one roll"),
@@ -287,7 +287,7 @@ KINDS = {
 }
 
 SYSTEM = System.of_module(globals(), game="Éclats", gm="maître de jeu",
-    dice="un d10 lu 0–9, relancé selon la caractéristique (0–3), dernier dé gardé + compétence ≥ seuil 1–15",
+    dice="one d10 read 0–9, rerolled up to the characteristic (0–3), last die kept + skill ≥ threshold 1–15",
     difficulty_field="threshold",
     difficulty_fields=frozenset({"threshold", "margin"}),
     rule_options={"level3_second_zero": ("automatic_failure", "none"),

@@ -45,7 +45,7 @@ class LineRules:
 
     def title(self, system: System) -> str:
         """The first line of the `?` help."""
-        return self.help_title or f"{system.game} — {system.dice}"
+        return self.help_title or f"{system.game} — {_(system.dice)}"
 
     def difficulty_help(self, system: System) -> str:
         """The `?` help's line on difficulties, in the game's own words: its word for the
