@@ -265,7 +265,8 @@ class StatGroup:
 
 @record(frozen=True)
 class Difficulty:
-    """One row of the system's difficulty table, in the rules' own French words."""
+    """One row of the system's difficulty table: its label in the rules' own (French) words;
+    its note, and an extra table's labels, English msgids said with `_` where shown."""
 
     label: str
     value: int | None          # None: no roll (MIR Triviale is value 0 with note)

@@ -37,21 +37,21 @@ SHEET = (
 )
 
 DIFFICULTIES = (
-    Difficulty("Très facile", 1, "nouer un nœud simple"),
-    Difficulty("", 2, "faire un feu de camp"),
-    Difficulty("Facile", 3, "manier un outil courant"),
-    Difficulty("", 4, "s'orienter aux étoiles"),
-    Difficulty("Moyen", 5, "enjamber un petit ruisseau"),
-    Difficulty("", 6, "cacher ses traces"),
-    Difficulty("Complexe", 7, "chasser du gibier"),
-    Difficulty("", 8, "mentir à une personne méfiante"),
-    Difficulty("Difficile", 9, "courir sur des toits pentus"),
-    Difficulty("", 10, "crocheter une serrure"),
-    Difficulty("Très difficile", 11, "se défaire de liens serrés"),
-    Difficulty("", 12, "fabriquer un objet parfait"),
-    Difficulty("Expert", 13, "opérer un Profane"),
-    Difficulty("Presque impossible", 14, "sauter dans le vide et survivre"),
-    Difficulty("Impossible", 15, "amadouer une Hantise"),
+    Difficulty("Très facile", 1, N_("tie a simple knot")),
+    Difficulty("", 2, N_("light a campfire")),
+    Difficulty("Facile", 3, N_("handle a common tool")),
+    Difficulty("", 4, N_("find the way by the stars")),
+    Difficulty("Moyen", 5, N_("step over a small stream")),
+    Difficulty("", 6, N_("hide one's tracks")),
+    Difficulty("Complexe", 7, N_("hunt game")),
+    Difficulty("", 8, N_("lie to a wary person")),
+    Difficulty("Difficile", 9, N_("run on sloping roofs")),
+    Difficulty("", 10, N_("pick a lock")),
+    Difficulty("Très difficile", 11, N_("slip out of tight bonds")),
+    Difficulty("", 12, N_("craft a perfect object")),
+    Difficulty("Expert", 13, N_("operate on a Profane")),
+    Difficulty("Presque impossible", 14, N_("jump into the void and live")),
+    Difficulty("Impossible", 15, N_("coax a Hantise")),
 )
 
 # ---------------------------------------------------------------- the rules (R1–R9)

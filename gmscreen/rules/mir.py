@@ -55,7 +55,7 @@ SHEET = (
 )
 
 DIFFICULTIES = (
-    Difficulty("Triviale", 0, "Réussite automatique"),
+    Difficulty("Triviale", 0, N_("automatic success")),
     Difficulty("Très facile", 1),
     Difficulty("Facile", 2),
     Difficulty("Moyenne", 3),
@@ -66,10 +66,10 @@ DIFFICULTIES = (
 )
 
 TEMPORALITE = (
-    Difficulty("Simple (test de Compétence étendu)", None, "1 tour"),
-    Difficulty("Moyenne (nécessite une attention continue)", None, "1 heure"),
-    Difficulty("Compliquée (préparation ou matériel spécifique)", None, "1 journée"),
-    Difficulty("Très compliquée (préparation nécessaire, ingrédients rares)", None, "1 semaine"),
+    Difficulty(N_("Simple (extended skill test)"), None, N_("a round")),
+    Difficulty(N_("Moyenne (needs continuous attention)"), None, N_("an hour")),
+    Difficulty(N_("Compliquée (specific preparation or equipment)"), None, N_("a day")),
+    Difficulty(N_("Très compliquée (preparation needed, rare ingredients)"), None, N_("a week")),
 )
 
 # ---------------------------------------------------------------- dice arithmetic
