@@ -66,3 +66,30 @@ def test_mir_and_te_deum_flags_speak_french_in_french(capsys) -> None:
     assert "skill score" not in tedeum
     english = _flag_helps(run(capsys, "--lang", "en", "roll", "tedeum", "--kind", "attack", "--help")[1])
     assert "defender (when reacting): current Providence die (0 = Brebis égarée)" in english
+
+
+def test_the_help_types_the_open_campaigns_people(english) -> None:
+    from gmscreen.play.quickroll import grammar_help
+
+    sample = grammar_help("tedeum", 100)
+    assert "louvensac comédie vs gentilhomme perspicacité" in sample          # the sample's own, as shipped
+    own = grammar_help("tedeum", 100, ["Ada Quill", "Bram"])
+    assert "ada comédie vs bram perspicacité" in own and "bram escrime attaque vs ada escrime" in own
+    assert "louvensac" not in own and "gentil" not in own
+    assert "names and skills by a unique beginning: “ada cha”" in own.replace("\u00a0", " ")
+    mir = grammar_help("mir", 100, ["Ada Quill", "Bram", "Cole"])
+    assert "ada force sd4 +1d aide bram" in mir and "loriane" not in mir and "lor élo" not in mir
+
+
+@pytest.mark.parametrize(("sid", "words"), [("mir", "“difficile”, “très f”"), ("tedeum", "“malaisé”, “par d”"),
+                                             ("magisphere", "“standard”, “très f”")])
+def test_the_help_names_difficulties_from_the_games_own_table(english, sid: str, words: str) -> None:
+    from gmscreen.play.quickroll import grammar_help
+
+    text = " ".join(grammar_help(sid, 200).replace("\u00a0", " ").split())
+    assert f"beginning of its name in the table: {words}" in text
+    assert "automatic success" in grammar_help("mir", 200)
+    i18n.set_language("fr")
+    french = " ".join(grammar_help(sid, 200).replace("\u00a0", " ").split())
+    assert "dans la table : « " + words.split("”")[0].lstrip("“") + " »" in french
+    assert "Réussite automatique" in grammar_help("mir", 200)
