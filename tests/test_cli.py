@@ -21,6 +21,7 @@ import pytest
 import tomli_w
 
 from gmscreen import cli
+from gmscreen.i18n import _
 from gmscreen.campaign.errors import CampaignError, Problem
 from gmscreen.rules import SYSTEMS, odds, registry, resolve
 
@@ -392,7 +393,7 @@ def test_the_command_line_names_no_system(capsys):
         row = next(r for r in system.difficulties if r.value is not None and r.label)
         request = {"system": sid, "kind": kind.name, system.difficulty_field: row.value}
         header = cli._odds_lines(system, kind, request, {})[0]
-        assert header == f"{system.game} · {kind.label} · chances exactes · {system.difficulty_word} {row.value} " \
+        assert header == f"{system.game} · {_(kind.label)} · chances exactes · {system.difficulty_word} {row.value} " \
                          f"({row.label})"
 
 

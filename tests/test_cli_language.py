@@ -69,14 +69,14 @@ def test_an_error_in_both_languages(capsys) -> None:
 def test_odds_in_both_languages_keep_the_game_words(capsys) -> None:
     args = ("odds", "tedeum", "--die", "12", "--skill", "5", "--negative-die", "6", "--difficulty", "13")
     out = run(capsys, "--lang", "en", *args)[1]
-    assert out.splitlines()[0] == ("Te Deum pour un massacre · test de compétence · exact odds · "
+    assert out.splitlines()[0] == ("Te Deum pour un massacre · skill test · exact odds · "
                                    "seuil 13 (Périlleux)")
     assert "chance of success: 41.67%" in out and "policy: no providence" in out
     out = run(capsys, "--lang", "fr", *args)[1]
-    assert out.splitlines()[0].endswith("· chances exactes · seuil 13 (Périlleux)")
+    assert out.splitlines()[0] == "Te Deum pour un massacre · test de compétence · chances exactes · seuil 13 (Périlleux)"
     assert f"chance de réussite : 41,67{NNBSP}%" in out
     hidden = ("roll", "mir", "--pool", "3", "--difficulty", "2", "--hidden")
-    assert run(capsys, "--lang", "en", *hidden)[1].splitlines()[0] == "MIR · test simple · hidden difficulty"
+    assert run(capsys, "--lang", "en", *hidden)[1].splitlines()[0] == "MIR · simple test · hidden difficulty"
     assert run(capsys, "--lang", "fr", *hidden)[1].splitlines()[0] == "MIR · test simple · difficulté cachée"
 
 
@@ -98,7 +98,7 @@ def test_validate_new_and_problems_in_both_languages(tmp_path: Path, capsys) -> 
 def test_line_and_turn_in_both_languages(sample: Path, capsys) -> None:
     status, out, err = run(capsys, "--lang", "en", "line", str(sample), "loriane eloquence sd3", "--seed", "4")
     assert status == 0 and err == ""
-    assert out.splitlines()[:2] == ["#1 Loriane · loriane eloquence sd3", "MIR · test simple"]
+    assert out.splitlines()[:2] == ["#1 Loriane · loriane eloquence sd3", "MIR · simple test"]
     status, out, _err = run(capsys, "--lang", "fr", "turn", str(sample), "next")
     assert status == 0 and out.splitlines()[-1].startswith("Round ")
     status, out, _err = run(capsys, "--lang", "en", "turn", str(sample), "previous")

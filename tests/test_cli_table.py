@@ -39,7 +39,7 @@ def test_a_line_is_rolled_logged_and_printed_as_the_tray_reads_it(capsys, copy_s
     assert status == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "#1 Loriane · loriane eloquence sd3"
-    assert lines[1] == "MIR · test simple" and "SD 3" in out
+    assert lines[1] == "MIR · simple test" and "SD 3" in out
     [record] = _rolls(path)
     assert record.line == "loriane eloquence sd3" and record.request["difficulty"] == 3
     assert record.request == {"system": "mir", "kind": "simple", "skill": 3, "voie": 2, "difficulty": 3}

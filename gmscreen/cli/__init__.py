@@ -260,12 +260,12 @@ def _cmd_systems(argv: list[str]) -> int:
 
     systems = [SYSTEMS[sid] for sid in SYSTEMS]
     if ns.json:
-        print(dump([{"id": s.id, "game": s.game, "dice": s.dice, "kinds": list(s.kinds)} for s in systems]))
+        print(dump([{"id": s.id, "game": s.game, "dice": _(s.dice), "kinds": list(s.kinds)} for s in systems]))
     else:
         w_id = max(len(s.id) for s in systems)
         w_game = max(len(s.game) for s in systems)
         for s in systems:
-            print(f"{s.id:<{w_id}}  {s.game:<{w_game}}  {s.dice}")
+            print(f"{s.id:<{w_id}}  {s.game:<{w_game}}  {_(s.dice)}")
     for failure in registry.failures():       # skipped, said: the games listed are the ones that work
         error_line(f"{parser.prog}: {failure.text} ({failure.value})")
     return 0
@@ -596,7 +596,7 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
     parser = Parser(
         prog=f"{prog} {system.id}",
         description=_("{game} · {kind} ({id}). Kinds of {system}: {kinds}.").format(
-            game=system.game, kind=kind.label, id=kind.name, system=system.id, kinds=", ".join(system.kinds)),
+            game=system.game, kind=_(kind.label), id=kind.name, system=system.id, kinds=", ".join(system.kinds)),
     )
     parser.add_argument("--kind", choices=list(system.kinds), default=kind_name,
                         help=_("test kind (default: {kind})").format(kind=next(iter(system.kinds))))
@@ -786,7 +786,7 @@ def _pct(p: float) -> str:
 
 def _odds_lines(system: System, kind: Kind, request: Mapping[str, Any], probs: Mapping[str, Any]) -> list[str]:
     table = probs.get("outcome") or probs.get("winner") or {}
-    header = f"{system.game} · {kind.label} · " + _("exact odds")
+    header = f"{system.game} · {_(kind.label)} · " + _("exact odds")
     from gmscreen.play.render import difficulty_name, outcome_words
 
     named = difficulty_name(system, request)

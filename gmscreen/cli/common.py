@@ -84,7 +84,7 @@ def campaign_call(prog: str, call: Callable[[], int]) -> int:
 
 def roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:
     """The roll in the game's words (the renderer's CLI variant), under a "game · kind" header."""
-    header = f"{system.game} · {kind.label}"
+    header = f"{system.game} · {_(kind.label)}"   # (English msgid: the game's catalog words it)
     if result.get("hidden"):
         header += " · " + _("hidden difficulty")
     from gmscreen.play.render import CliRenderer, describe

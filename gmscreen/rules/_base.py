@@ -265,7 +265,8 @@ class StatGroup:
 
 @record(frozen=True)
 class Difficulty:
-    """One row of the system's difficulty table, in the rules' own French words."""
+    """One row of the system's difficulty table: its label in the rules' own (French) words;
+    its note, and an extra table's labels, English msgids said with `_` where shown."""
 
     label: str
     value: int | None          # None: no roll (MIR Triviale is value 0 with note)
@@ -291,7 +292,7 @@ class Kind:
     """One test kind of a system: how to resolve it, how to compute its odds, its fields."""
 
     name: str
-    label: str                                  # French name ("test simple")
+    label: str                                  # English msgid ("simple test"), said with `_`
     resolve: Callable[[Reader, random.Random], dict]
     odds: Callable[[Reader], dict]
     fields: tuple[FieldSpec, ...]
@@ -313,7 +314,7 @@ class Kind:
 class System:
     id: str
     game: str                 # "MIR", "Éclats", ...
-    dice: str                 # short description of the die mechanic
+    dice: str                 # short description of the die mechanic (English msgid, said with `_`)
     gm: str                   # what the GM is called
     kinds: Mapping[str, Kind]
     sheet: tuple[StatGroup, ...]

@@ -555,7 +555,7 @@ def describe(result: dict) -> Description:
 
 # ---------------------------------------------------------------- system
 
-_OPEN = FieldSpec("open_roll", "bool", default=False, help="jet ouvert (±d10°) : un 10 est relancé et ajouté")
+_OPEN = FieldSpec("open_roll", "bool", default=False, help="open roll (±d10°): a 10 is rerolled and added")
 
 
 def _dice_spec(name: str, help_text: str) -> FieldSpec:
@@ -563,53 +563,53 @@ def _dice_spec(name: str, help_text: str) -> FieldSpec:
 
 
 _SIMPLE_FIELDS = (
-    FieldSpec("difficulty", "int", -30, 30, required=True, help="difficulté de l'action, circonstances comprises"),
+    FieldSpec("difficulty", "int", -30, 30, required=True, help="the action's difficulty, circumstances included"),
     FieldSpec("skill_level", "int", -30, 30, required=True,
-              help="Niveau de Compétence : Caractéristique + Moyen + Compétence"),
-    FieldSpec("simultaneous_actions", "int", 1, 10, default=1, help="actions simultanées : −3 par action en plus"),
+              help="Niveau de Compétence: Caractéristique + Moyen + Compétence"),
+    FieldSpec("simultaneous_actions", "int", 1, 10, default=1, help="simultaneous actions: −3 for each action beyond the first"),
     _OPEN,
-    _dice_spec("chance_dice", "dé de chance imposé (avec ses relances de 10)"),
-    _dice_spec("malchance_dice", "dé de malchance imposé (avec ses relances de 10)"),
+    _dice_spec("chance_dice", "forced luck die, with its rerolls of 10"),
+    _dice_spec("malchance_dice", "forced bad-luck die, with its rerolls of 10"),
 )
 _LEVELS = (
-    FieldSpec("actor_skill_level", "int", -30, 30, required=True, help="Niveau de Compétence de l'acteur"),
-    FieldSpec("opponent_skill_level", "int", -30, 30, required=True, help="Niveau de Compétence de l'opposant"),
+    FieldSpec("actor_skill_level", "int", -30, 30, required=True, help="the actor's Niveau de Compétence"),
+    FieldSpec("opponent_skill_level", "int", -30, 30, required=True, help="the opponent's Niveau de Compétence"),
     FieldSpec("actor_simultaneous_actions", "int", 1, 10, default=1,
-              help="actions simultanées de l'acteur : −3 à son niveau par action en plus"),
+              help="the actor's simultaneous actions: −3 to its level for each action beyond the first"),
     FieldSpec("opponent_simultaneous_actions", "int", 1, 10, default=1,
-              help="actions simultanées de l'opposant : −3 à son niveau par action en plus"),
+              help="the opponent's simultaneous actions: −3 to its level for each action beyond the first"),
     _OPEN,
 )
 _ONE_ROLL_FIELDS = _LEVELS + (
-    _dice_spec("chance_dice", "dé de chance du jet unique"),
-    _dice_spec("malchance_dice", "dé de malchance du jet unique"),
+    _dice_spec("chance_dice", "luck die of the single roll"),
+    _dice_spec("malchance_dice", "bad-luck die of the single roll"),
 )
 _TWO_ROLL_FIELDS = _LEVELS + (
-    _dice_spec("actor_chance_dice", "dé de chance de l'acteur"),
-    _dice_spec("actor_malchance_dice", "dé de malchance de l'acteur"),
-    _dice_spec("opponent_chance_dice", "dé de chance de l'opposant"),
-    _dice_spec("opponent_malchance_dice", "dé de malchance de l'opposant"),
+    _dice_spec("actor_chance_dice", "the actor's luck die"),
+    _dice_spec("actor_malchance_dice", "the actor's bad-luck die"),
+    _dice_spec("opponent_chance_dice", "the opponent's luck die"),
+    _dice_spec("opponent_malchance_dice", "the opponent's bad-luck die"),
 )
 _CONFRONTATION_FIELDS = (
-    FieldSpec("difficulty", "int", -30, 30, required=True, help="difficulté de base choisie par l'acteur"),
-    FieldSpec("actor_skill_level", "int", -30, 30, required=True, help="Niveau de Compétence de l'acteur"),
+    FieldSpec("difficulty", "int", -30, 30, required=True, help="base difficulty chosen by the actor"),
+    FieldSpec("actor_skill_level", "int", -30, 30, required=True, help="the actor's Niveau de Compétence"),
     FieldSpec("opponent_skill_level", "int", -30, 30, required=True,
-              help="Niveau de Compétence du défenseur pour la parade"),
-    FieldSpec("parry", "bool", default=True, help="le défenseur tente une parade"),
-    FieldSpec("simultaneous_actions", "int", 1, 10, default=1, help="actions simultanées de l'acteur"),
+              help="the defender's Niveau de Compétence for the parry"),
+    FieldSpec("parry", "bool", default=True, help="the defender tries to parry"),
+    FieldSpec("simultaneous_actions", "int", 1, 10, default=1, help="the actor's simultaneous actions"),
     _OPEN,
-    _dice_spec("actor_chance_dice", "dé de chance de l'acteur"),
-    _dice_spec("actor_malchance_dice", "dé de malchance de l'acteur"),
-    _dice_spec("opponent_chance_dice", "dé de chance de la parade (seulement si elle a lieu)"),
-    _dice_spec("opponent_malchance_dice", "dé de malchance de la parade (seulement si elle a lieu)"),
+    _dice_spec("actor_chance_dice", "the actor's luck die"),
+    _dice_spec("actor_malchance_dice", "the actor's bad-luck die"),
+    _dice_spec("opponent_chance_dice", "luck die of the parry, only when there is one"),
+    _dice_spec("opponent_malchance_dice", "bad-luck die of the parry, only when there is one"),
 )
 
 KINDS = {
-    "simple": Kind("simple", "action simple", _resolve_simple, _odds_simple, _SIMPLE_FIELDS, _SIMPLE_DICE,
+    "simple": Kind("simple", "simple action", _resolve_simple, _odds_simple, _SIMPLE_FIELDS, _SIMPLE_DICE,
                    check=_simple_inputs, luck=_luck_simple),
-    "opposed_one_roll": Kind("opposed_one_roll", "opposition en un jet", _resolve_one_roll, _odds_one_roll,
+    "opposed_one_roll": Kind("opposed_one_roll", "opposition in one roll", _resolve_one_roll, _odds_one_roll,
                              _ONE_ROLL_FIELDS, _SIMPLE_DICE, contest=True, check=_levels, luck=_luck_one_roll),
-    "opposed_two_rolls": Kind("opposed_two_rolls", "opposition en deux jets", _resolve_two_rolls,
+    "opposed_two_rolls": Kind("opposed_two_rolls", "opposition in two rolls", _resolve_two_rolls,
                               _odds_two_rolls, _TWO_ROLL_FIELDS, _TWO_ROLL_DICE, contest=True, check=_levels,
                               luck=_luck_two_rolls),
     "confrontation": Kind("confrontation", "confrontation", _resolve_confrontation, _odds_confrontation,
@@ -618,7 +618,7 @@ KINDS = {
 }
 
 SYSTEM = System.of_module(globals(), game="Les Arpèges", gm="Meneur du Jeu",
-    dice="±d10 : dé de chance − dé de malchance, + difficulté finale = marge ; réussite si marge ≥ 0",
+    dice="±d10: luck die − bad-luck die, + final difficulty = margin; success if margin ≥ 0",
     difficulty_field="difficulty",
     difficulty_fields=frozenset({"difficulty", "final_difficulty", "margin", "actor_final_difficulty", "actor_margin",
                                   "defender_final_difficulty", "defender_margin", "opponent_margin"}),

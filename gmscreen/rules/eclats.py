@@ -37,21 +37,21 @@ SHEET = (
 )
 
 DIFFICULTIES = (
-    Difficulty("Très facile", 1, "nouer un nœud simple"),
-    Difficulty("", 2, "faire un feu de camp"),
-    Difficulty("Facile", 3, "manier un outil courant"),
-    Difficulty("", 4, "s'orienter aux étoiles"),
-    Difficulty("Moyen", 5, "enjamber un petit ruisseau"),
-    Difficulty("", 6, "cacher ses traces"),
-    Difficulty("Complexe", 7, "chasser du gibier"),
-    Difficulty("", 8, "mentir à une personne méfiante"),
-    Difficulty("Difficile", 9, "courir sur des toits pentus"),
-    Difficulty("", 10, "crocheter une serrure"),
-    Difficulty("Très difficile", 11, "se défaire de liens serrés"),
-    Difficulty("", 12, "fabriquer un objet parfait"),
-    Difficulty("Expert", 13, "opérer un Profane"),
-    Difficulty("Presque impossible", 14, "sauter dans le vide et survivre"),
-    Difficulty("Impossible", 15, "amadouer une Hantise"),
+    Difficulty("Très facile", 1, N_("tie a simple knot")),
+    Difficulty("", 2, N_("light a campfire")),
+    Difficulty("Facile", 3, N_("handle a common tool")),
+    Difficulty("", 4, N_("find the way by the stars")),
+    Difficulty("Moyen", 5, N_("step over a small stream")),
+    Difficulty("", 6, N_("hide one's tracks")),
+    Difficulty("Complexe", 7, N_("hunt game")),
+    Difficulty("", 8, N_("lie to a wary person")),
+    Difficulty("Difficile", 9, N_("run on sloping roofs")),
+    Difficulty("", 10, N_("pick a lock")),
+    Difficulty("Très difficile", 11, N_("slip out of tight bonds")),
+    Difficulty("", 12, N_("craft a perfect object")),
+    Difficulty("Expert", 13, N_("operate on a Profane")),
+    Difficulty("Presque impossible", 14, N_("jump into the void and live")),
+    Difficulty("Impossible", 15, N_("coax a Hantise")),
 )
 
 # ---------------------------------------------------------------- the rules (R1–R9)
@@ -266,11 +266,11 @@ def describe(result: Mapping) -> Description:
 
 KINDS = {
     "simple": Kind(
-        "simple", "résolution", _resolve, _odds,
+        "simple", "resolution", _resolve, _odds,
         (
             FieldSpec("characteristic", "int", 0, 3, required=True, help="characteristic level = rolls allowed"),
             FieldSpec("skill", "int", 0, 5, default=0, help="skill bonus; 0 when no skill applies"),
-            FieldSpec("threshold", "int", 1, 15, required=True, help="seuil de réussite"),
+            FieldSpec("threshold", "int", 1, 15, required=True, help="success threshold"),
             FieldSpec("dice", "dice", 0, 9, help="forced faces 0–9, every roll in order, the last kept; [] = no roll"),
             FieldSpec("policy", "str", choices=POLICIES, default="best",
                       help="random rolls and odds: best = reroll while failing; single = one roll"),
@@ -287,7 +287,7 @@ KINDS = {
 }
 
 SYSTEM = System.of_module(globals(), game="Éclats", gm="maître de jeu",
-    dice="un d10 lu 0–9, relancé selon la caractéristique (0–3), dernier dé gardé + compétence ≥ seuil 1–15",
+    dice="one d10 read 0–9, rerolled up to the characteristic (0–3), last die kept + skill ≥ threshold 1–15",
     difficulty_field="threshold",
     difficulty_fields=frozenset({"threshold", "margin"}),
     rule_options={"level3_second_zero": ("automatic_failure", "none"),

@@ -1024,19 +1024,19 @@ def describe(result: dict) -> Description:
 # ---------------------------------------------------------------- system
 
 _ROLLER_SPECS = (
-    ("stat", "int", 0, 30, None, True, "statistique"),
-    ("skill", "int", 0, 20, 0, False, "bonus de compétence (Doué = 4)"),
-    ("bonus", "int", 0, 20, 0, False, "somme des bonus du MJ (R2, R3, R24)"),
+    ("stat", "int", 0, 30, None, True, "stat"),
+    ("skill", "int", 0, 20, 0, False, "skill bonus (Doué = 4)"),
+    ("bonus", "int", 0, 20, 0, False, "sum of the GM's bonuses (R2, R3, R24)"),
     ("helper_skills", "int_list", 0, 20, (), False,
-     "compétence de chaque aide, 2 au plus : + la moitié, arrondie en dessous"),
+     "each helper's skill, 2 at most: + half of it, rounded down"),
 )
 _IMPULSION_SPECS = (
     ("impulse_bonus", "bool", None, None, False, False,
-     "Impulsion dépensée avant le jet : +3 (perdu en cas de relance)"),
-    ("impulsions", "int", 0, 99, None, False, "points d'Impulsion disponibles ; au hasard : relances permises"),
+     "Impulsion spent before the roll: +3, lost on a reroll"),
+    ("impulsions", "int", 0, 99, None, False, "Impulsion points available; random rolls: the rerolls allowed"),
 )
 _LIMIT = FieldSpec("reroll_limit", "str", choices=REROLL_LIMITS, default="unlimited",
-                   help="relances par test : illimitées (R7) ou une seule")
+                   help="rerolls per test: unlimited (R7) or only one")
 
 
 def _specs(rows, prefix: str = "") -> tuple[FieldSpec, ...]:
@@ -1049,10 +1049,10 @@ def _specs(rows, prefix: str = "") -> tuple[FieldSpec, ...]:
 _SIMPLE_FIELDS = (
     _specs(_ROLLER_SPECS + _IMPULSION_SPECS)
     + (
-        FieldSpec("threshold", "int", 1, 50, required=True, help="seuil de réussite"),
-        FieldSpec("malus", "int", 0, 20, default=0, help="somme des malus, ajoutée au seuil"),
+        FieldSpec("threshold", "int", 1, 50, required=True, help="success threshold"),
+        FieldSpec("malus", "int", 0, 20, default=0, help="sum of the maluses, added to the threshold"),
         _LIMIT,
-        FieldSpec("dice", "dice", 1, 20, help="d20 imposés : premier jet puis chaque relance"),
+        FieldSpec("dice", "dice", 1, 20, help="forced d20s: the first roll, then each reroll"),
     )
 )
 _OPPOSED_FIELDS = (
@@ -1060,37 +1060,37 @@ _OPPOSED_FIELDS = (
     + _specs(_ROLLER_SPECS + _IMPULSION_SPECS, "opponent_")
     + (
         _LIMIT,
-        FieldSpec("actor_dice", "dice", 1, 20, help="d20 de l'acteur : premier jet puis relances"),
-        FieldSpec("opponent_dice", "dice", 1, 20, help="d20 de l'opposant : premier jet puis relances"),
+        FieldSpec("actor_dice", "dice", 1, 20, help="the actor's d20s: the first roll, then the rerolls"),
+        FieldSpec("opponent_dice", "dice", 1, 20, help="the opponent's d20s: the first roll, then the rerolls"),
     )
 )
 _EXTENDED_FIELDS = (
-    (FieldSpec("target", "int", 1, 10, required=True, help="réussites à atteindre : brève 2, tendue 3, majeure 5"),)
+    (FieldSpec("target", "int", 1, 10, required=True, help="successes to reach: brève 2, tendue 3, majeure 5"),)
     + _specs(_ROLLER_SPECS, "actor_")
     + _specs(_ROLLER_SPECS, "opponent_")
     + (
         _LIMIT,
-        FieldSpec("actor_dice", "dice", 1, 20, help="un d20 par manche pour l'acteur"),
-        FieldSpec("opponent_dice", "dice", 1, 20, help="un d20 par manche pour l'opposant"),
+        FieldSpec("actor_dice", "dice", 1, 20, help="one d20 a round for the actor"),
+        FieldSpec("opponent_dice", "dice", 1, 20, help="one d20 a round for the opponent"),
     )
 )
 
 KINDS = {
-    "simple": Kind("simple", "test de compétence", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
+    "simple": Kind("simple", "skill test", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
                    ("dice",), policy="impulsions", check=_simple_inputs, luck=_luck_simple),
     "opposed": Kind("opposed", "opposition", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
                     ("actor_dice", "opponent_dice"), contest=True, policy="actor_impulsions",
                     check=_opposed_inputs, luck=_luck_opposed),
-    "extended_opposed": Kind("extended_opposed", "opposition étendue", _resolve_extended, _odds_extended,
+    "extended_opposed": Kind("extended_opposed", "extended opposition", _resolve_extended, _odds_extended,
                              _EXTENDED_FIELDS, ("actor_dice", "opponent_dice"), contest=True,
                              check=_extended_inputs, luck=_luck_extended),
 }
 
 SYSTEM = System.of_module(globals(), game="Magisphère", gm="MJ",
-    dice="1d20 + statistique + compétence + bonus ≥ seuil + malus ; 20 et 1 naturels critiques ; Impulsion",
+    dice="1d20 + stat + skill + bonuses ≥ threshold + maluses; natural 20 and 1 are criticals; Impulsion",
     difficulty_field="threshold",
     difficulty_fields=frozenset({"threshold", "target", "margin", "malus", "no_roll_needed"}),
-    extra_tables=(("Oppositions étendues (réussites à atteindre)", OPPOSITIONS),),
+    extra_tables=((N_("Extended oppositions (successes to reach)"), OPPOSITIONS),),
     initiative="1d20",
     rule_options={"reroll_limit": ("unlimited", "one")},
     test_timers={"opposition": "extended_opposed"},

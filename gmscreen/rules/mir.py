@@ -55,7 +55,7 @@ SHEET = (
 )
 
 DIFFICULTIES = (
-    Difficulty("Triviale", 0, "Réussite automatique"),
+    Difficulty("Triviale", 0, N_("automatic success")),
     Difficulty("Très facile", 1),
     Difficulty("Facile", 2),
     Difficulty("Moyenne", 3),
@@ -66,10 +66,10 @@ DIFFICULTIES = (
 )
 
 TEMPORALITE = (
-    Difficulty("Simple (test de Compétence étendu)", None, "1 tour"),
-    Difficulty("Moyenne (nécessite une attention continue)", None, "1 heure"),
-    Difficulty("Compliquée (préparation ou matériel spécifique)", None, "1 journée"),
-    Difficulty("Très compliquée (préparation nécessaire, ingrédients rares)", None, "1 semaine"),
+    Difficulty(N_("Simple (extended skill test)"), None, N_("a round")),
+    Difficulty(N_("Moyenne (needs continuous attention)"), None, N_("an hour")),
+    Difficulty(N_("Compliquée (specific preparation or equipment)"), None, N_("a day")),
+    Difficulty(N_("Très compliquée (preparation needed, rare ingredients)"), None, N_("a week")),
 )
 
 # ---------------------------------------------------------------- dice arithmetic
@@ -862,7 +862,7 @@ OUTCOME_WORDS = {
 
 KINDS = {
     "simple": Kind(
-        "simple", "test simple", _resolve_simple, _odds_simple,
+        "simple", "simple test", _resolve_simple, _odds_simple,
         _roller_fields() + (
             FieldSpec("difficulty", "int", 0, 7, required=True, help="SD: successes needed; 0 = Triviale, no roll"),
             FieldSpec("dice", "dice", 1, 12, help=_DICE_HELP),
@@ -872,7 +872,7 @@ KINDS = {
         luck=_luck_simple,
     ),
     "group": Kind(
-        "group", "test de groupe", _resolve_group, _odds_group,
+        "group", "group test", _resolve_group, _odds_group,
         _roller_fields(skill_required=True) + (
             FieldSpec("difficulty", "int", 1, 7, required=True, help="SD: successes needed"),
             FieldSpec("helper_pools", "int_list", 0, 12, required=True,
@@ -885,7 +885,7 @@ KINDS = {
         luck=_luck_group,
     ),
     "opposed": Kind(
-        "opposed", "test opposé", _resolve_opposed, _odds_opposed,
+        "opposed", "opposed test", _resolve_opposed, _odds_opposed,
         _roller_fields("actor_") + _roller_fields("opponent_") + (
             FieldSpec("initiator", "str", choices=("actor", "opponent"), default="actor",
                       help="who started the test: wins ties"),
@@ -898,7 +898,7 @@ KINDS = {
         luck=_luck_opposed,
     ),
     "extended": Kind(
-        "extended", "test étendu", _resolve_extended, _odds_extended,
+        "extended", "extended test", _resolve_extended, _odds_extended,
         _roller_fields() + (
             FieldSpec("threshold", "int", 1, 99, required=True, help="total successes to reach"),
             FieldSpec("max_tests", "int", 0, 99, default=0, help="countdown: most tests allowed; 0 = no limit"),
@@ -914,7 +914,7 @@ KINDS = {
 }
 
 SYSTEM = System.of_module(globals(), game="MIR", gm="Exarch",
-    dice="pool de d12 (compétence + Voie) : 7–11 = 1 succès, 12 = 2 succès ; SD 1–7",
+    dice="pool of d12s (skill + Voie): 7–11 = 1 success, 12 = 2 successes; SD 1–7",
     difficulty_field="difficulty",
     difficulty_fields=frozenset({"difficulty", "threshold", "margin"}),
     extra_tables=(("Temporalité", TEMPORALITE),),

@@ -991,7 +991,7 @@ OPPOSED_DICE = ACTOR_DICE + OPPONENT_DICE
 
 _SIMPLE_FIELDS = _ROLLER_SPECS + (
     FieldSpec("difficulty", "int", 1, MAX_DIFFICULTY, required=True,
-              help="seuil de difficulté: Facile 5, Par défaut 7, Malaisé 9, Périlleux 13"),
+              help="difficulty threshold: Facile 5, Par défaut 7, Malaisé 9, Périlleux 13"),
     _OPEN_NEGATIVE,
 ) + _ROLLER_DICE
 
@@ -1014,19 +1014,19 @@ _ATTACK_FIELDS = (
 )
 
 KINDS = {
-    "simple": Kind("simple", "test de compétence", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
+    "simple": Kind("simple", "skill test", _resolve_simple, _odds_simple, _SIMPLE_FIELDS,
                    SIMPLE_DICE, policy="use_providence", check=_read_simple,
                    luck=_luck_simple),
-    "opposed": Kind("opposed", "test d'opposition", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
+    "opposed": Kind("opposed", "opposed test", _resolve_opposed, _odds_opposed, _OPPOSED_FIELDS,
                     OPPOSED_DICE, contest=True, policy="use_providence", check=_read_opposed,
                     luck=_luck_opposed),
-    "attack": Kind("attack", "attaque", _resolve_attack, _odds_attack, _ATTACK_FIELDS,
+    "attack": Kind("attack", "attack", _resolve_attack, _odds_attack, _ATTACK_FIELDS,
                    OPPOSED_DICE, policy="use_providence", check=_read_attack,
                    luck=_luck_attack),
 }
 
 SYSTEM = System.of_module(globals(), game="Te Deum pour un massacre", gm="MJ",
-    dice="dé de caractéristique ouvert D4–D20 + compétence ≥ seuil ; dé de Providence ; dé négatif après un 1",
+    dice="open characteristic die D4–D20 + skill ≥ threshold; Providence die; negative die after a 1",
     difficulty_field="difficulty",
     difficulty_fields=frozenset({"difficulty", "margin"}),
     rule_options={"open_negative_die": (False, True)},

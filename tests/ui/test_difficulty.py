@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gmscreen.i18n import _
 from gmscreen.rules import SYSTEMS, get_system, odds
 from gmscreen.play import chances
 from gmscreen.ui.widgets.difficulty.pane import DifficultyPane, chance_text
@@ -60,8 +61,8 @@ async def test_rows_are_the_system_table(pane_host, open_sample, system):
         # no draft yet: no chance shown
         assert all("%" not in p for p in prompts)
         for title, extra in get_system(system).extra_tables:
-            assert any(title in p for p in prompts)
-            assert all(any(r.label in p for p in prompts) for r in extra)
+            assert any(_(title) in p for p in prompts)
+            assert all(any(_(r.label) in p for p in prompts) for r in extra)
 
 
 async def test_per_row_odds_equal_rules_odds_and_current_row_marked(pane_host, open_sample):

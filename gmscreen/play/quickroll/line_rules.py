@@ -45,12 +45,12 @@ class LineRules:
 
     def title(self, system: System) -> str:
         """The first line of the `?` help."""
-        return self.help_title or f"{system.game} — {system.dice}"
+        return self.help_title or f"{system.game} — {_(system.dice)}"
 
     def difficulty_help(self, system: System) -> str:
         """The `?` help's line on difficulties, in the game's own words: its word for the
         difficulty ("SD", "seuil") and each row of its table with its note. A game may say more."""
-        rows = ", ".join(f"{d.label} {d.value}" + (f" ({d.note})" if d.note else "")
+        rows = ", ".join(f"{d.label} {d.value}" + (f" ({_(d.note)})" if d.note else "")
                          for d in system.difficulties if d.label and d.value is not None)
         return _("Difficulties ({word}): {table}").format(word=system.difficulty_word, table=rows)
 

@@ -194,7 +194,7 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             chance = " " * max(4 - cell_len(chance), 0) + chance
             text = (f"{marker if chosen else ' '} {set_cell_size(label, label_w)} {value:>3}  {chance}")
             if row.note:
-                text += "  " + clean(row.note)
+                text += "  " + clean(_(row.note))           # (a note is an English msgid: the game's catalog words it)
             if cell_len(text) > width:
                 text = set_cell_size(text, width - 1) + ("~" if ascii else "…")
             content = Content(text)
@@ -204,14 +204,14 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             self._values.append(row.value)
         for title, table in system.extra_tables:
             options.append(None)
-            options.append(Option(literal(title, "bold"), disabled=True))
+            options.append(Option(literal(_(title), "bold"), disabled=True))
             self._values.append(None)
             for row in table:
-                parts = [clean(row.label)]
+                parts = [clean(_(row.label))]        # a reference table's rows are described, not named
                 if row.value is not None:
                     parts.append(str(row.value))
                 if row.note:
-                    parts.append(clean(row.note))
+                    parts.append(clean(_(row.note)))
                 options.append(Option(literal("  " + " · ".join(parts)), id=f"row-{len(self._values)}"))
                 self._values.append(None)
         highlighted = rows_widget.highlighted

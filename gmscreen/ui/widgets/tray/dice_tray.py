@@ -377,7 +377,8 @@ class DiceTray(CampaignView, Widget):
         system = self.session.campaign.system if self.session else system_ids()[0]
         from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
 
-        self.app.push_screen(GrammarHelp(system))
+        names = tuple(ch.name for ch in self.session.campaign.characters) if self.session else ()
+        self.app.push_screen(GrammarHelp(system, names))          # the examples type this campaign's people
 
     def _reparse(self, value: str) -> None:
         self.error = None

@@ -30,9 +30,10 @@ class GrammarHelp(SteadyModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", N_("Close"), id="dice-tray.help-close"),
     ]
 
-    def __init__(self, system_id: str) -> None:
+    def __init__(self, system_id: str, names: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.system_id = system_id
+        self.names = names                  # the open campaign's characters, whom the examples type
         self._width = 0
 
     def compose(self) -> ComposeResult:
@@ -46,7 +47,7 @@ class GrammarHelp(SteadyModalScreen[None]):
         from gmscreen.play.quickroll import grammar_help
 
         self._width = width
-        return Content(clean(grammar_help(self.system_id, width), single_line=False))
+        return Content(clean(grammar_help(self.system_id, width, self.names), single_line=False))
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()      # ↑ ↓ page up / down scroll the help
