@@ -62,3 +62,13 @@ def test_a_line_without_a_name_is_the_current_actors(tedeum) -> None:
     tedeum.write_text(tedeum.read_text(encoding="utf-8").replace("round = 1", "round = 0"), encoding="utf-8")
     done = _gmscreen("line", str(tedeum), "escrime 7")
     assert done.returncode == 2 and "(the character first)" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", [("roll", "mir"), ("resolve",)])
+def test_help_points_to_a_document_that_ships_with_the_package(capsys, command) -> None:
+    import gmscreen
+
+    status, out, err = run(capsys, *command, "--help")
+    assert status == 0 and err == ""
+    assert "gmscreen/docs/requests.md" in out and "shared/rules" not in out
+    assert (Path(gmscreen.__file__).parent / "docs" / "requests.md").is_file()
