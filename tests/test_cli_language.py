@@ -46,7 +46,7 @@ def test_help_in_both_languages(capsys) -> None:
     assert "A game master's screen for the terminal" in out and "check a campaign file" in out
     out = run(capsys, "--lang", "fr", "roll", "mir", "--help")[1]
     assert "MIR · test simple (simple). Types de test de mir : simple" in out
-    assert "champs de la requête (contrat shared/rules)" in out and "la difficulté est cachée aux joueurs" in out
+    assert "champs de la requête (format : gmscreen/docs/requests.md)" in out and "la difficulté est cachée aux joueurs" in out
     out = run(capsys, "--lang", "en", "roll", "--help")[1]
     assert "systems and kinds (the first kind is the default):" in out
     out = run(capsys, "--lang", "fr", "roll", "--help")[1]

@@ -423,7 +423,7 @@ def _cmd_resolve(argv: list[str]) -> int:
     parser = Parser(
         prog="gmscreen resolve",
         description=_("Resolve one test described in a TOML file (or JSON on stdin with -) and print "
-                      "the outcome as one JSON object. Fields: shared/rules/<system>.md, 'Resolve contract'."),
+                      "the outcome as one JSON object. Format: gmscreen/docs/requests.md (ships with the package)."),
     )
     parser.add_argument("file", metavar="FILE|-", help=_("TOML request file, or - for a JSON object on stdin"))
     parser.add_argument("--seed", type=_seed, help=_("seed for the dice rolled (ignored with forced dice)"))
@@ -600,7 +600,7 @@ def _cmd_roll(argv: list[str], mode: str) -> int:
     )
     parser.add_argument("--kind", choices=list(system.kinds), default=kind_name,
                         help=_("test kind (default: {kind})").format(kind=next(iter(system.kinds))))
-    fields = parser.add_argument_group(_("request fields (shared/rules contract)"))
+    fields = parser.add_argument_group(_("request fields (format: gmscreen/docs/requests.md)"))
     for spec in specs:
         _add_spec(fields, spec)
     parser.add_argument("--json", action="store_true",

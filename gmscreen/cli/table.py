@@ -63,7 +63,7 @@ def cmd_line(argv: list[str]) -> int:
     parser.add_argument("--policy", choices=("odds", "enter"), default="odds",
                         help=_("what an unanswered question takes: the choice the odds assume (default) "
                                "or the tray's default, as Enter"))
-    parser.add_argument("--who", metavar="ID", help=_("the character a line without a name is about"))
+    parser.add_argument("--who", metavar="ID", help=_("the character a line without a name is about (default: whose turn it is in the fight)"))
     parser.add_argument("--gm-only", action="store_true", help=_("log the roll for the GM only"))
     parser.add_argument("--seed", type=int, metavar="N", help=_("seed the dice (to replay a roll)"))
     ns = parser.parse_args(argv)
@@ -81,7 +81,10 @@ def _line(ns: Any, prog: str) -> int:
         table = Table(session, rng=random.Random(ns.seed) if ns.seed is not None else None)
         warnings: list[str] = []
         table.subscribe(lambda event: warnings.append(event.text) if isinstance(event, Notice) else None)
-        table.selected = ns.who
+        if ns.who is not None:
+            table.selected = ns.who
+        else:
+            table.select_current()          # as the screen: a line without a name is the current actor's
         table.gm_only = ns.gm_only
         try:
             roll = table.roll_line(ns.text, keys=list(ns.choose), policy=ns.policy)

@@ -39,6 +39,15 @@ MAX_ID = 64
 _SLUG_JUNK = re.compile(r"[^a-z0-9_-]+")
 
 
+def current_character(campaign: Campaign) -> str | None:
+    """The character whose turn it is in a fight under way (None between fights, or when the
+    current entry is an ad-hoc name): whom a line without a name is about."""
+    enc = campaign.encounter
+    if enc.round > 0 and 0 <= enc.turn < len(enc.entries):
+        return enc.entries[enc.turn].character
+    return None
+
+
 def slugify(text: str, fallback: str = "x") -> str:
     """An id for the file: ASCII, lower case, dashes ('Frère Anselme' -> 'frere-anselme')."""
     folded = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode().lower()

@@ -373,10 +373,17 @@ class Table(TableWrites):
             self.warn(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
                 what=", ".join(move.kept)))
         if move.moved:
-            enc = self.session.campaign.encounter
-            if enc.round > 0 and 0 <= enc.turn < len(enc.entries) and enc.entries[enc.turn].character:
-                self.select(enc.entries[enc.turn].character)
+            self.select_current()
         return move
+
+    def select_current(self) -> None:
+        """The fight's current actor becomes the selected character (as the screen follows
+        the turn), so that a line without a name is theirs; nothing changes outside a fight."""
+        from .encounter import current_character
+
+        char_id = current_character(self.session.campaign)
+        if char_id:
+            self.select(char_id)
 
     # ------------------------------------------------------------ damage tracks
 

@@ -445,7 +445,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None, people:
         if helper_mode:
             found = match_character(tokens, i, reserved, people, _("characters"))
             if found is None:
-                raise QuickRollError("unknown_character", tok.start, tok.end, word=tok.text)
+                raise _no_character("unknown_character", tok, people)
             cand, k = found
             index = int(cand.value)  # type: ignore[arg-type]
             ctx.helpers.append((index, campaign.characters[index], tok))
@@ -478,10 +478,35 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None, people:
             i += k
             continue
         if not side.named:
-            raise QuickRollError("name_first", tok.start, tok.end, word=tok.text, role=side.role)
-        raise QuickRollError("unknown_word", tok.start, tok.end, word=tok.text, name=side.name)
+            raise _no_character("name_first", tok, people, role=side.role)
+        raise _unknown_word(tok, side, grammar, people)
     _finish_side(ctx, grammar, None)
     return grammar.build(ctx)
+
+
+def _no_character(code: str, tok: Token, people: People, **params: Any) -> QuickRollError:
+    """No character of that name; with the close names when a typo is likely (`margo`)."""
+    from .suggest import close_labels
+
+    near = close_labels(tok.norm, people.candidates)
+    if near:
+        return QuickRollError("no_character_near", tok.start, tok.end, word=tok.text, names=near)
+    return QuickRollError(code, tok.start, tok.end, word=tok.text, **params)
+
+
+def _unknown_word(tok: Token, side: Side, grammar: SystemGrammar, people: People) -> QuickRollError:
+    """A word neither a trait of the side nor a word of the line: the close traits, or (the
+    side being the selected character, not named) the close names, when there are some."""
+    from .suggest import close_labels
+
+    near = close_labels(tok.norm, grammar.traits(side))
+    if near:
+        return QuickRollError("unknown_word_near", tok.start, tok.end, word=tok.text, name=side.name, labels=near)
+    if side.implicit:
+        near = close_labels(tok.norm, people.candidates)
+        if near:
+            return QuickRollError("no_character_near", tok.start, tok.end, word=tok.text, names=near)
+    return QuickRollError("unknown_word", tok.start, tok.end, word=tok.text, name=side.name)
 
 
 def _without_condition(ctx: Context, tokens: Sequence[Token], i: int, reserved: frozenset[str]) -> int:
