@@ -161,7 +161,8 @@ async def test_the_open_dialog_lists_the_working_games_and_says_the_broken_ones(
         options = [listed.get_option_at_index(i) for i in range(listed.option_count)]
         offered = [o.id for o in options if not o.disabled]
         said = [str(o.prompt) for o in options if o.disabled]
-    assert offered == [f"sample-{sid}" for sid in ("mir", "eclats", "magisphere", "tedeum", "arpeges")]
+    # "new" (a new campaign, offered first) is not a game's sample.
+    assert offered == ["new"] + [f"sample-{sid}" for sid in ("mir", "eclats", "magisphere", "tedeum", "arpeges")]
     assert said == [QUITTER_SAID, YZE_SAID]
 
 
