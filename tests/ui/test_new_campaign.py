@@ -33,7 +33,9 @@ async def _to_new_campaign(app, pilot, *, opening: bool = True) -> None:
     assert isinstance(app.screen, NewCampaignScreen)
 
 
-async def test_ctrl_o_creates_a_campaign_of_the_game_chosen_and_opens_it(campaign_file, tmp_path) -> None:
+async def test_ctrl_o_creates_a_campaign_of_the_game_chosen_and_opens_it(campaign_file, tmp_path,
+                                                                        monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)               # a short relative name to type, key by key
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
@@ -45,12 +47,11 @@ async def test_ctrl_o_creates_a_campaign_of_the_game_chosen_and_opens_it(campaig
         await press(pilot, *(["down"] * steps if steps > 0 else ["up"] * -steps), "enter")
         field = app.screen.query_one("#new-path", Input)
         assert field.has_focus
-        target = tmp_path / "soiree"
-        await press(pilot, *str(target), "enter")         # typed over the proposed name, .toml added
+        await press(pilot, *"soiree", "enter")         # typed over the proposed name, .toml added
         assert await until(app, pilot, lambda: app.session is not None and app.session.path.name == "soiree.toml")
         await ready(app, pilot)
         made = tmp_path / "soiree.toml"
-        assert app.session.path == made.absolute() or app.session.path == made
+        assert Path(app.session.path).resolve() == made.resolve()
         assert app.session.campaign.system == "eclats"
         assert [c.id for c in app.session.campaign.characters] == ["example"]
         text = made.read_text(encoding="utf-8")
@@ -58,7 +59,9 @@ async def test_ctrl_o_creates_a_campaign_of_the_game_chosen_and_opens_it(campaig
         assert load_campaign(made).system == "eclats"
 
 
-async def test_a_new_campaign_over_an_existing_file_is_refused_and_the_file_kept(campaign_file, tmp_path) -> None:
+async def test_a_new_campaign_over_an_existing_file_is_refused_and_the_file_kept(campaign_file, tmp_path,
+                                                                                monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
     app = GMScreenApp(campaign_file("mir"))
     taken = tmp_path / "taken.toml"
     taken.write_text("# mine\n", encoding="utf-8")
@@ -69,17 +72,19 @@ async def test_a_new_campaign_over_an_existing_file_is_refused_and_the_file_kept
         opened = app.session.path
         await _to_new_campaign(app, pilot)
         await press(pilot, "enter")                              # the game highlighted
-        await press(pilot, *str(taken), "enter")
+        await press(pilot, *taken.name, "enter")
         assert isinstance(app.screen, NewCampaignScreen)         # still there: choose another name
-        assert len(said) == 1 and str(taken) in said[0] and "\n" not in said[0]
+        assert len(said) == 1 and taken.name in said[0] and "\n" not in said[0]
         await press(pilot, "escape", "escape")
         assert app.session.path == opened
     assert taken.read_text(encoding="utf-8") == "# mine\n"
 
 
-async def test_tab_into_the_path_field_replaces_the_old_path(campaign_file, tmp_path) -> None:
+async def test_tab_into_the_path_field_replaces_the_old_path(campaign_file, tmp_path, monkeypatch) -> None:
     path = campaign_file("mir")
-    other = campaign_file("eclats")
+    other = Path(campaign_file("eclats"))
+    monkeypatch.chdir(other.parent)
+    other = Path(other.name)                  # a short relative name to type, key by key
     app = GMScreenApp(path)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
@@ -117,10 +122,11 @@ async def test_an_empty_roster_says_what_to_do_first(tmp_path) -> None:
         assert isinstance(app.screen, EditCharacterScreen)
 
 
-async def test_a_campaign_that_fails_to_load_offers_a_new_one_too(tmp_path) -> None:
+async def test_a_campaign_that_fails_to_load_offers_a_new_one_too(tmp_path, monkeypatch) -> None:
     """The first evening's hand-edited file broken: the load-error screen creates a fresh one."""
     from _pilot import load_error_shown
 
+    monkeypatch.chdir(tmp_path)
     bad = tmp_path / "bad.toml"
     bad.write_text("characters = []\n[[characters]]\n", encoding="utf-8")
     app = GMScreenApp(bad)
@@ -128,7 +134,7 @@ async def test_a_campaign_that_fails_to_load_offers_a_new_one_too(tmp_path) -> N
         await load_error_shown(app, pilot)
         app.screen.query_one("#open-choices", OptionList).focus()
         await _to_new_campaign(app, pilot, opening=False)
-        await press(pilot, "enter", *str(tmp_path / "fresh.toml"), "enter")
+        await press(pilot, "enter", *"fresh.toml", "enter")
         await ready(app, pilot)
         assert app.session.path.name == "fresh.toml"
         assert app.session.campaign.system == list(registry.system_ids())[0]
