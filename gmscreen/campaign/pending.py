@@ -227,7 +227,7 @@ _TAIL = 64 * 1024
 def logged_in_tail(rolls_file: str | Path, pending_id: str) -> bool:
     """Whether one of the last rolls of the log (its last 64 KiB, read without loading the log)
     carries `pending_id`: the screen logged it, then stopped before removing the pending file."""
-    from .rolllog import NAMES, _convert
+    from .rollentry import NAMES, convert_entry
 
     try:
         with open(rolls_file, "rb") as f:
@@ -243,7 +243,7 @@ def logged_in_tail(rolls_file: str | Path, pending_id: str) -> bool:
             return False
         data = data[cut + 1:]
     try:
-        found = scan(data, str(rolls_file), NAMES, _convert, what=N_("roll log entry"))
+        found = scan(data, str(rolls_file), NAMES, convert_entry, what=N_("roll log entry"))
     except RecursionError:
         return False
     return any(isinstance(rec, RollRecord) and rec.pending == pending_id for rec in found.entries["roll"])

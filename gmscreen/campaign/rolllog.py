@@ -35,9 +35,8 @@ from .model import RollRecord
 from .rolltail import (TAIL_ROLLS, LazyRecords, OlderIndex, SeqLookup, build_index, revealed_after, session_range,
                        tail_start)
 from .paths import rolls_path  # noqa: F401 (also said from here)
+from .rollentry import LOG_FORMAT, NAMES, convert_entry, head_warnings, header_warnings  # noqa: F401 (said here too)
 
-LOG_FORMAT = 1
-NAMES = ("roll", "reveal")
 _HEADER = file_header(("gmscreen roll log of {campaign}: one [[roll]] table per roll, oldest first.",
                        "Append-only: gmscreen never rewrites an entry; [[reveal]] shows a GM-only roll later."),
                       LOG_FORMAT)
@@ -46,60 +45,6 @@ _HEADER = file_header(("gmscreen roll log of {campaign}: one [[roll]] table per 
 def now_iso() -> str:
     """Local time with its UTC offset, to the second: what a GM reads in the log."""
     return _dt.datetime.now().astimezone().isoformat(timespec="seconds")
-
-
-_REQUIRED_ROLL = ("seq", "time", "session", "who", "line", "request", "result")
-
-
-def _convert(name: str, d: Any) -> Any:
-    if not isinstance(d, dict):
-        raise EntryError(_("expected a table"))
-    if name == "reveal":
-        seq = d.get("seq")
-        if seq is None:
-            raise EntryError(_("missing key {key}").format(key="'seq'"), incomplete=True)
-        if "time" not in d:
-            raise EntryError(_("missing key {key}").format(key="'time'"), incomplete=True)
-        if not is_int_in(seq, 1, MAX_SEQ):
-            raise _out_of_range("seq", seq, 1, MAX_SEQ)
-        return seq
-    try:
-        seq = d["seq"]
-        time = d["time"]
-        session = d["session"]
-        who = d["who"]
-        line = d["line"]
-        request = d["request"]
-        result = d["result"]
-    except KeyError:
-        missing = next(k for k in _REQUIRED_ROLL if k not in d)
-        raise EntryError(_("missing key {key}").format(key=repr(missing)), incomplete=True) from None
-    if not is_int_in(seq, 1, MAX_SEQ):
-        raise _out_of_range("seq", seq, 1, MAX_SEQ)
-    if not is_int_in(session, 1, MAX_COUNT):
-        raise _out_of_range("session", session, 1, MAX_COUNT)
-    if type(time) is not str or type(who) is not str or type(line) is not str:
-        bad = next(k for k in ("time", "who", "line") if type(d[k]) is not str)
-        raise EntryError(_("{key}: expected a string, got {value}").format(key=bad, value=repr(d[bad])))
-    if type(request) is not dict or type(result) is not dict:
-        bad = "request" if type(request) is not dict else "result"
-        raise EntryError(_("{key}: expected a table").format(key=bad))
-    gm_only = d.get("gm_only", False)
-    revealed = d.get("revealed", False)
-    seed = d.get("seed")
-    if type(gm_only) is not bool or type(revealed) is not bool:
-        raise EntryError(_("{key}: expected true or false").format(key="gm_only, revealed"))
-    if seed is not None and not is_int_in(seed, 0, MAX_SEED):
-        raise _out_of_range("seed", seed, 0, MAX_SEED)
-    pending = d.get("pending")           # optional: logs written before it read the same
-    if pending is not None and type(pending) is not str:
-        raise EntryError(_("{key}: expected a string, got {value}").format(key="pending", value=repr(pending)))
-    return RollRecord(seq, time, session, who, line, request, result, gm_only, revealed, seed, pending)
-
-
-def _out_of_range(key: str, value: Any, lo: int, hi: int) -> EntryError:
-    """An entry whose number is not one gmscreen writes (see `limits` for each range)."""
-    return EntryError(out_of_range(key, shown(value), lo, hi))
 
 
 def _writable(path: Path, rec: RollRecord) -> RollRecord:
@@ -183,7 +128,7 @@ class RollLog:
         last entry or a damaged one is reported in `warnings` and skipped.
         """
         log = cls(Path(path))
-        read = read_whole(log.path, NAMES, _convert, what=N_("roll log entry"), called=N_("roll log"),
+        read = read_whole(log.path, NAMES, convert_entry, what=N_("roll log entry"), called=N_("roll log"),
                           expected=N_("expected a roll log gmscreen can read"))
         if read is None:
             return log
@@ -215,10 +160,10 @@ class RollLog:
                 return cls.load(path)       # a short log: read whole, as before
             log._check_head(fd, size)
             data = os.pread(fd, size - start, start)
-            found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
+            found = scan(data, str(log.path), NAMES, convert_entry, what=N_("roll log entry"))
             if found.problems:      # (rare) said with their line and place: what comes before is counted
                 lines, before = _count_before(fd, start)
-                found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"), base_line=lines,
+                found = scan(data, str(log.path), NAMES, convert_entry, what=N_("roll log entry"), base_line=lines,
                              first_index=before)
         finally:
             if fd >= 0:
@@ -254,10 +199,10 @@ class RollLog:
             except ValueError:
                 start = -1
             data = os.pread(fd, end - start, start) if start >= 0 else b""
-            found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"))
+            found = scan(data, str(log.path), NAMES, convert_entry, what=N_("roll log entry"))
             if found.problems and start > 0:    # said with their line and place, as in the whole log
                 lines, before = _count_before(fd, start)
-                found = scan(data, str(log.path), NAMES, _convert, what=N_("roll log entry"), base_line=lines,
+                found = scan(data, str(log.path), NAMES, convert_entry, what=N_("roll log entry"), base_line=lines,
                              first_index=before)
         finally:
             os.close(fd)
@@ -302,7 +247,7 @@ class RollLog:
         """The header's format checked from the file's first entry alone (a read from the end)."""
         head = os.pread(fd, min(size, 4096), 0)
         cut = head.find(b"\n[[")
-        found = scan(head[: cut + 1] if cut >= 0 else head, str(self.path), NAMES, _convert)
+        found = scan(head[: cut + 1] if cut >= 0 else head, str(self.path), NAMES, convert_entry)
         if not found.torn:
             self._check_header(found, format_line(head))
 
@@ -311,7 +256,7 @@ class RollLog:
         with open(self.path, "rb") as f:
             f.seek(start)
             data = f.read(end - start)
-        return scan(data, str(self.path), NAMES, _convert, what=N_("roll log entry")).entries["roll"]
+        return scan(data, str(self.path), NAMES, convert_entry, what=N_("roll log entry")).entries["roll"]
 
     def index_older(self, pause: Callable[[], object] | None = None) -> OlderIndex | None:
         """Where each roll before the tail is (in a thread); None when all are already there.
@@ -322,7 +267,7 @@ class RollLog:
             return None
 
         def parse_whole(data: bytes) -> list[RollRecord]:
-            found = scan(data, str(self.path), NAMES, _convert, what=N_("roll log entry"))
+            found = scan(data, str(self.path), NAMES, convert_entry, what=N_("roll log entry"))
             self.warnings.extend(p for p in found.problems if p not in self.warnings)
             return found.entries["roll"]
 
@@ -374,7 +319,7 @@ class RollLog:
             os.close(fd)
         if not data:
             return 0
-        found = scan(data, str(self.path), NAMES, _convert, what=N_("roll log entry"))
+        found = scan(data, str(self.path), NAMES, convert_entry, what=N_("roll log entry"))
         if found.torn:
             found.problems = []         # an entry being written: read whole next time, not a fault
         before = len(self.records)
@@ -383,20 +328,7 @@ class RollLog:
         return len(self.records) - before
 
     def _check_header(self, found: Scan, line: int | None = None) -> None:
-        fmt = found.header.get("format", LOG_FORMAT)
-        if type(fmt) is not int or fmt < 1:
-            raise CampaignError([Problem(str(self.path), "format",
-                                         _("expected the roll log format, an integer ({format}), got {found}").format(
-                                             format=LOG_FORMAT, found=repr(fmt)), line)])
-        if fmt > LOG_FORMAT:
-            raise CampaignError([Problem(
-                str(self.path), "format",
-                _("written by a newer gmscreen (roll log format {found}); this version reads format {format}").format(
-                    found=fmt, format=LOG_FORMAT), line)])
-        for key in found.header:
-            if key != "format":
-                self.warnings.append(Problem(str(self.path), key, _("unknown key in the roll log: ignored"), None,
-                                             True))
+        self.warnings.extend(header_warnings(self.path, found, line))
 
     def _integrate(self, found: Scan) -> None:
         for p in found.problems:
@@ -440,7 +372,7 @@ class RollLog:
     def _open_file(self) -> AppendFile:
         if self._file is None:
             header = _HEADER.format(campaign=self.campaign_name)
-            self._file = AppendFile(self.path, NAMES, header, _convert, what=N_("roll log entry"),
+            self._file = AppendFile(self.path, NAMES, header, convert_entry, what=N_("roll log entry"),
                                     end=self._size, lines=self._lines, counts=self._counts)
             with self._file.locked():
                 self._sync()
@@ -520,13 +452,13 @@ class RollLog:
         head = os.pread(f.fd, min(size, 4096), 0)
         cut = head.find(b"\n[[")
         if cut >= 0 or size <= 4096:
-            head_scan = scan(head[: cut + 1] if cut >= 0 else head, str(self.path), NAMES, _convert)
+            head_scan = scan(head[: cut + 1] if cut >= 0 else head, str(self.path), NAMES, convert_entry)
             if not head_scan.torn:
                 self._check_header(head_scan)
         end = size
         while end > 0:
             start = _last_roll_line(f.fd, end)
-            found = scan(os.pread(f.fd, end - start, start), str(self.path), NAMES, _convert,
+            found = scan(os.pread(f.fd, end - start, start), str(self.path), NAMES, convert_entry,
                          what=N_("roll log entry"))
             # Line numbers are unknown here (the head of the file is not read).
             self.warnings.extend(Problem(p.file, p.path, p.message, None, True) for p in found.problems)
@@ -563,7 +495,7 @@ def append_one(path: str | Path, *, campaign_name: str, session: int, who: str, 
     log = RollLog(path, campaign_name)
     log._writable = True
     header = _HEADER.format(campaign=log.campaign_name)
-    log._file = AppendFile(path, NAMES, header, _convert, what=N_("roll log entry"), end=0, lines=0, counts={})
+    log._file = AppendFile(path, NAMES, header, convert_entry, what=N_("roll log entry"), end=0, lines=0, counts={})
     try:
         with log._file.locked():
             log._number_from_tail()
@@ -574,19 +506,6 @@ def append_one(path: str | Path, *, campaign_name: str, session: int, who: str, 
     finally:
         log.close()
     return rec, log.warnings
-
-
-def head_warnings(path: str | Path) -> list[Problem]:
-    """The log's format checked from its head alone, as `RollLog` checks it: CampaignError when
-    this version cannot read it (a newer format), else the warnings about its header."""
-    log = RollLog(Path(path))
-    fd = log._open_read()
-    if fd is not None:
-        try:
-            log._check_head(fd, os.fstat(fd).st_size)
-        finally:
-            os.close(fd)
-    return log.warnings
 
 
 def _count_before(fd: int, end: int) -> tuple[int, dict[str, int]]:
@@ -614,7 +533,7 @@ _TAIL_WINDOW = 64 * 1024
 def _last_session(fd: int, size: int) -> int:
     """The session of the last roll of the file (its log read backwards)."""
     start = _last_roll_line(fd, size)
-    found = scan(os.pread(fd, size - start, start), "", NAMES, _convert)
+    found = scan(os.pread(fd, size - start, start), "", NAMES, convert_entry)
     rolls = found.entries["roll"]
     return rolls[-1].session if rolls else 0
 

@@ -21,7 +21,7 @@ from gmscreen.i18n import N_, _
 from ._appendlog import stream_scan
 from .errors import Problem
 from .model import RollRecord
-from .rolllog import NAMES, _convert, head_warnings
+from .rollentry import NAMES, convert_entry, head_warnings
 
 
 class SeqRanges:
@@ -76,7 +76,7 @@ class RollStream:
         for problem in head_warnings(self.path):       # (raises for a format this version cannot read)
             self.on_problem(problem)
         waiting: list[int] = []             # reveals read before their roll (a log laid out by hand)
-        for found in stream_scan(self.path, NAMES, _convert, what=N_("roll log entry"), called=N_("roll log"),
+        for found in stream_scan(self.path, NAMES, convert_entry, what=N_("roll log entry"), called=N_("roll log"),
                                  expected=N_("expected a roll log gmscreen can read")):
             for problem in found.problems:
                 self.on_problem(problem)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gettext
 import unicodedata
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, cast
 
 from rich.align import Align
 from rich.text import Text
@@ -30,9 +30,30 @@ from .palette_words import SEARCH_WORDS
 from .sanitize import clean
 
 if TYPE_CHECKING:
-    from gmscreen.campaign.model import Character
+    from textual.screen import Screen
 
-    from .app import GMScreenApp
+    from gmscreen.campaign.model import Character
+    from gmscreen.campaign.session import CampaignSession
+
+
+class PaletteHost(Protocol):
+    """What the palette asks of the app it opens over (the GMScreenApp): said here, so that the
+    palette does not import the app that imports it."""
+
+    session: CampaignSession | None
+    selected_id: str | None
+    theme: str
+
+    @property
+    def available_themes(self) -> dict[str, Any]: ...
+    def system_commands(self, screen: Screen) -> list[tuple[str, str, Any]]: ...
+    def set_theme(self, name: str) -> bool: ...
+    def switch_language(self, lang: str) -> None: ...
+    async def run_action(self, action: str, default_namespace: Any = None) -> bool: ...
+    def select_character(self, char_id: str | None) -> None: ...
+    async def action_show_pane(self, pane_id: str) -> None: ...
+    def action_focus_quick_roll(self) -> None: ...
+    def set_line(self, text: str) -> None: ...
 
 # Each language by its own name: the palette offers the other one in its words.
 LANGUAGE_NAMES = {"fr": "français", "en": "English"}
@@ -117,7 +138,7 @@ class GMScreenCommands(Provider):
 
     def _commands(self) -> list[Command]:
         """Built each time: the campaign and the language change."""
-        app = cast("GMScreenApp", self.app)     # the palette is the GMScreenApp's (its COMMANDS)
+        app = cast(PaletteHost, self.app)     # the palette is the GMScreenApp's (its COMMANDS)
         commands: list[Command] = []
         from .screens.keys_help import binding_table
 
@@ -233,15 +254,15 @@ class Palette(CommandPalette):
         self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
 
 
-async def _run_action(app: GMScreenApp, action: str, node: Any) -> None:
+async def _run_action(app: PaletteHost, action: str, node: Any) -> None:
     await app.run_action(action, node)
 
 
-async def _select(app: GMScreenApp, char_id: str) -> None:
+async def _select(app: PaletteHost, char_id: str) -> None:
     app.select_character(char_id)
     await app.action_show_pane("roster")
 
 
-def _roll_line(app: GMScreenApp, line: str) -> None:
+def _roll_line(app: PaletteHost, line: str) -> None:
     app.action_focus_quick_roll()
     app.set_line(line)
