@@ -166,4 +166,4 @@ print("CODES", codes, "TEXTUAL", any(m == "textual" or m.startswith("textual.") 
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "CODES [0, 0, 0] TEXTUAL False" in proc.stdout
-XX
+    assert "chance of success" in proc.stdout and "dés :" in proc.stdout     # config's English, then --lang fr (the roll's words: its outcome is chance)
