@@ -22,13 +22,13 @@ ROLLS = TAIL_ROLLS + 2 * CHUNK_ROLLS + 44
 def _count_entries_read(monkeypatch) -> dict[str, int]:
     """Every roll entry the log's reader turns into a record, counted."""
     counts = {"roll": 0, "reveal": 0}
-    convert = rolllog._convert
+    convert = rolllog.convert_entry
 
     def counting(name, d):
         counts[name] += 1
         return convert(name, d)
 
-    monkeypatch.setattr(rolllog, "_convert", counting)
+    monkeypatch.setattr(rolllog, "convert_entry", counting)
     return counts
 
 
