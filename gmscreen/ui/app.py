@@ -975,6 +975,13 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     # ------------------------------------------------------------ delegated to panes
 
+    def dice_tray(self) -> DiceTray | None:
+        """The dice tray when it is built (a layout may leave it out)."""
+        from .widgets.tray.dice_tray import DiceTray
+
+        tray = self.pane("dice-tray")
+        return tray if isinstance(tray, DiceTray) else None
+
     def _tray(self) -> DiceTray | None:
         """The dice tray for a key of the app; None, the GM told, when it is not there."""
         tray = self.dice_tray()
@@ -990,12 +997,12 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             tray.focus_line()
 
     def action_next_turn(self) -> None:
-        from gmscreen.ui.widgets.initiative.pane import move_turn     # the play core moves it: no pane to wait for
+        from gmscreen.ui.fight_flow import move_turn     # the play core moves it: no pane to wait for
 
         move_turn(self, True)
 
     def action_previous_turn(self) -> None:
-        from gmscreen.ui.widgets.initiative.pane import move_turn
+        from gmscreen.ui.fight_flow import move_turn
 
         move_turn(self, False)
 
@@ -1021,23 +1028,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         else:
             self.warn(_("{pane}: not available").format(pane=pane_title("log")))
 
-    def action_undo(self) -> None:
-        if not self._roll_pending("undo"):
-            self.undo()
-
     def action_redo(self) -> None:
-        if not self._roll_pending("redo"):
-            self.redo()
-
-    def _roll_pending(self, which: str) -> bool:
-        """A roll waiting for a choice spends from the sheet as it stood when it was rolled:
-        undoing a change under it (the Impulsion it would spend, a Providence point) would
-        let it spend what the sheet no longer holds. The choice comes first."""
-        if not self.roll_waiting():
-            return False
-        self.warn(_("a roll is waiting for a choice: answer it (or escape) before undoing") if which == "undo"
-                  else _("a roll is waiting for a choice: answer it (or escape) before redoing"))
-        return True
+        self.redo()          # (a roll waiting for a choice refuses it: the table says why)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("next_turn", "previous_turn", "focus_quick_roll", "toggle_gm_only", "repeat_roll",

@@ -22,6 +22,7 @@ class SessionKeeper:
     """The app's ending: signal handlers, end of input, the last save."""
 
     session: Any
+    table: Any
     exit_reason: str
     _signals: list[int]
     _settled: bool
@@ -30,9 +31,8 @@ class SessionKeeper:
     def _settle_pending_roll(self) -> None:
         """A roll waiting for a choice (Impulsion reroll, parry...) when the campaign closes is
         settled with its defaults and logged: dice the table saw are never lost."""
-        tray = self.dice_tray()
-        if tray is not None and self.session is not None and not self.session.closed:
-            tray.settle_pending()
+        if self.table is not None and self.session is not None and not self.session.closed:
+            self.table.settle()
 
     def _drop_session(self) -> None:
         session, self.session = self.session, None

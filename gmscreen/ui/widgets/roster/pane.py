@@ -27,7 +27,8 @@ from gmscreen.play.games import table_for
 from gmscreen.play.public import character_sight, hidden_character_words
 from gmscreen.ui.sanitize import clean, literal_text
 from gmscreen.ui.terminal.start_slices import next_slice
-from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
+from gmscreen.ui.widgets.conditions import condition_line, conditions_text
+from gmscreen.ui.widgets.roster.sheet import glance, glance_header, resource_of, side_label, side_mark
 from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, update_row
 
 
@@ -771,7 +772,7 @@ class RosterPane(TablePane[Character]):
         char_id = ch.id
 
         def add(value: int) -> None:
-            from gmscreen.ui.widgets.initiative.pane import ask_when   # a late joiner: this round or next
+            from gmscreen.ui.fight_flow import ask_when   # a late joiner: this round or next
 
             ask_when(self.host, session, [(ch.name, char_id, value)])
 
