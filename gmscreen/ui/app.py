@@ -47,6 +47,8 @@ from .terminal.bindings import bindings_of
 from .terminal.footer import QuietFooter
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from .widgets.tray.dice_tray import DiceTray
 
 MAX_NOTICES = 4            # load problems shown one by one; past that, the first ones and a count
@@ -168,6 +170,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         Binding("question_mark", "keys", N_("Keys"), id="app.keys"),
         Binding("q", "quit", N_("Quit"), id="app.quit"),
     ]
+
+    _saving_timer: Timer | None         # says "saving…" for a save still running after a moment
 
     def __init__(self, path: Path | str | None = None, *, theme: str | None = None, ascii: bool = False,
                  config: Config | None = None, resume_gc: bool = False, language: str | None = None,
@@ -355,7 +359,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
         from .palette import Palette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # Textual types `is_open`'s app as App[object]; any app will do (App's type is invariant)
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(Palette(id="--command-palette"))
 
     def search_themes(self) -> None:
@@ -620,9 +625,11 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             if event.state == WorkerState.ERROR:
                 self.warn(_("the roll log could not be read: {problem}").format(problem=worker.error), "error")
             else:
+                assert worker.result is not None      # a success: what `_load_rolls`'s worker returned
                 self._rolls_loaded(*worker.result)
                 self._index_rolls(worker.result[0])
         elif worker.name == "index-rolls" and event.state == WorkerState.SUCCESS:
+            assert worker.result is not None          # a success: what `_index_rolls`'s worker returned
             session, index = worker.result
             if session is self.session and index is not None:
                 session.install_roll_index(index)
@@ -639,8 +646,9 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 # "saved" once, not two words flashing by (each one a write down the wire).
                 self._saving_timer = self.set_timer(SAVING_SHOWN_AFTER, self._say_saving)
             elif event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
-                if getattr(self, "_saving_timer", None) is not None:
-                    self._saving_timer.stop()
+                timer: Timer | None = getattr(self, "_saving_timer", None)
+                if timer is not None:
+                    timer.stop()
                     self._saving_timer = None
                 if event.state == WorkerState.SUCCESS:
                     self._show_save_state(N_("saved") if not self.session.dirty else "")
@@ -936,7 +944,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     def on_descendant_focus(self, event: Any) -> None:
         pane = self._pane_of(getattr(event, "widget", None))
         if pane is not None and pane.id in MAIN_PANES and pane.id != self.current_pane:
-            self._mark_current(pane.id)  # type: ignore[arg-type]
+            self._mark_current(pane.id)
 
     async def action_show_pane(self, pane_id: str) -> None:
         if self.session is None or pane_id not in PANES:
@@ -952,7 +960,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if pane_id in MAIN_PANES:
             self._mark_current(pane_id)
         presize = getattr(shown, "presize", None)
-        if presize is not None and room and not shown.size.width:
+        if presize is not None and shown is not None and room and not shown.size.width:
             presize(room)                       # its first showing: drawn at the size it gets
         self._focus_pane(pane_id)
 
@@ -961,7 +969,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             return
         here = self._pane_of(self.screen.focused)
         current = here.id if here is not None and here.id in PANE_CYCLE else self.current_pane
-        index = PANE_CYCLE.index(current)  # type: ignore[arg-type]
+        index = PANE_CYCLE.index(current)
         await self.action_show_pane(PANE_CYCLE[(index + step) % len(PANE_CYCLE)])
 
     def action_zoom(self) -> None:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gmscreen.i18n import N_, _
+
+if TYPE_CHECKING:
+    from .widgets.tray.dice_tray import DiceTray
 
 # Why the input ended, as the drivers say it (driver.py, web_driver.py): shown translated.
 INPUT_ENDED = (N_("standard input closed"), N_("the browser disconnected"), N_("the server closed the connection"))
@@ -27,6 +30,16 @@ class SessionKeeper:
     _signals: list[int]
     _settled: bool
     _pending_exit: int | None
+
+    if TYPE_CHECKING:       # given by the app it is mixed into (CampaignHost, Textual's App)
+        @property
+        def is_headless(self) -> bool: ...
+
+        def dice_tray(self) -> DiceTray | None: ...
+
+        def warn(self, message: str, severity: str = "warning") -> None: ...
+
+        def exit(self, result: Any = None, return_code: int = 0, message: Any = None) -> None: ...
 
     def _settle_pending_roll(self) -> None:
         """A roll waiting for a choice (Impulsion reroll, parry...) when the campaign closes is

@@ -49,7 +49,7 @@ def update_row(table: DataTable, row_key: str, cells: Iterable[tuple[str, Any]])
     changed = [(column, cell) for column, cell in cells if table.get_cell(row_key, column) != cell]
     if not changed:
         return
-    table.refresh = _no_refresh  # type: ignore[method-assign]      # the row is refreshed below
+    table.refresh = _no_refresh  # type: ignore[method-assign, assignment]  # shadowed; the row is refreshed below
     try:
         for column, cell in changed:
             table.update_cell(row_key, column, cell)

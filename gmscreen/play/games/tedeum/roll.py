@@ -154,7 +154,7 @@ def _asked(flow: RollFlow) -> list[tuple[str, int, int]]:
     """(prefix, Providence die, side index) of each side the prompt asks, in turn."""
     data = flow.draft.choice.data if flow.draft.choice else {}
     if "sides" in data:
-        return [tuple(side) for side in data["sides"]]  # type: ignore[misc]
+        return [tuple(side) for side in data["sides"]]
     return [(data.get("prefix", ""), data.get("providence", 0), 0)]
 
 

@@ -583,8 +583,11 @@ class RosterPane(TablePane[Character]):
         if ch is None:
             return
         notices: list[str] = []
-        if self._change(_("Remove {name}").format(name=Name(clean(ch.name))),
-                        lambda b: remove_character(b, session.campaign, char_id, notices)):
+
+        def build(b: EditBuilder) -> None:
+            remove_character(b, session.campaign, char_id, notices)
+
+        if self._change(_("Remove {name}").format(name=Name(clean(ch.name))), build):
             for notice in notices:
                 self.host.warn(notice, "information")
 
@@ -609,7 +612,7 @@ class RosterPane(TablePane[Character]):
         if target is None:
             return
         _kind, index, ch = target
-        group = ch.sheet.get(resource.group) if isinstance(ch.sheet, dict) else None
+        group = ch.sheet.get(resource.group)
         group = group if isinstance(group, dict) else {}
         value = group.get(resource.key, resource.stat.default)
         steps = resource.steps()

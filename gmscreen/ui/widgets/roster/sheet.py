@@ -173,12 +173,12 @@ def sheet_content(system: System, character: Character, *, ascii: bool = False) 
     legend = glance_legend(system, character, ascii=ascii)
     if legend:
         parts.append(Content.assemble((_("Abbreviations of the table"), "bold underline")))
-        items: list[Content | tuple[str, str] | str] = [("  ", "")]
+        row: list[Content | tuple[str, str] | str] = [("  ", "")]
         for i, (short, meaning) in enumerate(legend):
             if i:
-                items.append((" · ", "dim"))
-            items += [(short, "bold"), f" {meaning}"]
-        parts.append(Content.assemble(*items))
+                row.append((" · ", "dim"))
+            row += [(short, "bold"), f" {meaning}"]
+        parts.append(Content.assemble(*row))
     return Content("\n").join(parts)
 
 
