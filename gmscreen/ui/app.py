@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

@@ -14,9 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from gmscreen.i18n import N_, _
 
-if TYPE_CHECKING:
-    from .widgets.tray.dice_tray import DiceTray
-
 # Why the input ended, as the drivers say it (driver.py, web_driver.py): shown translated.
 INPUT_ENDED = (N_("standard input closed"), N_("the browser disconnected"), N_("the server closed the connection"))
 
@@ -34,8 +31,6 @@ class SessionKeeper:
     if TYPE_CHECKING:       # given by the app it is mixed into (CampaignHost, Textual's App)
         @property
         def is_headless(self) -> bool: ...
-
-        def dice_tray(self) -> DiceTray | None: ...
 
         def warn(self, message: str, severity: str = "warning") -> None: ...
 

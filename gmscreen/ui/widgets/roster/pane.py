@@ -18,8 +18,8 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Label
 
 from gmscreen.campaign.model import Character, Condition, to_data
-from gmscreen.i18n import N_, _, language, ngettext
-from gmscreen.i18n.typography import Name, signed
+from gmscreen.i18n import N_, _, language
+from gmscreen.i18n.typography import Name
 
 from gmscreen.rules.records import record
 from gmscreen.ui.panes import is_wide, set_title

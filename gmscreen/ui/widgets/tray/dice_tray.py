@@ -308,6 +308,7 @@ class DiceTray(CampaignView, Widget):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name == "quick-roll-history" and event.state == WorkerState.SUCCESS:
+            assert event.worker.result is not None      # (a worker that succeeded has its result)
             session, lines = event.worker.result
             if session is self.session:
                 self._take_history(lines)
