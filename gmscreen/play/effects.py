@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character, Condition
 
     from .effect_rules import EffectRules
-    from .quickroll.grammar import Draft, Side
+    from .exchange import Draft, Side
 
 APPLIED, LEFT_OUT, REMINDER, UNREADABLE, NO_FIELD = "applied", "left_out", "reminder", "unreadable", "no_field"
 OUT_OF_SCENE = "out_of_scene"       # read, but it bites elsewhere (MIR R4: in a fight or an Intrigue)
