@@ -5,8 +5,8 @@ under `if TYPE_CHECKING:` (a circle a type checker needs is still a circle in th
 `ACYCLIC` lists the packages that must have none; campaign/ (around sidefile.py's imports of
 every side file's path, and rolllog <-> rollstream) and ui/ still have some (issue 21): once
 they are untangled, `ACYCLIC` becomes `("gmscreen",)`. In play/, the engines find a game's
-parts through `games.table_for`, and the parts read the records they exchange with the
-engines from `play/exchange.py`, which imports no engine."""
+parts through `tables.table_for` (never through the `games` package), and the parts read the
+records they exchange with the engines from `play/exchange.py`, which imports no engine."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The encounter (`encounter`, `turns`, `declarations`, `roster_rules`), timers and
 tests (`timers`), the quick-roll line (`quickroll`: words, grammar, completion, history,
 choices), the roll from Enter to the log (`table_roll`), the odds memo (`chances`), a
 result in words (`render`, `logline`) and the catalogs that word every error (`messages`).
-What one game means lives in `games/<id>/`, found through `games.table_for`. It imports
+What one game means lives in `games/<id>/`, found through `tables.table_for`. It imports
 `rules` and `campaign`, never Textual: the screen shows it, and `gmscreen line` / `gmscreen
 turn` drive it alone.
 
@@ -57,7 +57,7 @@ _SURFACE: dict[str, str] = {
     "ACTOR": "public",
     # a game's parts and how they are found
     "GameTable": "game",
-    "table_for": "games",
+    "table_for": "tables",
     "SheetLook": "sheet_look",
     "RollRules": "roll_rules",
     "FightRules": "fight_rules",
@@ -132,7 +132,7 @@ if TYPE_CHECKING:     # the same names, for a type checker (no run-time import)
                          WatchingChanged)
     from .fight_rules import FightRules
     from .game import GameTable
-    from .games import table_for
+    from .tables import table_for
     from .logline import LogLine, log_line
     from .messages import add_messages
     from .player_view import CampaignWatch, PlayerState

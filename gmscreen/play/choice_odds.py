@@ -27,7 +27,7 @@ __all__ = ["Assumed", "assumed", "assumes_forms", "assumes_words", "priced"]
 
 def assumed(draft: Draft) -> Assumed | None:
     """What the odds of `draft` assume (None: no choice inside this roll)."""
-    from .games import table_for
+    from .tables import table_for
 
     if draft.forced or draft.missing:
         return None

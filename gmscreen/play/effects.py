@@ -51,7 +51,7 @@ class ConditionEffect:
 
 def effect_rules(system_id: str) -> EffectRules:
     """What `system_id` reads in a condition's effect (its game table's `effects` part)."""
-    from .games import table_for
+    from .tables import table_for
 
     return table_for(system_id).effects
 

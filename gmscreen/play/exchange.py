@@ -9,7 +9,7 @@ test a game runs over several rolls (`TimedTest`, each interval an `IntervalRoll
 The part base classes (`roll_rules`, `fight_rules`, `effect_rules`, `quickroll.line_rules`,
 `sheet_look`) and `game` read their types here, and this module imports no engine (the
 grammar, the flow, the timers, the games): so no engine, reading its game through
-`games.table_for`, is imported back by the parts it finds there.
+`tables.table_for`, is imported back by the parts it finds there.
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ class TableRoll:
         from .encounter import slugify, unique_slug
         from .timers import status_of
 
-        from .games import table_for
+        from .tables import table_for
 
         assert draft.timer is not None
         kind = get_system(draft.system).kinds[draft.kind]

@@ -20,7 +20,7 @@ from gmscreen.campaign.store import load_campaign
 from gmscreen.i18n import _
 from gmscreen.rules import Stat, StatGroup, System, get_system
 
-from .games import table_for
+from .tables import table_for
 
 RULE = "# " + "-" * 64
 

@@ -38,7 +38,7 @@ def timed_test_of(timer: Timer) -> TimedTest | None:
     or a game that has no such timer)."""
     if timer.kind == "countdown":
         return None
-    from .games import table_for     # the games load on first use
+    from .tables import table_for     # the games load on first use
 
     try:
         return table_for(str(timer.request.get("system", ""))).fight.timed_test(timer.kind)

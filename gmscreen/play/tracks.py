@@ -61,7 +61,7 @@ def default_track(system_id: str) -> TrackSpec:
     """The track the game adds by default (its fight part's `default_track`)."""
     from gmscreen.rules import get_system
 
-    from .games import table_for
+    from .tables import table_for
 
     return table_for(system_id).fight.default_track(get_system(system_id))
 

@@ -49,7 +49,7 @@ class RollFlow:
     @property
     def rules(self) -> RollRules:
         """The roll part of the game rolled (its choices and spending)."""
-        from ..games import table_for
+        from ..tables import table_for
 
         return table_for(self.draft.system).roll
 
@@ -119,6 +119,6 @@ class RollFlow:
 def spending(draft: Draft, result: dict[str, Any], campaign: Campaign) -> list[Spend]:
     """Resources the resolved roll uses up on the sheets (Impulsion, Providence, XP…), as the
     game rolled says (`RollRules.spending`)."""
-    from ..games import table_for
+    from ..tables import table_for
 
     return table_for(draft.system).roll.spending(draft, result, campaign)

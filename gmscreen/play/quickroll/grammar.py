@@ -172,7 +172,7 @@ def longest_match(tokens: Sequence[Token], i: int, reserved: frozenset[str], can
 
 def line_rules(system_id: str) -> LineRules:
     """The quick-roll part of `system_id` (its grammar, words, help), from its game table."""
-    from ..games import table_for
+    from ..tables import table_for
 
     return table_for(system_id).line
 

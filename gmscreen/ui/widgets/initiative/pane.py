@@ -32,7 +32,7 @@ from gmscreen.campaign.model import Declaration, Entry, Timer
 from gmscreen.play.declarations import declared_actions, simultaneous_actions, simultaneous_malus
 from gmscreen.play.encounter import (TurnMove, end_fight, next_turn, previous_turn,
                                      roll_initiative, slugify, unique_slug, wait_turn)
-from gmscreen.play.games import table_for
+from gmscreen.play.tables import table_for
 from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, candidates, join,
                                  needs_choice, roll_joiners, slot_passed)
 from gmscreen.ui.panes import set_title
