@@ -10,7 +10,7 @@ the odds line (`conditions_said`), the roll log (`noted`), and the load notice a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from gmscreen.i18n import _
 from gmscreen.rules import get_system
@@ -72,7 +72,7 @@ def effect_hint(system_id: str, text: str) -> str:
             if examples else _("a reminder only"))
 
 
-def scene_of(campaign: Campaign, words: Sequence[str] = ()) -> frozenset[str]:
+def scene_of(campaign: Campaign, words: Iterable[str] = ()) -> frozenset[str]:
     """The moment a roll is made in, as the games' effects read it (`EffectRules.out_of_scene`):
     `FIGHT` while a fight runs, and the words the line added (MIR `intrigue`)."""
     from .effect_rules import FIGHT

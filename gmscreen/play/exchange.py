@@ -198,7 +198,7 @@ class TrackSpec:
 class SheetGain(NamedTuple):
     """One value a new session sets on a character's sheet."""
 
-    index: int          # the character's place in `campaign.characters`
+    index: int  # type: ignore[assignment]   # the character's place in `campaign.characters` (hides tuple.index)
     path: tuple         # the full campaign path set ("characters", index, "sheet", ...)
     value: Any
 

@@ -340,7 +340,7 @@ class Table(TableWrites):
         if self.last_line is None and self.history:
             self.last_line = self.history[-1]
 
-    def history_source(self) -> tuple[list[RollRecord], Any]:
+    def history_source(self) -> tuple[Sequence[RollRecord], Any]:
         """What the history is rebuilt from (the newest rolls, the campaign), for a thread."""
         return self.session.rolls[-HISTORY_SCAN:], self.session.campaign
 

@@ -56,7 +56,7 @@ def timer_result(timer: Timer) -> dict | None:
         return own
     try:
         kind = rules.get_system(timer.request.get("system", "")).kinds[timer.request.get("kind", "")]
-        forced = {name: [] for name in kind.dice_fields}
+        forced: dict[str, Any] = {name: [] for name in kind.dice_fields}
         forced.update(timer.dice)
         return rules.resolve({**timer.request, **forced})
     except (rules.RequestError, KeyError, TypeError, ValueError):
@@ -89,7 +89,7 @@ def timer_progress(campaign: Campaign, timer: Timer) -> str:
 
 def status_of(result: dict) -> str:
     """A timer's status from the rules' result: 'running' while undecided, else the outcome."""
-    decided = result.get("outcome", result.get("winner"))
+    decided: Any = result.get("outcome", result.get("winner"))     # the rules' word (a str)
     return "running" if decided == "pending" else decided
 
 

@@ -249,7 +249,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None, people:
             if found is None:
                 raise _no_character("unknown_character", tok, people)
             cand, k = found
-            index = int(cand.value)  # type: ignore[arg-type]
+            index = int(cand.value)  # type: ignore[call-overload]
             ctx.helpers.append((index, campaign.characters[index], tok))
             i += k
             continue
@@ -258,7 +258,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None, people:
             found = match_character(tokens, i, reserved, people, _("characters"))
             if found is not None:
                 cand, k = found
-                side.index = int(cand.value)  # type: ignore[arg-type]
+                side.index = int(cand.value)  # type: ignore[call-overload]
                 side.character = campaign.characters[side.index]
                 side.start = tok.start
                 i += k
@@ -406,7 +406,7 @@ def opponent_name(line: str, campaign: Campaign) -> str | None:
                 found = match_character(tokens, i + 1, reserved, People(campaign), _("characters"))
             except QuickRollError:
                 return None
-            return campaign.characters[int(found[0].value)].name if found else None  # type: ignore[arg-type]
+            return campaign.characters[int(found[0].value)].name if found else None  # type: ignore[call-overload]
     return None
 
 
