@@ -18,8 +18,8 @@ from .public import Visibility
 if TYPE_CHECKING:
     from gmscreen.campaign.model import RollRecord
 
-    from .quickroll.choices import Prompt
-    from .quickroll.grammar import Draft, QuickRollError, Spend
+    from .exchange import Draft, Prompt, Spend
+    from .quickroll.grammar_base import QuickRollError
 
 
 @record(frozen=True)

@@ -40,8 +40,8 @@ if TYPE_CHECKING:
     from gmscreen.rules import System
     from gmscreen.rules._base import Description
 
+    from .exchange import Draft
     from .logline import LogLine
-    from .quickroll.grammar import Draft
 
 # Told by every kind of every game: how lucky a roll was says how hard it was.
 _ALWAYS_SECRET = frozenset({"luck", "opponent_luck"})

@@ -29,8 +29,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.pending import PendingRoll
     from gmscreen.campaign.session import CampaignSession, EditBuilder
 
-    from .quickroll.choices import Option, Prompt
-    from .quickroll.grammar import Spend
+    from .exchange import Option, Prompt, Spend
 
 # How `roll_line` answers a prompt no key was given for.
 POLICIES = ("odds", "enter")

@@ -22,7 +22,7 @@ from .grammar_base import Context, QuickRollError, SystemGrammar
 from .text import Candidate, Token, candidate, match, ranked, tokenize
 
 if TYPE_CHECKING:
-    from gmscreen.campaign.model import Campaign, Character
+    from gmscreen.campaign.model import Campaign
 
     from .line_rules import LineRules
 
