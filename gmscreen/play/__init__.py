@@ -86,6 +86,8 @@ _SURFACE: dict[str, str] = {
     "Prompt": "exchange",
     "Option": "exchange",
     "RollFlow": "quickroll.choices",
+    "Flow": "exchange",                 # the roll under way, as a game's `RollRules` hooks see it
+    "Assumed": "exchange",
     "TableRoll": "table_roll",
     "Refused": "table_roll",
     "ChoiceError": "table_roll",
@@ -130,7 +132,7 @@ if TYPE_CHECKING:     # the same names, for a type checker (no run-time import)
     from .events import (CampaignChanged, DifficultyChosen, DraftChanged, Event, GmOnlyChanged, Notice,
                          PromptOpened, RollEnded, RollLogged, RollRevealed, RollShown, SelectionChanged,
                          WatchingChanged)
-    from .exchange import Choice, Draft, Option, Prompt, Side, Spend, TimedTest, TrackSpec
+    from .exchange import Assumed, Choice, Draft, Flow, Option, Prompt, Side, Spend, TimedTest, TrackSpec
     from .fight_rules import FightRules
     from .game import GameTable
     from .logline import LogLine, log_line
