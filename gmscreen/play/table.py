@@ -36,9 +36,9 @@ if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession
 
     from .encounter import TurnMove
+    from .exchange import Draft, Prompt
     from .joins import Join
-    from .quickroll.choices import Prompt
-    from .quickroll.grammar import Draft, QuickRollError
+    from .quickroll.grammar_base import QuickRollError
     from .table_roll import TableRoll
     from .tracks import TrackMove
 

@@ -31,7 +31,7 @@ from gmscreen.i18n.typography import Name, signed
 from gmscreen.campaign.model import Declaration, Entry, Timer
 from gmscreen.play.declarations import declared_actions, simultaneous_actions, simultaneous_malus
 from gmscreen.play.encounter import end_fight, roll_initiative, slugify, unique_slug, wait_turn
-from gmscreen.play.games import table_for
+from gmscreen.play.tables import table_for
 from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal, literal_text
 from gmscreen.play.public import (PUBLIC, Sight, entry_sight, hidden_character_words, mark_timer, masked_timer_words,

@@ -23,7 +23,7 @@ from gmscreen.i18n.typography import Name
 
 from gmscreen.rules.records import record
 from gmscreen.ui.panes import is_wide, set_title
-from gmscreen.play.games import table_for
+from gmscreen.play.tables import table_for
 from gmscreen.play.public import character_sight, hidden_character_words
 from gmscreen.ui.sanitize import clean, literal_text
 from gmscreen.ui.terminal.start_slices import next_slice

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from gmscreen.campaign.model import Character
 from gmscreen.i18n import _
-from gmscreen.play.games import table_for
+from gmscreen.play.tables import table_for
 from gmscreen.play.sheet_look import FAINT, PLAIN, STRONG, Resource, SheetLook, stat_value
 from gmscreen.rules import Stat, System
 
