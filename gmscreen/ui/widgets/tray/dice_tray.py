@@ -348,7 +348,7 @@ class DiceTray(CampaignView, Widget):
                 self._show_draft()
         elif isinstance(event, ev.PromptOpened):
             self._show_prompt()
-        elif isinstance(event, ev.RollShown):
+        elif isinstance(event, ev.RollShown) and event.draft is not None:     # (a log record: `show_record`)
             if event.pending:
                 self._show_result(event.draft, event.result, pending=True)
             else:
