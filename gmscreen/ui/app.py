@@ -11,10 +11,11 @@ log is read after the first frame without ever holding a key.
 from __future__ import annotations
 
 import gc
+from collections import deque
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from textual import events
 from textual.app import App, ComposeResult, InvalidThemeError
@@ -49,10 +50,20 @@ from .terminal.toasts import SteadyToasts, keep_toast_rack
 
 if TYPE_CHECKING:
     from textual.filter import LineFilter
+    from textual.notifications import SeverityLevel
 
     from .widgets.tray.dice_tray import DiceTray
 
 MAX_NOTICES = 4            # load problems shown one by one; past that, the first ones and a count
+KEPT_NOTICES = 200         # `GMScreenApp.notices`: the last ones said
+
+
+class Notice(NamedTuple):
+    """A notice the screen gave (a toast), as it was said."""
+
+    message: str
+    severity: str
+    title: str = ""
 
 # Tab / shift+tab walk the panes in this order.
 PANE_CYCLE = MAIN_PANES + ("dice-tray",)
@@ -176,6 +187,7 @@ class GMScreenApp(SteadyToasts, SessionKeeper, CampaignHost):
                  config: Config | None = None, resume_gc: bool = False, language: str | None = None,
                  environment: bool = False) -> None:
         super().__init__(None)
+        self.notices: deque[Notice] = deque(maxlen=KEPT_NOTICES)    # what `notify` said, oldest first
         self._resume_gc = resume_gc                # `run` paused the collector for the start
         self.config = config if config is not None else Config.load()
         # --lang, else config.toml's `language`, else (`environment`: the command line's run) the
@@ -844,6 +856,13 @@ class GMScreenApp(SteadyToasts, SessionKeeper, CampaignHost):
         self.key_gate.gone()
 
     # ------------------------------------------------------------ notices
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Textual's toast, and the notice kept in `notices` (the last `KEPT_NOTICES`, toasts
+        gone or not: what the screen told the GM, for the tests and whoever asks)."""
+        self.notices.append(Notice(message, severity, title))
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # ------------------------------------------------------------ status
 

@@ -832,7 +832,7 @@ async def test_undo_waits_while_an_impulsion_choice_is_pending(campaign_file) ->
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert tray.flow is not None and app.session.campaign.revision == revision
-        assert any("un jet attend un choix" in n.message for n in app._notifications)
+        assert any("un jet attend un choix" in n.message for n in app.notices)
         await pilot.press("g")                                  # keep: the roll is logged
         await pilot.pause()
         assert tray.flow is None and len(app.session.rolls) == 1
