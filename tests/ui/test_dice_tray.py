@@ -21,7 +21,7 @@ from gmscreen.ui import GMScreenApp
 from gmscreen.ui.widgets.log.roll_log import RollLog
 from gmscreen.ui.widgets.tray.dice_tray import DiceTray, GrammarHelp
 
-from _pilot import GM_COLOURS, press, ready
+from _pilot import GM_COLOURS, press, ready, screen_strips
 
 
 def _seed_with_prompt(campaign, line: str, want_prompt: bool = True) -> int:
@@ -358,7 +358,7 @@ def test_the_tray_variant_only_styles_what_the_renderer_says() -> None:
 
 def on_screen(app: Any, widget: Any) -> list[str]:
     """The rows of `widget` as the terminal shows them (the compositor's lines, cropped)."""
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     region = widget.region
     return ["".join(seg.text for seg in strips[y].crop(region.x, region.right))
             for y in range(max(0, region.y), min(region.bottom, len(strips)))]
