@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from textual import events
 from textual.widgets import DataTable, Input, OptionList
-from textual.widgets._footer import FooterKey
 
 from gmscreen.campaign import open_session
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.panes import MAIN_PANES
 from gmscreen.ui.screens.keys_help import KeysHelpScreen, key_rows
 from gmscreen.ui.screens.load_error import LoadErrorScreen
+from gmscreen.ui.terminal.footer import FooterKey     # (Textual's, as the footer uses them)
 
 from _pilot import load_error_shown, press, ready
 

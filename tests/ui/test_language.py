@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import DataTable, Input
-from textual.widgets._footer import FooterKey, FooterLabel
 
 from gmscreen import i18n
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.binding_words import textual_word
 from gmscreen.ui.palette import GMScreenCommands
 from gmscreen.ui.screens.keys_help import KeysHelpScreen
+from gmscreen.ui.terminal.footer import FooterKey, FooterLabel     # (Textual's, as the footer uses them)
 
 from _pilot import press, ready
 

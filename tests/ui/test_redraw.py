@@ -19,9 +19,9 @@ from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.widgets import Input
-from textual.widgets._footer import FooterKey
 
 from gmscreen.ui import GMScreenApp
+from gmscreen.ui.terminal.footer import FooterKey     # (Textual's, as the footer uses them)
 from gmscreen.ui.terminal.wire import join_runs, render_from_first_cell
 
 from _pilot import press, ready
