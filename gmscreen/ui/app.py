@@ -11,9 +11,10 @@ log is read after the first frame without ever holding a key.
 from __future__ import annotations
 
 import gc
+from collections import deque
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from textual import events
 from textual.app import App, ComposeResult, InvalidThemeError
@@ -44,13 +45,25 @@ from .status import StatusLine
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes, next_theme
 from .terminal.bindings import bindings_of
 from .terminal.footer import QuietFooter
+from .terminal.toasts import SteadyToasts, keep_toast_rack
 
 if TYPE_CHECKING:
     from textual.timer import Timer
+    from textual.filter import LineFilter
+    from textual.notifications import SeverityLevel
 
     from .widgets.tray.dice_tray import DiceTray
 
 MAX_NOTICES = 4            # load problems shown one by one; past that, the first ones and a count
+KEPT_NOTICES = 200         # `GMScreenApp.notices`: the last ones said
+
+
+class Notice(NamedTuple):
+    """A notice the screen gave (a toast), as it was said."""
+
+    message: str
+    severity: str
+    title: str = ""
 
 # Tab / shift+tab walk the panes in this order.
 PANE_CYCLE = MAIN_PANES + ("dice-tray",)
@@ -77,7 +90,7 @@ Screen.-wide.-tall #panes { layout: grid; grid-size: 2 2; grid-columns: 3fr 2fr;
 Screen.-wide.-tall #panes > .pane { display: block; }
 Screen.-wide.-tall #dice-tray { height: 9; }
 
-/* The toasts' rack is kept placed, invisible while empty (see `_keep_toast_rack`), and only as
+/* The toasts' rack is kept placed, invisible while empty (`terminal.toasts`), and only as
    wide as its toasts (the right half): as it grows and shrinks, the rows it spans are sent again. */
 ToastRack { min-height: 1; width: 50%; offset-x: 50%; }
 ToastRack Toast { max-width: 100%; }
@@ -138,7 +151,7 @@ class MainScreen(SteadyScreen):
             self.update_classes(self.size_classes(self.app, width, height), animate=False)
 
 
-class GMScreenApp(SessionKeeper, CampaignHost):
+class GMScreenApp(SteadyToasts, SessionKeeper, CampaignHost):
     """The app: `GMScreenApp(path)` (None: the last campaign, or a copy of the MIR sample)."""
 
     TITLE = "gmscreen"
@@ -176,6 +189,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                  config: Config | None = None, resume_gc: bool = False, language: str | None = None,
                  environment: bool = False) -> None:
         super().__init__(None)
+        self.notices: deque[Notice] = deque(maxlen=KEPT_NOTICES)    # what `notify` said, oldest first
         self._resume_gc = resume_gc                # `run` paused the collector for the start
         self.config = config if config is not None else Config.load()
         # --lang, else config.toml's `language`, else (`environment`: the command line's run) the
@@ -214,7 +228,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self._theme_set_early = True
         if ascii:
             self.add_class("-ascii")
-            self._filters.append(AsciiGlyphs())       # every glyph drawn, in ASCII (gmscreen.ui.glyphs)
+            self._ascii_glyphs = AsciiGlyphs()       # every glyph drawn, in ASCII (`get_line_filters`)
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
         self._keymap_checked = False
@@ -247,10 +261,19 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             self.config.remember_theme(asked, save=False)
             self._config_changed = True         # saved in a thread once the app runs
 
+    _ascii_glyphs: AsciiGlyphs | None = None
+    _mounted = False                # on_mount has run
+    _first_frame_out = False        # on_ready has run: the first frame is on screen
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then (`--ascii`) every glyph drawn in ASCII (gmscreen.ui.glyphs)."""
+        filters = super().get_line_filters()
+        return filters if self._ascii_glyphs is None else [*filters, self._ascii_glyphs]
+
     def refresh_css(self, animate: bool = True) -> None:
         if self._theme_set_early:
             self._theme_set_early = False
-            if not self._is_mounted:           # the theme chosen in __init__: already in the variables
+            if not self._mounted:              # the theme chosen in __init__: already in the variables
                 return
         super().refresh_css(animate)
 
@@ -469,7 +492,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         return display
 
     def on_mount(self) -> None:
-        self._keep_toast_rack()
+        self._mounted = True
+        keep_toast_rack(self)
         from .terminal.repaint import forget_stale_repaints
 
         forget_stale_repaints(self.screen)
@@ -516,6 +540,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     async def on_ready(self) -> None:
         """The first frame is on screen: what start-up built lives all session, so it is moved
         out of the collector's sight (gc.freeze) before collection resumes."""
+        self._first_frame_out = True
         if self._resume_gc:
             self._resume_gc = False
             gc.freeze()
@@ -697,7 +722,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         self.show_status()
         self.refresh_bindings()
         self.config.remember_campaign(self.path, save=False)
-        if self._dom_ready:
+        if self._first_frame_out:
             self.save_config()
         else:
             self._config_to_save = True     # after the first frame: its thread would share the interpreter
@@ -720,7 +745,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if not session.rolls_loaded:
             # The roll log grows all campaign long: read it once the first frame is out (a
             # thread started before it would hold the interpreter lock while the frame is drawn).
-            if self._dom_ready:
+            if self._first_frame_out:
                 self._load_rolls(session)
             else:
                 self._rolls_to_load = session
@@ -838,22 +863,12 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
     # ------------------------------------------------------------ notices
 
-    def _refresh_notifications(self) -> None:
-        super()._refresh_notifications()
-        self.call_later(self._keep_toast_rack)        # after Textual's `ToastRack.show`
-
-    def _keep_toast_rack(self) -> None:
-        """Textual shows the notices' rack only while it holds one; its coming and going shifts
-        the painting order of every widget beside it, and the whole screen is sent again for
-        each toast shown and each one gone. Kept placed (one invisible row), only toasts move."""
-        from textual.css.query import NoMatches
-        from textual.widgets._toast import ToastRack
-
-        try:
-            rack = self.screen.get_child_by_type(ToastRack)
-        except (NoMatches, Exception):
-            return
-        rack.display = True
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Textual's toast, and the notice kept in `notices` (the last `KEPT_NOTICES`, toasts
+        gone or not: what the screen told the GM, for the tests and whoever asks)."""
+        self.notices.append(Notice(message, severity, title))
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # ------------------------------------------------------------ status
 

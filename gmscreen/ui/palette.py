@@ -12,12 +12,9 @@ import unicodedata
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, cast
 
-from rich.align import Align
-from rich.text import Text
 from textual.binding import Binding
-from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandList, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
-from textual.widgets.option_list import Option
 
 from gmscreen import i18n
 from gmscreen.i18n import N_, _
@@ -28,6 +25,7 @@ from .binding_words import describe, textual_word
 from .host import SCREEN_GROUP
 from .palette_words import SEARCH_WORDS
 from .sanitize import clean
+from .terminal.palette import SpokenCommandPalette
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -213,7 +211,7 @@ class GMScreenCommands(Provider):
                 yield Hit(score, display, command.callback, text=command.title, help=command.help)
 
 
-class Palette(CommandPalette):
+class Palette(SpokenCommandPalette):
     """Textual's palette, its own words in the language spoken."""
 
     # Textual's own keys and words, through `action_page`.
@@ -237,21 +235,6 @@ class Palette(CommandPalette):
                 self.call_after_refresh(self.action_page, direction, tries + 1)
             return
         (hits.action_page_down if direction > 0 else hits.action_page_up)()
-
-    def _start_no_matches_countdown(self, search_value: str) -> None:
-        """Textual's, with "No matches found" translated."""
-        self._stop_no_matches_countdown()
-
-        def show_no_matches() -> None:
-            if search_value:
-                self.query_one(CommandList).add_option(Option(
-                    Align.center(Text(_("No matches found"), style="not bold")), disabled=True,
-                    id=self._NO_MATCHES))
-                self._list_visible = True
-            else:
-                self._list_visible = False
-
-        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
 
 
 async def _run_action(app: PaletteHost, action: str, node: Any) -> None:

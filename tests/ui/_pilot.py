@@ -75,6 +75,17 @@ def burst(app: Any, *keys: str) -> None:
         app._driver.send_message(event)
 
 
+def suggestion_of(line: Any) -> str:
+    """The inline suggestion an Input shows after its value (Textual keeps it private)."""
+    return line._suggestion
+
+
+def screen_strips(app: Any) -> list[Any]:
+    """The screen's rows as the terminal shows them, as Textual's compositor draws them (with
+    `screen_text`, the one place the tests read it: Textual has no public way)."""
+    return app.screen._compositor.render_strips()
+
+
 def screen_text(app: Any) -> list[str]:
     """The screen as the GM reads it: one string per row, dialogs over what they cover."""
     import io

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from textual import events
 from textual.widgets import DataTable, Input, OptionList
-from textual.widgets._footer import FooterKey
 
 from gmscreen.campaign import open_session
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.panes import MAIN_PANES
 from gmscreen.ui.screens.keys_help import KeysHelpScreen, key_rows
 from gmscreen.ui.screens.load_error import LoadErrorScreen
+from gmscreen.ui.terminal.footer import FooterKey     # (Textual's, as the footer uses them)
 
 from _pilot import load_error_shown, press, ready
 
@@ -71,7 +71,7 @@ async def test_broken_config_is_reported_and_never_overwritten(campaign_file, pr
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test(notifications=True) as pilot:
         await ready(app, pilot)
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in app.notices]
         assert any(str(private_dirs["config"] / "config.toml") in m and "le fichier est laissé tel quel" in m
                    for m in messages)
         assert app.theme == "gmscreen-dark"
@@ -145,7 +145,7 @@ async def test_locked_campaign_opens_read_only_and_says_so(campaign_file) -> Non
             await ready(app, pilot)
             assert app.session.read_only and not app.writable
             assert "LECTURE SEULE" in str(app.status.render())
-            assert any("lecture seule" in n.message for n in app._notifications)
+            assert any("lecture seule" in n.message for n in app.notices)
             name = app.session.campaign.characters[0].name
             assert app.change("rename", lambda b: b.set(("characters", 0, "name"), "Zed")) is False
             assert app.session.campaign.characters[0].name == name
@@ -170,7 +170,7 @@ async def test_undo_redo_keys_and_last_change_in_the_status_line(campaign_file) 
         shown = str(app.status.render())
         assert "↶ Renommer" not in shown                # nothing left to undo...
         assert "annulé : Renommer [b]X[/b]" in shown      # ...and what was undone said there (no toast)
-        assert not any("Renommer" in n.message for n in app._notifications)
+        assert not any("Renommer" in n.message for n in app.notices)
         await press(pilot, "ctrl+y")
         assert campaign.characters[0].name == "Nouvel [nom]"
         assert "rétabli : Renommer [b]X[/b]" in str(app.status.render())
@@ -274,7 +274,7 @@ async def test_many_load_warnings_make_a_few_notices_and_a_count(campaign_file) 
         await ready(app, pilot)
         from gmscreen.ui.sanitize import clean
 
-        notices = [n.message for n in app._notifications]
+        notices = [n.message for n in app.notices]
         assert len(session_warnings := app.session.warnings) >= 6
         control = [m for m in notices if m in {clean(str(p)) for p in session_warnings}]
         assert len(control) == 3 and len(notices) <= 5

@@ -11,12 +11,12 @@ from typing import Any
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.roster_dialogs import ConditionScreen
 
-from _pilot import press, ready
+from _pilot import press, ready, screen_strips
 
 
 def on_screen(app: Any, widget: Any) -> str:
     """The row(s) of `widget` as the terminal shows them (the compositor's lines, cropped)."""
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     region = widget.region
     return "\n".join("".join(seg.text for seg in strips[y].crop(region.x, region.right))
                      for y in range(max(0, region.y), min(region.bottom, len(strips))))

@@ -21,7 +21,7 @@ from gmscreen.ui import GMScreenApp
 from gmscreen.ui.widgets.log.roll_log import RollLog
 from gmscreen.ui.widgets.tray.dice_tray import DiceTray, GrammarHelp
 
-from _pilot import GM_COLOURS, press, ready
+from _pilot import GM_COLOURS, press, ready, screen_strips
 
 
 def _seed_with_prompt(campaign, line: str, want_prompt: bool = True) -> int:
@@ -358,7 +358,7 @@ def test_the_tray_variant_only_styles_what_the_renderer_says() -> None:
 
 def on_screen(app: Any, widget: Any) -> list[str]:
     """The rows of `widget` as the terminal shows them (the compositor's lines, cropped)."""
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     region = widget.region
     return ["".join(seg.text for seg in strips[y].crop(region.x, region.right))
             for y in range(max(0, region.y), min(region.bottom, len(strips)))]
@@ -832,7 +832,7 @@ async def test_undo_waits_while_an_impulsion_choice_is_pending(campaign_file) ->
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert tray.flow is not None and app.session.campaign.revision == revision
-        assert any("un jet attend un choix" in n.message for n in app._notifications)
+        assert any("un jet attend un choix" in n.message for n in app.notices)
         await pilot.press("g")                                  # keep: the roll is logged
         await pilot.pause()
         assert tray.flow is None and len(app.session.rolls) == 1

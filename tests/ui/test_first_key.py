@@ -3,7 +3,7 @@ before the line is read (the grammar loaded, the odds priced), and its suggestio
 
 from __future__ import annotations
 
-from _pilot import ready
+from _pilot import ready, suggestion_of
 from textual.app import App
 
 from gmscreen.ui import GMScreenApp
@@ -38,10 +38,10 @@ async def test_the_first_keys_echo_goes_out_before_its_line_is_read(campaign_fil
             await pilot.pause(0.01)
         assert read_after[0] is True                  # the frame with "a" came first
         for _ in range(50):
-            if tray.line._suggestion:
+            if suggestion_of(tray.line):
                 break
             await pilot.pause(0.01)
-        assert tray.line._suggestion.casefold() == "alexis"     # then its suggestion
+        assert suggestion_of(tray.line).casefold() == "alexis"     # then its suggestion
         await pilot.press("l")
         assert tray.line.value == "al" and read_after[-1] is False     # later keys: read in their own turn
 

@@ -68,7 +68,7 @@ async def test_save_now_from_the_palette_writes_the_campaign(campaign_file, monk
         await press(pilot, "enter")
         assert await until(app, pilot, lambda: not app.session.dirty)
         assert path.read_bytes() != before
-        assert any(n.message.startswith("saving ") for n in app._notifications)
+        assert any(n.message.startswith("saving ") for n in app.notices)
 
 
 def footer_line(app: Any) -> str:

@@ -41,7 +41,7 @@ async def test_a_deep_journal_entry_is_set_aside_and_a_deep_roll_log_opens_read_
             if app.session.rolls_loaded:
                 break
         assert app.session.read_only and app.session.rolls_loaded
-        assert any("mir.journal.toml.damaged" in n.message for n in app._notifications)
+        assert any("mir.journal.toml.damaged" in n.message for n in app.notices)
         await pilot.press("q")
     aside = path.with_name("mir.journal.toml.damaged")         # never applied in part, kept whole
     assert aside.read_text().endswith(f"label = {DEEP}\n") and not journal_path(path).exists()
@@ -56,6 +56,6 @@ async def test_a_wrong_typed_journal_is_set_aside_and_the_saved_campaign_shown(c
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await ready(app, pilot)
         assert not app.session.read_only and app.session.campaign.session == 3
-        assert any("mir.journal.toml.damaged" in n.message for n in app._notifications)
+        assert any("mir.journal.toml.damaged" in n.message for n in app.notices)
         await pilot.press("q")
     assert path.read_bytes() == before

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import DataTable, Input
-from textual.widgets._footer import FooterKey, FooterLabel
 
 from gmscreen import i18n
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.binding_words import textual_word
 from gmscreen.ui.palette import GMScreenCommands
 from gmscreen.ui.screens.keys_help import KeysHelpScreen
+from gmscreen.ui.terminal.footer import FooterKey, FooterLabel     # (Textual's, as the footer uses them)
 
 from _pilot import press, ready
 
@@ -75,7 +75,7 @@ async def test_the_screen_in_english(campaign_file, english) -> None:
         assert not isinstance(app.screen, CommandPalette)
         app.undo()
         await pilot.pause()
-        assert any(n.message == "nothing to undo" for n in app._notifications)
+        assert any(n.message == "nothing to undo" for n in app.notices)
         assert "session 3" in str(app.status.render())
 
 
@@ -103,7 +103,7 @@ async def test_the_screen_in_french(campaign_file) -> None:
         await press(pilot, "escape")
         app.undo()
         await pilot.pause()
-        assert any(n.message == "rien à annuler" for n in app._notifications)
+        assert any(n.message == "rien à annuler" for n in app.notices)
 
 
 async def test_every_key_in_the_help_is_translated(campaign_file) -> None:
@@ -164,7 +164,7 @@ async def test_config_language_is_honoured_and_a_bad_one_said_once(campaign_file
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await ready(app, pilot)
-        said = [n.message for n in app._notifications if "language" in n.message]
+        said = [n.message for n in app.notices if "language" in n.message]
         assert len(said) == 1 and "« fr » ou « en »" in said[0] and "'de'" in said[0]
         assert i18n.language() == "fr"
 

@@ -25,7 +25,7 @@ async def test_entries_out_of_range_are_said_and_left_out_not_a_crash(campaign_f
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await ready(app, pilot)
         assert await until(app, pilot, lambda: app.session.rolls.indexed)
-        said = [n.message for n in app._notifications if "attendu un entier de 1 à 1\u202f000\u202f000" in n.message]
+        said = [n.message for n in app.notices if "attendu un entier de 1 à 1\u202f000\u202f000" in n.message]
         text = rolls_path(path).read_text("utf-8")
         lines = [text.count("\n", 0, text.index(f"seq = {k + 1}\n")) for k in (1, 598)]     # their [[roll]] lines
         words = ("session : attendu un entier de 1 à 1\u202f000\u202f000, reçu 100000000000… (31 chiffres) : "

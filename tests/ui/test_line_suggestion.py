@@ -5,7 +5,7 @@ and accents do not matter ("elo" → Éloquence); → (or End) takes the suggest
 from __future__ import annotations
 
 import pytest
-from _pilot import press, ready, until
+from _pilot import press, ready, suggestion_of, until
 
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.widgets.tray.line_completion import rest_of
@@ -14,8 +14,8 @@ from gmscreen.ui.widgets.tray.line_completion import rest_of
 async def _suggested(app, pilot, *keys: str) -> str:
     await press(pilot, "slash", *keys)
     line = app.pane("dice-tray").line
-    await until(app, pilot, lambda: bool(line._suggestion))
-    return line._suggestion
+    await until(app, pilot, lambda: bool(suggestion_of(line)))
+    return suggestion_of(line)
 
 
 @pytest.mark.parametrize(("system", "keys", "suggestion", "who"), [

@@ -59,7 +59,7 @@ async def until(pilot, condition, seconds: float) -> float:
 
 
 def notified(app, words: str) -> bool:
-    return any(words in n.message for n in app._notifications)
+    return any(words in n.message for n in app.notices)
 
 
 @pytest.mark.usefixtures("english")

@@ -10,14 +10,14 @@ import pytest
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.config import Config
 
-from _pilot import press, ready
+from _pilot import press, ready, screen_strips
 
 RARE = "6d12 sd2 = 12 12 12 12 12 12"          # the best six d12: 1 / 12**6, under 0,01 %
 PLAIN = "6d12 sd2 = 1 5 4 6 11 12"             # three successes: nothing to say
 
 
 def on_screen(app, widget) -> str:
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     region = widget.region
     return "\n".join("".join(seg.text for seg in strips[y].crop(region.x, region.right))
                      for y in range(max(0, region.y), min(region.bottom, len(strips))))

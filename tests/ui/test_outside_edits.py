@@ -63,7 +63,7 @@ async def hand_edit_seen(app, pilot, path, old: str, new: str) -> bytes:
 
 def notified(app, words: str, severity: str | None = None) -> bool:
     """A notification saying `words` (of that severity, when one is given) was shown."""
-    return any(words in n.message and (severity is None or n.severity == severity) for n in app._notifications)
+    return any(words in n.message and (severity is None or n.severity == severity) for n in app.notices)
 
 
 async def test_a_hand_edit_is_taken_in_refreshed_and_said(campaign_file) -> None:

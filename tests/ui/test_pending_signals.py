@@ -102,7 +102,7 @@ async def test_the_screen_logs_a_kept_roll_on_opening_and_says_so(campaign_file)
     app = GMScreenApp(path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await ready(app, pilot)
-        assert any("noté tel qu'il était" in n.message and LINE in n.message for n in app._notifications)
+        assert any("noté tel qu'il était" in n.message and LINE in n.message for n in app.notices)
         assert app.session.rolls[-1].pending == roll.id
         assert app.pane("log").row_count >= 1
         assert not pending_path(path).exists()

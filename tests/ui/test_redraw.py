@@ -19,9 +19,9 @@ from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.widgets import Input
-from textual.widgets._footer import FooterKey
 
 from gmscreen.ui import GMScreenApp
+from gmscreen.ui.terminal.footer import FooterKey     # (Textual's, as the footer uses them)
 from gmscreen.ui.terminal.wire import join_runs, render_from_first_cell
 
 from _pilot import press, ready
@@ -64,6 +64,7 @@ async def _open(app: GMScreenApp, pilot) -> Frames:
     """The campaign shown, and the screen quiet (start-up's last frames out of the count)."""
     await ready(app, pilot)
     app.clear_notifications()           # start-up's notices gone: each action's own are counted
+    app.notices.clear()
     frames = Frames(app)
     for _ in range(40):
         frames.clear()
@@ -230,7 +231,7 @@ async def test_turn_undo_redo_send_their_rows_and_the_status_line(campaign_file,
             await pilot.pause(0.4)                         # the save done, "saved" said
             assert frames.full == 0, (key, frames.updates)
             assert frames.cells <= limits[key], (key, frames.cells, frames.spans)
-        assert not app._notifications, [n.message for n in app._notifications]
+        assert not app.notices, [n.message for n in app.notices]
         assert "saving" not in str(app.status.render())
         await _drawn_as_fresh(app, pilot)
 

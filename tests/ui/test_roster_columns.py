@@ -18,7 +18,7 @@ from gmscreen.ui.widgets.roster.pane import (CONDITIONS_MIN, NAME_FLOOR, NAME_MI
                                         fit_name, plan_columns)
 from gmscreen.ui.widgets.roster.sheet import glance, glance_header, glance_legend, sheet_content
 
-from _pilot import ready
+from _pilot import ready, screen_strips
 
 SYSTEMS = tuple(gmscreen.rules.SYSTEMS)
 SIZES = ((80, 24), (120, 40))
@@ -40,7 +40,7 @@ def visible_rows(app: Any) -> tuple[RosterPane, str, dict[str, str]]:
     table = pane.table
     view = table.scrollable_content_region
     assert view.width > 0 and view.right <= pane.content_region.right
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
 
     def line(y: int) -> str:
         return "".join(segment.text for segment in strips[y].crop(view.x, view.right))

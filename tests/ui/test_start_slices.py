@@ -99,18 +99,23 @@ async def test_a_slice_steps_aside_a_few_turns_while_the_app_has_a_message_queue
     class App:
         key_gate = Gate()
         is_running = True
-        _message_queue = asyncio.Queue()
+        queue: asyncio.Queue[str] = asyncio.Queue()
 
-    App._message_queue.put_nowait("a key")
+        @property
+        def message_queue_size(self) -> int:
+            return self.queue.qsize()
+
+    app = App()
+    app.queue.put_nowait("a key")
     ran: list[int] = []
-    next_slice(App, ran.append, 1)
+    next_slice(app, ran.append, 1)
     await asyncio.sleep(start_slices.KEY_WAIT * 2)
     assert ran == []                      # stepped aside for it
-    App._message_queue.get_nowait()
+    app.queue.get_nowait()
     await asyncio.sleep(start_slices.KEY_WAIT * 3)
     assert ran == [1]
-    App._message_queue.put_nowait("a message that stays")
-    next_slice(App, ran.append, 2)
+    app.queue.put_nowait("a message that stays")
+    next_slice(app, ran.append, 2)
     await asyncio.sleep(start_slices.KEY_WAIT * (start_slices.QUEUED_WAITS + 4))
     assert ran == [1, 2]                  # not forever
 

@@ -70,7 +70,7 @@ async def test_theme_switch_is_remembered_and_broken_user_theme_reported(campaig
         await pilot.pause()
         assert app.theme == "gmscreen-dark"
         assert "table" in app.available_themes and "bad" not in app.available_themes
-        assert any("bad.toml" in n.message for n in app._notifications)
+        assert any("bad.toml" in n.message for n in app.notices)
         app.theme = "table"
         await pilot.pause()
         assert app.get_css_variables()["gm-good"]          # defaults filled for a theme without them

@@ -7,11 +7,11 @@ import pytest
 
 from gmscreen.ui import GMScreenApp
 
-from _pilot import press, ready
+from _pilot import press, ready, screen_strips
 
 
 def _shown(app, widget) -> str:
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     region = widget.region
     rows = ["".join(seg.text for seg in strips[y].crop(region.x, region.right)).strip()
             for y in range(max(0, region.y), min(region.bottom, len(strips)))]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -31,6 +31,9 @@ from .roll_list import RollList
 from .round_banner import RoundBanner
 from .style import CSS
 from .turn_order import TurnOrder
+
+if TYPE_CHECKING:
+    from textual.filter import LineFilter
 
 DEFAULT_THEME = "gmscreen-dark"
 
@@ -69,7 +72,14 @@ class PlayersApp(App):
                 break
         if ascii:
             self.add_class("-ascii")
-            self._filters.append(AsciiGlyphs())
+            self._ascii_glyphs = AsciiGlyphs()
+
+    _ascii_glyphs: AsciiGlyphs | None = None
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then (`--ascii`) every glyph drawn in ASCII."""
+        filters = super().get_line_filters()
+        return filters if self._ascii_glyphs is None else [*filters, self._ascii_glyphs]
 
     def get_driver_class(self) -> Any:
         """Textual's driver, or one that ends with its input or its browser tab (`terminal`)."""

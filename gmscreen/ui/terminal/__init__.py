@@ -10,9 +10,13 @@ package names a private Textual or Rich name; `tests/ui/test_textual_contract.py
 that each internal used here still exists with the shape assumed, so a Textual upgrade that
 moves one fails in that one test.
 
-`GMSCREEN_PLAIN_TEXTUAL=1` runs the screen on stock Textual: none of this is installed (the
-drivers, the wire, the repaint shortcuts, the key gate's queue peek, the quiet footer and
-the rest fall back to Textual's own), for a user stuck on an upgrade that broke one of them.
+`GMSCREEN_PLAIN_TEXTUAL=1` runs the screen on stock Textual, for a user stuck on an upgrade
+that broke one of these: none of Textual's private modules is imported and nothing of
+Textual's is patched or overridden (the drivers and the wire, the repaint shortcuts, the
+steady resizes, the toasts' rack, the palette's words, the odds table's sizes and the quiet
+footer fall back to Textual's own). What stays needs no private name (the key gate, the
+start slices, the exit guard, the quick switches) or has no public way at all: the choice
+prompt's keys (`bindings`), a map Textual builds once per widget.
 """
 
 from __future__ import annotations

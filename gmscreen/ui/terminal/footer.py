@@ -13,13 +13,17 @@ The bar never runs off its right end: the keys of the focused pane come in their
 shows its full words where there is room, its short ones (`short_word`) where not, and the
 keys there is no room for are left to `?`, which always shows (`fit_keys`), as do the options
 of a choice.
+
+Its keys are Textual's private `FooterKey`, `FooterLabel` and `KeyGroup` (checked by
+`tests/ui/test_textual_contract.py`); on plain Textual (`GMSCREEN_PLAIN_TEXTUAL=1`) the footer
+is Textual's own (`StockFooter`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from textual import events
@@ -27,11 +31,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
 from gmscreen.i18n import language
 
 from gmscreen.ui.binding_words import short_word, tr
+
+from . import TUNED
+
+if TUNED or TYPE_CHECKING:
+    from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
 
 # The keys a GM needs whatever has the focus (a quick roll, the next turn, undo): first on the
@@ -250,3 +258,17 @@ def _declared_order() -> Any:
 
 async def _nothing() -> None:
     """An awaitable that does nothing (a recompose found unnecessary)."""
+
+
+class StockFooter(Footer):
+    """Textual's own footer (plain Textual, `GMSCREEN_PLAIN_TEXTUAL=1`): every key as Textual
+    lays it out, its words in English."""
+
+    def relabel(self) -> None:
+        """The language changed: the bar again."""
+        if self.is_attached:
+            self.call_later(self.recompose)
+
+
+if not TUNED:
+    QuietFooter = StockFooter  # type: ignore[misc,assignment]

@@ -172,7 +172,7 @@ class KeyGate:
             if now == before and self._focus_settled():
                 # Quiet: nothing left in any queue that could still move the focus. A screen
                 # that never goes quiet (an animation ticking) is taken as settled a bit later.
-                if round_ >= _BUSY_ROUNDS or all(node._message_queue.empty() for node in nodes):
+                if round_ >= _BUSY_ROUNDS or all(node.message_queue_size == 0 for node in nodes):
                     return
             before = now
             if loop.time() >= deadline:

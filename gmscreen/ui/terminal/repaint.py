@@ -17,11 +17,13 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.screen import Screen
 
+from . import TUNED
+
 
 def forget_stale_repaints(screen: Screen[Any]) -> None:
     """After each full layout of `screen`, drop the pending repaints of the widgets it showed
-    (painted whole by that layout)."""
-    if getattr(screen, "_forgets_stale_repaints", False):
+    (painted whole by that layout). Plain Textual: they are sent."""
+    if not TUNED or getattr(screen, "_forgets_stale_repaints", False):
         return
     layout = screen._refresh_layout
 
@@ -62,7 +64,10 @@ def replace_prompts(option_list: Any, options: list[Any]) -> bool:
     """Put `options` (as for `OptionList.set_options`: Options, None for a divider) into
     `option_list` in place when only their one-line texts change, sending only the cells of
     each line from the first that differs (a table of odds losing its chances: the end of each
-    row, not the table). False, nothing done, when the list's shape changes."""
+    row, not the table). False, nothing done, when the list's shape changes (or on plain
+    Textual)."""
+    if not TUNED:
+        return False
     shaped: list[Any] = []
     for option in options:
         if option is None:
@@ -108,7 +113,11 @@ def replace_prompts(option_list: Any, options: list[Any]) -> bool:
 def update_lines(static: Any, content: Content, width: int) -> None:
     """`static.update(content)` sending only the lines that change, each from its first cell
     that differs (a roll's result after the last one: the same words, other dice). For a view
-    of fixed height whose lines are `content.wrap(width)`; otherwise a plain update."""
+    of fixed height whose lines are `content.wrap(width)`; otherwise (or on plain Textual) a
+    plain update."""
+    if not TUNED:
+        static.update(content)
+        return
     lines = content.wrap(width)
     before = getattr(static, "_sent_lines", None)
     if before is None and static.content in ("", None) and static.size.width == width:
@@ -142,7 +151,10 @@ def one_frame(app: Any, seconds: float = ONE_FRAME_SECONDS) -> None:
     """Hold the screen's updates a moment, then send them as one frame. Each widget asks for
     its repaint when its own queue is idle: a pane switch restyles the tables (focus), then
     the panes (their borders lit), then the footer, and the screen sent the tables, then the
-    panes with the tables inside them again. (`App.delay_update` would send the whole screen.)"""
+    panes with the tables inside them again. (`App.delay_update` would send the whole screen.)
+    Plain Textual: each goes as it comes."""
+    if not TUNED:
+        return
     screen = app.screen
     app._begin_batch()
 

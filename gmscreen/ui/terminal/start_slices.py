@@ -39,8 +39,7 @@ def next_slice(app: Any, callback: Callable[..., Any], *args: Any) -> None:
             if gate is not None and gate.busy:
                 loop.call_later(KEY_WAIT, run, waited)
                 return
-            queue = getattr(app, "_message_queue", None)
-            if waited < QUEUED_WAITS and queue is not None and queue.qsize():
+            if waited < QUEUED_WAITS and getattr(app, "message_queue_size", None):
                 loop.call_later(KEY_WAIT, run, waited + 1)
                 return
         callback(*args)

@@ -18,19 +18,22 @@ from typing import Any
 from textual import events
 from textual.screen import ModalScreen, Screen, ScreenResultType
 
+from . import TUNED
+
 
 class SteadyResize:
     """Mixin placed before `Screen`: a Resize whose size is no longer the terminal's is laid
-    out at the terminal's size instead."""
+    out at the terminal's size instead (plain Textual: Textual's own)."""
 
-    async def _on_resize(self, event: events.Resize) -> None:
-        size = self.app.size  # type: ignore[attr-defined]
-        if event.size == size:
-            return                          # Screen._on_resize, next in the MRO, handles it
-        event.prevent_default()             # not Screen._on_resize with the stale size...
-        event.stop()
-        base: Any = super()
-        await base._on_resize(events.Resize(size, size))   # ...but with the current one
+    if TUNED:
+        async def _on_resize(self, event: events.Resize) -> None:
+            size = self.app.size  # type: ignore[attr-defined]
+            if event.size == size:
+                return                          # Screen._on_resize, next in the MRO, handles it
+            event.prevent_default()             # not Screen._on_resize with the stale size...
+            event.stop()
+            base: Any = super()
+            await base._on_resize(events.Resize(size, size))   # ...but with the current one
 
 
 class SteadyScreen(SteadyResize, Screen[ScreenResultType]):

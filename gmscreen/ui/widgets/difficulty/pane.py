@@ -25,6 +25,7 @@ from gmscreen.rules import RequestError, System
 from gmscreen.play import chances
 from gmscreen.play.tables import table_for
 from gmscreen.ui.host import CampaignView
+from gmscreen.ui.terminal.option_list import SteadyOptionList
 from gmscreen.ui.terminal.repaint import replace_prompts
 from gmscreen.ui.sanitize import clean, literal
 
@@ -41,36 +42,10 @@ def chance_text(chance: float | None) -> str:
     return percent(chance)
 
 
-class _Rows(OptionList):
+class _Rows(SteadyOptionList):
     """The table itself; Enter chooses the highlighted row."""
 
     BINDINGS = [Binding("enter", "select", N_("Choose"), id="difficulty.choose")]
-
-    _laid_out: tuple | None = None
-
-    def _size_updated(self, size: Any, virtual_size: Any, container_size: Any, layout: bool = True) -> bool:
-        """Textual's ScrollView compares the container size it is given with one it computes
-        otherwise, so every layout of the screen (a status line updated) redrew the scrollbar
-        and sent it down the wire: nothing changed, nothing is redrawn."""
-        sizes = (size, virtual_size, container_size)
-        if sizes == self._laid_out:
-            return False
-        self._laid_out = sizes
-        return super()._size_updated(size, virtual_size, container_size, layout)
-
-    _lines_width: int | None = None
-
-    def _update_lines(self) -> None:
-        super()._update_lines()
-        if self._line_cache.lines:
-            self._lines_width = self.scrollable_content_region.width
-
-    def _on_resize(self) -> None:
-        """Its lines measured at this width already (its first showing: by the frame that laid
-        it out): not measured and sent again."""
-        if self._lines_width is not None and self._lines_width == self.scrollable_content_region.width:
-            return
-        super()._on_resize()
 
 
 class DifficultyPane(CampaignView, Widget, can_focus=False):

@@ -421,7 +421,7 @@ class DiceTray(CampaignView, Widget):
         self.line_read_once = True
         self._reparse(self.line.value)
         if self.line.suggester is not None and self.line.value:
-            self.line.run_worker(self.line.suggester._get_suggestion(self.line, self.line.value))
+            self.line.run_worker(LineSuggester.ask(self.line, self.line.value))
 
     def show_grammar(self) -> None:
         from gmscreen.rules.registry import system_ids

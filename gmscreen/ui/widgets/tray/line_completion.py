@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from textual.suggester import Suggester
+from textual.suggester import Suggester, SuggestionReady
 
 if TYPE_CHECKING:
+    from textual.widgets import Input
+
     from gmscreen.play.quickroll import Completion
 
 
@@ -35,6 +37,17 @@ class LineSuggester(Suggester):
         typed = value[completion.start:]
         rest = rest_of(completion.candidates[0], typed)
         return None if rest is None else value[:completion.start] + typed + rest
+
+    @staticmethod
+    async def ask(line: "Input", value: str) -> None:
+        """`line`'s suggestion for `value`, asked now (the line asks for one itself only when
+        its value changes), and given to it as its own suggester gives it."""
+        suggester = line.suggester
+        if suggester is None:
+            return
+        suggestion = await suggester.get_suggestion(value if suggester.case_sensitive else value.casefold())
+        if suggestion is not None:
+            line.post_message(SuggestionReady(value, suggestion))
 
 
 def rest_of(choice: str, typed: str) -> str | None:
