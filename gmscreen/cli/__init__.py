@@ -75,23 +75,9 @@ def _subcommand_help() -> str:
         gap = " " * max(30 - len(usage), 1) if len(usage) < 30 else "  "
         lines.append(f"  {usage}{gap}{_(what)}")
     lines.append("")
-    lines.append(_("--lang fr|en before the subcommand chooses the language (else config.toml's language, "
-                   "then LANG, then French)."))
+    lines.append(_("--lang fr|en, anywhere on the command line, chooses the language (else config.toml's "
+                   "language, then LANG, then French; the screen asks once when none says)."))
     return "\n".join(lines) + "\n"
-
-
-# argparse's own words, which it looks up by their English text through its module's `_`:
-# `main` points that at our catalog, so its errors and the -h line speak the language chosen
-# ("usage:" and "options:" stay as they are).
-_ARGPARSE_WORDS = (
-    N_("show this help message and exit"), N_("show program's version number and exit"),
-    N_("unrecognized arguments: %s"), N_("the following arguments are required: %s"),
-    N_("argument %(argument_name)s: %(message)s"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
-    N_("expected one argument"), N_("expected at most one argument"), N_("expected at least one argument"),
-    N_("invalid %(type)s value: %(value)r"), N_("ambiguous option: %(option)s could match %(matches)s"),
-    N_("not allowed with argument %s"), N_("ignored explicit argument %r"),
-    N_("one of the arguments %s is required"), N_("positional arguments"),
-)
 
 
 # ---------------------------------------------------------------- entry point
@@ -111,7 +97,6 @@ def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
             error_line(str(err))
         return EXIT_USAGE
     i18n.choose(option, None if option else _configured_language())
-    argparse._ = _          # argparse's own messages through the catalog (see _ARGPARSE_WORDS)
     commands: dict[str, Callable[[list[str]], int]] = {
         "systems": _cmd_systems,
         "resolve": _cmd_resolve,
@@ -149,15 +134,16 @@ def _say_describe_failures(command: str) -> None:
 
 
 def _lang_option(args: list[str]) -> tuple[str | None, list[str]]:
-    """`--lang fr|en` (or `--lang=en`) before the subcommand, or anywhere on the screen's own
-    command line: the language asked for, and the arguments without it."""
+    """`--lang fr|en` (or `--lang=en`) anywhere on the command line, before or after the
+    subcommand (up to a `--`): the language asked for (the last one given), and the arguments
+    without it."""
     chosen: str | None = None
     rest: list[str] = []
     i = 0
     while i < len(args):
         arg = args[i]
-        if arg == "--" or (not rest and arg in SUBCOMMANDS):
-            rest.extend(args[i:])       # a subcommand's own arguments are its own
+        if arg == "--":
+            rest.extend(args[i:])       # what follows `--` is text, never an option
             break
         if arg == "--lang" or arg.startswith("--lang="):
             if arg == "--lang" and i + 1 >= len(args):
@@ -551,11 +537,11 @@ def _pick_system(token: str, prog: str) -> System:
 
 def _general_help(prog: str, mode: str) -> str:
     lines = [
-        f"usage: {prog} SYSTEM [--kind KIND] [--FIELD VALUE ...]"
+        _("usage: ") + f"{prog} SYSTEM [--kind KIND] [--FIELD VALUE ...]"
         + (" [--seed N] [--json] [--campaign FILE --who NAME]" if mode == "roll" else " [--json]"),
     ]
     if mode == "odds":
-        lines.append(f"       {prog} FILE|-   " + _("(a resolve request; its dice fields are left out)"))
+        lines.append(" " * len(_("usage: ")) + f"{prog} FILE|-   " + _("(a resolve request; its dice fields are left out)"))
     lines.append("")
     lines.append(_("One test from flags, human output; --json prints the outcome mapping.")
                  if mode == "roll" else _("Exact probability of each outcome of a test (no dice)."))
@@ -890,10 +876,7 @@ def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = Fals
     system = parser.add_argument("--system", metavar="ID")
     parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
     parser.add_argument("--theme", metavar="NAME", help=_("theme to use (remembered)"))
-    parser.add_argument("--lang", choices=i18n.LANGUAGES,     # read (and taken out) by main()
-                        help=_("language of the screen and messages (else config.toml, then LANG, then fr)"))
-    parser.add_argument("--version", action="version", version=f"gmscreen {__version__}",
-                        help=_("show program's version number and exit"))
+    parser.add_argument("--version", action="version", version=f"gmscreen {__version__}")
     if argv and _looks_like_a_command(argv[0]):
         raise CliError(_unknown_command(argv[0]))
     ns = parser.parse_args(argv)

@@ -15,6 +15,8 @@ from gmscreen.i18n import _
 from gmscreen.rules import SYSTEMS
 from gmscreen.rules._base import Kind, System
 
+from .argwords import Worded, reworded
+
 EXIT_USAGE = 2
 
 
@@ -22,11 +24,12 @@ class CliError(Exception):
     """A usage or input error: its text is the single line printed on stderr."""
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line (no usage dump) and exit status 2."""
+class Parser(Worded):
+    """argparse in the language spoken (`argwords`), that reports a usage error as one line
+    (no usage dump) and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise CliError(f"{self.prog}: {message}")
+        raise CliError(f"{self.prog}: {reworded(message)}")
 
 
 class LateHelp(Parser):

@@ -8,7 +8,6 @@ vectors, and tests that pass at once. The templates are `gmscreen/skeleton/`.
 
 from __future__ import annotations
 
-import argparse
 import keyword
 import sys
 from importlib.resources import files
@@ -17,6 +16,8 @@ from string import Template
 
 from gmscreen.i18n import _
 
+from .argwords import Worded, reworded
+
 PROG = "gmscreen game"
 
 
@@ -24,9 +25,9 @@ class _Usage(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(Worded):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise _Usage(f"{self.prog}: {message}")
+        raise _Usage(f"{self.prog}: {reworded(message)}")
 
 
 def _layout(ident: str) -> dict[str, str]:

@@ -38,8 +38,6 @@ def cmd_players(argv: list[str]) -> int:
     parser.add_argument("campaign", metavar="CAMPAIGN.toml")
     parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
     parser.add_argument("--theme", metavar="NAME", help=_("theme to use"))
-    parser.add_argument("--lang", choices=i18n.LANGUAGES,
-                        help=_("language of the screen and messages (else config.toml, then LANG, then fr)"))
     ns = parser.parse_args(argv)
     path = _existing_campaign(parser.prog, ns.campaign)
     from gmscreen.campaign.errors import CampaignError
