@@ -182,6 +182,9 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             i18n.choose(language, self.config.language)
             if config is None and i18n.language() != spoken:
                 self.config = Config.load(self.config.path)      # its problems in the language chosen
+        # Chosen nowhere (LANG=C on a server): the first screen asks once (`language_question`).
+        self.asks_language = (environment and language is None and self.config.language is None
+                              and not self.config.broken and i18n.from_environment() is None)
         self._stop_listening: Any = None           # `i18n.on_change` subscription, while mounted
         self.ascii = ascii
         self.path: Path | None = Path(path) if path is not None else None
@@ -730,6 +733,11 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     def _show_ready(self) -> None:
         """The campaign is on screen: focus its pane, then let the keys typed meanwhile in."""
         self._focus_pane(self.current_pane)
+        if self.asks_language:
+            from .screens.language_question import ask_language
+
+            self.asks_language = False
+            ask_language(self)
         self.call_later(self.key_gate.set_open, True)
 
     def _load_rolls(self, session: Any) -> None:
