@@ -63,7 +63,7 @@ def test_argparse_errors_in_french(tmp_path: Path, capsys, monkeypatch) -> None:
     assert_one_line_error(*run(capsys, "validate", "--lang", "fr"),
                           "gmscreen validate: arguments obligatoires manquants : CAMPAIGN.toml")
     assert_one_line_error(*run(capsys, "export", "c.toml", "--session", "x", "--lang", "fr"),
-                          "gmscreen export: --session: valeur int invalide : 'x'")
+                          "gmscreen export: --session: attendu un entier, reçu 'x'")
     assert_one_line_error(*run(capsys, "roll", "mir", "--pool", "--lang", "fr"),
                           "gmscreen roll mir: --pool: attendu une valeur")
     assert_one_line_error(*run(capsys, "systems", "--bogus", "--lang", "fr"),
@@ -73,6 +73,9 @@ def test_argparse_errors_in_french(tmp_path: Path, capsys, monkeypatch) -> None:
     assert status == 2 and "choix invalide : 'zz' (parmi 'new')" in err
     assert_one_line_error(*run(capsys, "validate"),
                           "gmscreen validate: the following arguments are required: CAMPAIGN.toml")
+    # The system's own refusal, too (Python gives the C library's English whatever the language).
+    assert_one_line_error(*run(capsys, "validate", "none.toml", "--lang", "fr"), "fichier ou dossier introuvable")
+    assert_one_line_error(*run(capsys, "validate", "none.toml"), "no such file or directory")
 
 
 def test_argparse_itself_is_left_as_it_was(capsys) -> None:

@@ -22,7 +22,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any, Sequence
 
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import N_, _, os_reason
 from gmscreen.rules.records import record
 
 from . import _toml
@@ -145,7 +145,7 @@ def read_pending(path: str | Path) -> PendingRoll | None:
         return None
     except OSError as exc:
         raise CampaignError([Problem(name, "", _("cannot read the pending roll: {reason}").format(
-            reason=exc.strerror or exc))]) from None
+            reason=os_reason(exc)))]) from None
     if len(data) > MAX_BYTES:
         raise CampaignError([Problem(name, "", _("larger than {count} bytes: expected one pending roll").format(
             count=MAX_BYTES))])

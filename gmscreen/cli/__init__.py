@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from gmscreen import __version__, i18n
-from gmscreen.i18n import N_, _, ngettext
+from gmscreen.i18n import N_, _, ngettext, os_reason, pgettext
 from gmscreen.rules import SYSTEMS, RequestError, get_system, odds, resolve
 from gmscreen.rules._base import FieldSpec, Kind, System
 
@@ -296,7 +296,7 @@ def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
         raise CliError(_("{prog}: {name}: permission denied").format(prog=prog, name=name)) from None
     except OSError as err:
         raise CliError(_("{prog}: {name}: cannot read: {reason}").format(prog=prog, name=name,
-                                                                        reason=err.strerror or err)) from None
+                                                                        reason=os_reason(err))) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -697,7 +697,7 @@ class _CampaignErrors:
         if isinstance(err, CampaignLocked):
             raise CliError(f"{self.prog}: --campaign: {err}") from None
         if isinstance(err, OSError):
-            raise CliError(f"{self.prog}: --campaign: {self.path}: {err.strerror or err}") from None
+            raise CliError(f"{self.prog}: --campaign: {self.path}: {os_reason(err)}") from None
         return False
 
 
@@ -787,8 +787,36 @@ def _odds_lines(system: System, kind: Kind, request: Mapping[str, Any], probs: M
     if "chance" in probs and "outcome" in probs:
         lines.append("  " + _("chance of success: {chance}").format(chance=_pct(probs["chance"])))
     if probs.get("policy"):
-        lines.append("  " + _("policy: {policy}").format(policy=probs["policy"]))
+        lines.append("  " + _("policy: {policy}").format(policy=_policy_words(str(probs["policy"]))))
     return lines
+
+
+# The way of playing the rules priced (their odds' "policy", English in the JSON), as a person
+# reads it: "actor: providence; opponent: no providence". A choice's own id ("best", the value
+# of --policy) and a policy no catalog knows (a third-party game's) are shown as they are.
+_POLICY_WORDS = frozenset(("providence", "no providence", "parry", "no parry",   # (msgctxt "odds policy")
+                           "no reroll (no Impulsion point to spend)"))
+_REROLLS = re.compile(r"reroll while failing, at most (\d+) rerolls?")
+_SIDES = ("actor", "opponent")
+
+
+def _policy_words(policy: str) -> str:
+    def one(text: str) -> str:
+        rerolls = _REROLLS.fullmatch(text)
+        if rerolls:
+            n = int(rerolls.group(1))
+            return ngettext("reroll while failing, at most {n} reroll", "reroll while failing, at most {n} rerolls",
+                            n).format(n=n)
+        return pgettext("odds policy", text) if text in _POLICY_WORDS else text
+
+    parts = []
+    for part in policy.split("; "):
+        side, colon, rest = part.partition(": ")
+        if colon and side in _SIDES:
+            parts.append(_("{side}: {policy}").format(side=pgettext("request side", side), policy=one(rest)))
+        else:
+            parts.append(one(part))
+    return _("; ").join(parts)
 
 
 # ---------------------------------------------------------------- campaign commands

@@ -38,6 +38,9 @@ MESSAGES = (
     N_("one of the arguments %s is required"), N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
     N_("unexpected option string: %s"),
 )
+# "invalid int value: 'x'" (type=int) as gmscreen's own flags say it.
+INVALID_VALUE = "invalid %(type)s value: %(value)r"
+INTEGER_EXPECTED = N_("expected an integer, got %(value)r")
 # argparse's one plural: "expected 2 arguments" (nargs=N).
 PLURAL = ("expected %s argument", "expected %s arguments")
 
@@ -94,6 +97,8 @@ def reworded(message: str) -> str:
         if values is not None:
             if "message" in values:
                 values["message"] = reworded(values["message"])
+            if template == INVALID_VALUE and values["type"] == "int":
+                template = INTEGER_EXPECTED
             return _fill(_(template), values)
     for template in PLURAL:
         values = _read(template, message)

@@ -11,7 +11,7 @@ import unicodedata
 from functools import cache
 from typing import Any, Callable, Mapping
 
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 from gmscreen.rules import SYSTEMS
 from gmscreen.rules._base import Kind, System
 
@@ -82,7 +82,7 @@ def campaign_call(prog: str, call: Callable[[], int]) -> int:
     except BrokenPipeError:
         raise                               # the reader of the output left: not a file's problem
     except OSError as err:
-        raise CliError(f"{prog}: {getattr(err, 'filename', None) or ''}: {err.strerror or err}") from None
+        raise CliError(f"{prog}: {getattr(err, 'filename', None) or ''}: {os_reason(err)}") from None
 
 
 def roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:

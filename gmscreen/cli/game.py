@@ -73,7 +73,7 @@ def _bad_id(ident: str) -> bool:
 
 def cmd_game(argv: list[str]) -> int:
     parser = _Parser(prog=PROG, description=_("Write a ready package skeleton for a new game."))
-    sub = parser.add_subparsers(dest="action", required=True)
+    sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     new = sub.add_parser("new", prog=f"{PROG} new", help=_("a package skeleton for game ID"))
     new.add_argument("id", metavar="ID", help=_("the game's id: lowercase letters, digits and _"))
     new.add_argument("--dir", metavar="DIR", help=_("the folder to write (default: ./ID-game)"))

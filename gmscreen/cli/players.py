@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gmscreen import i18n
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 from gmscreen.ui.web import guard
 
 from .common import CliError, Parser
@@ -137,7 +137,7 @@ def cmd_serve(argv: list[str]) -> int:
     try:
         server.serve()
     except OSError as err:
-        raise CliError(f"{parser.prog}: {ns.host}:{ns.port}: {err.strerror or err}") from None
+        raise CliError(f"{parser.prog}: {ns.host}:{ns.port}: {os_reason(err)}") from None
     return 0
 
 

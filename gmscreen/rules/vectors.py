@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 
 from . import get_system, resolve
 from ._base import RequestError
@@ -47,7 +47,7 @@ def load(path: str | Path) -> dict[str, Any]:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
     except OSError as error:
-        raise VectorFileError(_("{file}: cannot read it: {error}").format(file=path, error=error.strerror)) from None
+        raise VectorFileError(_("{file}: cannot read it: {error}").format(file=path, error=os_reason(error))) from None
     except tomllib.TOMLDecodeError as error:
         raise VectorFileError(_("{file}: not TOML: {error}").format(file=path, error=error)) from None
     cases, invalid = data.get("case", []), data.get("invalid", [])
