@@ -45,12 +45,13 @@ def game_words() -> set[str]:
 
 
 def typed_words(args: list[str]) -> set[str]:
-    """What the person typed (values echoed in an error) and the campaign's own words (the
-    names a logged roll shows)."""
+    """What the person typed (values echoed in an error) and the campaign's own words (its
+    name, notes and characters, as a roll or the export shows them)."""
     from gmscreen.campaign import load_campaign
 
     campaign = load_campaign(sample_path("mir"))
-    texts = [*args, *(c.name for c in campaign.characters)]
+    texts = [*args, campaign.name, campaign.notes, *(c.name for c in campaign.characters),
+             *(c.notes for c in campaign.characters)]
     return {w.casefold() for text in texts for w in WORD.findall(text)}
 
 
@@ -93,6 +94,8 @@ OUTPUTS = [
     ["odds", "magisphere", "--stat", "3", "--skill", "2", "--threshold", "12"],
     ["validate", "mir.toml"],
     ["line", "mir.toml", "loriane eloquence sd3", "--seed", "4"],
+    ["turn", "mir.toml", "next"], ["export", "mir.toml"], ["recap", "mir.toml"],
+    ["new", "x.toml", "--system", "eclats"],
 ]
 ERRORS = [
     ["validate"], ["systems", "--bogus"], ["roll", "mir", "--pool", "x"], ["roll", "mir", "--pool"],
