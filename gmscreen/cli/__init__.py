@@ -48,7 +48,7 @@ SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "track", "v
                "players", "serve", "vectors", "game")
 
 # The subcommand list under `gmscreen --help`: (usage, what it does), translated when shown.
-_SUBCOMMAND_HELP = (
+_SUBCOMMAND_HELP: tuple[tuple[str, str], ...] = (
     ("systems", N_("list the systems: id, game, dice")),
     ("roll SYSTEM [--kind K] ...", N_("one test from flags (--dice 1,5,12 for physical dice)")),
     ("odds SYSTEM [--kind K] ...", N_("exact probability of each outcome (or odds FILE|-)")),
@@ -300,13 +300,13 @@ def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
+        bad_line = data.count(b"\n", 0, err.start) + 1
         raise CliError(_("{prog}: {name}:{line}: not UTF-8 text, expected a TOML file").format(
-            prog=prog, name=name, line=line)) from None
+            prog=prog, name=name, line=bad_line)) from None
     if path.suffix.lower() == ".json":
         return _parse_json(text, name, prog), name, text
     try:
-        data = safeload.loads_toml(text, max_depth=safeload.MAX_REQUEST_DEPTH)
+        request = safeload.loads_toml(text, max_depth=safeload.MAX_REQUEST_DEPTH)
     except safeload.DeepValue as err:
         line = _key_line(text, str(err.path[0])) if err.path else None
         where = f"{name}:{line}" if line else name
@@ -317,7 +317,7 @@ def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
             raise CliError(_("{prog}: {where}: invalid TOML: {syntax}").format(prog=prog, where=where,
                                                                                 syntax=err.syntax)) from None
         raise CliError(f"{prog}: {where}: {err.message}; {_(_REQUEST_SHAPE)}") from None
-    return data, name, text
+    return request, name, text
 
 
 _REQUEST_SHAPE = N_("expected a request table (system, kind and its fields: numbers, text, lists of dice)")
@@ -331,6 +331,7 @@ def _read_stdin(name: str, prog: str, limit: int) -> str:
         raise CliError(_("{prog}: {name}: standard input is closed; expected a JSON object").format(
             prog=prog, name=name))
     stream = getattr(sys.stdin, "buffer", None)
+    text = ""
     try:
         if stream is not None:
             raw = stream.read(limit + 1)
@@ -684,7 +685,7 @@ class _CampaignErrors:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind, err, tb) -> bool:
+    def __exit__(self, kind: object, err: BaseException | None, tb: object) -> None:
         from gmscreen.campaign.errors import CampaignError, CampaignLocked
 
         if isinstance(err, CampaignError):
@@ -698,7 +699,7 @@ class _CampaignErrors:
             raise CliError(f"{self.prog}: --campaign: {err}") from None
         if isinstance(err, OSError):
             raise CliError(f"{self.prog}: --campaign: {self.path}: {os_reason(err)}") from None
-        return False
+        return None                     # any other exception goes on
 
 
 def _check_campaign(path: str, system_id: str, prog: str) -> None:
@@ -717,10 +718,9 @@ def _record(path: str, who: str, argv: list[str], request: dict, result: dict, s
     """Append the roll to the campaign's log; a hidden roll is logged GM-only."""
     from gmscreen.campaign import commands
 
-    extra = {"gm_only": True} if result.get("hidden") else {}
     with _CampaignErrors(prog, path):
         commands.append_roll(path, who=who, line=_roll_line(argv), request=request, result=result, seed=seed,
-                             **extra)
+                             gm_only=bool(result.get("hidden")))
 
 
 def _odds_from_file(source: str, rest: list[str]) -> int:
@@ -732,7 +732,8 @@ def _odds_from_file(source: str, rest: list[str]) -> int:
     system = kind = None
     if isinstance(request.get("system"), str) and request["system"] in SYSTEMS:
         system = SYSTEMS[request["system"]]
-        kind = system.kinds.get(request.get("kind")) if isinstance(request.get("kind"), str) else None
+        kind_name = request.get("kind")
+        kind = system.kinds.get(kind_name) if isinstance(kind_name, str) else None
     if kind is not None:
         request = {k: v for k, v in request.items() if k not in kind.dice_fields}
     try:
@@ -947,7 +948,7 @@ def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = Fals
         raise CliError(f"gmscreen: {first}{more}") from None
     except CampaignLocked as err:
         raise CliError(f"gmscreen: {err}") from None
-    return status if isinstance(status, int) else 0
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover - `python -m gmscreen.cli`

@@ -108,23 +108,31 @@ def reworded(message: str) -> str:
     return message
 
 
-@cache
+class _WordedHelp(argparse.HelpFormatter):
+    """The formatter's own words from the catalog: "usage: " and the colon after a heading."""
+
+    def _format_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                      groups: Iterable[argparse._MutuallyExclusiveGroup], prefix: str | None) -> str:
+        return super()._format_usage(usage, actions, groups, _(USAGE) if prefix is None else prefix)
+
+    def start_section(self, heading: str | None) -> None:
+        if heading:                 # argparse writes "heading:"; French wants "heading :"
+            worded = _(HEADING).format(heading=heading)
+            heading = worded[:-1] if worded.endswith(":") else worded
+        super().start_section(heading)
+
+
+_FORMATTERS: dict[type[argparse.HelpFormatter], type[argparse.HelpFormatter]] = {}
+
+
 def _worded_formatter(base: type[argparse.HelpFormatter]) -> type[argparse.HelpFormatter]:
-    """`base` with its "usage: " and the colon after each heading from the catalog."""
-
-    class WordedFormatter(base):  # type: ignore[valid-type, misc]   (a class made for each base)
-        def _format_usage(self, usage: str | None, actions: Iterable[argparse.Action],
-                          groups: Iterable[argparse._MutuallyExclusiveGroup], prefix: str | None) -> str:
-            return super()._format_usage(usage, actions, groups, _(USAGE) if prefix is None else prefix)
-
-        def start_section(self, heading: str | None) -> None:
-            if heading:                 # argparse writes "heading:"; French wants "heading :"
-                worded = _(HEADING).format(heading=heading)
-                heading = worded[:-1] if worded.endswith(":") else worded
-            super().start_section(heading)
-
-    WordedFormatter.__name__ = WordedFormatter.__qualname__ = f"Worded{base.__name__}"
-    return WordedFormatter
+    """`base` (HelpFormatter, RawDescriptionHelpFormatter…) with our words before its own."""
+    if issubclass(base, _WordedHelp):
+        return base
+    made = _FORMATTERS.get(base)
+    if made is None:
+        made = _FORMATTERS[base] = type(f"Worded{base.__name__}", (_WordedHelp, base), {})
+    return made
 
 
 class Worded(argparse.ArgumentParser):
@@ -153,4 +161,7 @@ class Worded(argparse.ArgumentParser):
         return super().add_subparsers(**kwargs)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        return _worded_formatter(self.formatter_class)(prog=self.prog)
+        base = self.formatter_class
+        if isinstance(base, type) and issubclass(base, argparse.HelpFormatter):
+            return _worded_formatter(base)(prog=self.prog)
+        return super()._get_formatter()

@@ -73,9 +73,8 @@ def campaign_call(prog: str, call: Callable[[], int]) -> int:
     try:
         return call()
     except CampaignError as err:
-        problems = err.problems
-        for problem in problems or [err]:
-            error_line(f"{prog}: {problem}")
+        for line in [str(problem) for problem in err.problems] or [str(err)]:
+            error_line(f"{prog}: {line}")
         return EXIT_USAGE
     except CampaignLocked as err:
         raise CliError(f"{prog}: {err}") from None
