@@ -76,3 +76,29 @@ async def test_nothing_asked_when_a_language_was_chosen(campaign_file, private_d
         await ready(app, pilot)
         assert not isinstance(app.screen, LanguageQuestion)
         assert i18n.language() == ("en" if chosen == "environment" else "fr")
+
+
+async def test_the_question_s_words_come_from_the_catalog(campaign_file) -> None:
+    """In the pseudo-language every word of the question is marked (key names aside)."""
+    import re
+
+    from textual.widgets import OptionList, Static
+
+    from gmscreen.ui.screens.language_question import ask_language
+
+    i18n.set_language(i18n.PSEUDO)
+    letters = set(i18n.pseudo("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")[1:-1])
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        ask_language(app)
+        assert await until(app, pilot, lambda: isinstance(app.screen, LanguageQuestion) and app.screen.query(OptionList))
+        question = app.screen
+        texts = [str(widget.render()) for widget in question.query(Static)]
+        choices = question.query_one(OptionList)
+        texts += [str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)]
+        words = [w for text in texts for w in re.findall(r"[^\W\d_]{2,}", text)]
+        assert len(words) > 10
+        assert [w for w in words if not letters & set(w) and w != "ctrl"] == []
+        await press(pilot, "e")
+        assert i18n.language() == "en" and not isinstance(app.screen, LanguageQuestion)
