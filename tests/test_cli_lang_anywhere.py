@@ -76,6 +76,16 @@ def test_argparse_errors_in_french(tmp_path: Path, capsys, monkeypatch) -> None:
     # The system's own refusal, too (Python gives the C library's English whatever the language).
     assert_one_line_error(*run(capsys, "validate", "none.toml", "--lang", "fr"), "fichier ou dossier introuvable")
     assert_one_line_error(*run(capsys, "validate", "none.toml"), "no such file or directory")
+    # And the TOML and JSON parsers' (English whatever the language, like argparse's).
+    (tmp_path / "typo.toml").write_text("a = \n", encoding="utf-8")
+    (tmp_path / "typo.json").write_text('{"system": ', encoding="utf-8")
+    assert_one_line_error(*run(capsys, "resolve", "typo.toml", "--lang", "fr"),
+                          "typo.toml: TOML invalide : valeur invalide (ligne 1, colonne 5)")
+    assert_one_line_error(*run(capsys, "resolve", "typo.json", "--lang", "fr"),
+                          "typo.json:1: JSON invalide : valeur attendue (ligne 1, colonne 12)")
+    assert_one_line_error(*run(capsys, "resolve", "typo.toml"), "invalid TOML: Invalid value (at line 1, column 5)")
+    assert run(capsys, "validate", "typo.toml", "--lang", "fr")[2] == \
+        "typo.toml:1: TOML invalide : valeur invalide (colonne 5)\n"
 
 
 def test_argparse_itself_is_left_as_it_was(capsys) -> None:

@@ -74,10 +74,12 @@ def foreign_words(text: str, allowed: set[str]) -> list[str]:
 @pytest.fixture
 def pseudo(monkeypatch, tmp_path: Path):
     """The command in the pseudo-language (it chooses its language itself: made to choose it),
-    in a folder holding a copy of the MIR sample."""
+    in a folder holding a copy of the MIR sample and two files with a typo."""
     monkeypatch.setattr(cli.i18n, "choose", lambda *args, **kwargs: i18n.set_language(i18n.PSEUDO))
     monkeypatch.chdir(tmp_path)
     shutil.copyfile(sample_path("mir"), tmp_path / "mir.toml")
+    (tmp_path / "typo.toml").write_text('name = "x"\nsystem = mir\n', encoding="utf-8")     # the parsers' words
+    (tmp_path / "typo.json").write_text('{"system": ', encoding="utf-8")
 
 
 HELPS = [["--help"], *[[command, "--help"] for command in cli.SUBCOMMANDS],
@@ -101,6 +103,7 @@ ERRORS = [
     ["validate"], ["systems", "--bogus"], ["roll", "mir", "--pool", "x"], ["roll", "mir", "--pool"],
     ["export", "mir.toml", "--session", "x"], ["turn", "mir.toml", "sideways"], ["game", "zz"],
     ["roll", "mir", "--kind", "zz"], ["validate", "none.toml"], ["open", "mir.toml"], ["--lang", "de", "systems"],
+    ["validate", "typo.toml"], ["resolve", "typo.toml"], ["resolve", "typo.json"], ["odds", "typo.json"],
 ]
 
 

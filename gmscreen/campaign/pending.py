@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gmscreen.i18n import N_, _, os_reason
+from gmscreen.i18n.parsers import toml_error
 from gmscreen.rules.records import record
 
 from . import _toml
@@ -156,7 +157,7 @@ def read_pending(path: str | Path) -> PendingRoll | None:
             offset=exc.start))]) from None
     except tomllib.TOMLDecodeError as exc:
         raise CampaignError([Problem(name, "", _("not valid TOML ({reason}): expected one pending roll").format(
-            reason=exc))]) from None
+            reason=toml_error(exc)))]) from None
     except RecursionError:
         raise CampaignError([Problem(name, "", _("nested too deeply: expected one pending roll"))]) from None
     except ValueError as exc:           # a number of more digits than Python reads

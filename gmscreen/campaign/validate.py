@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, TypeGuard
 
 from gmscreen.i18n import N_, _, os_reason
+from gmscreen.i18n.parsers import toml_message
 from gmscreen.rules import get_system, registry
 from gmscreen.rules.errors import type_key
 
@@ -502,7 +503,7 @@ class _Checker:
             where = _syntax_where().search(message)
             line = None
             if where:
-                message = message[: where.start()]
+                message = toml_message(message[: where.start()])
                 if where.group(1):
                     line = int(where.group(1))
                     message += " " + _("(column {column})").format(column=where.group(2))

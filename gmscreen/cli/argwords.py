@@ -11,12 +11,11 @@ id and values (`reworded`) and said again from our catalog. The message ids are 
 from __future__ import annotations
 
 import argparse
-import re
-from functools import cache
 from typing import Any, Iterable
 
 from gmscreen import i18n
 from gmscreen.i18n import N_, _, ngettext
+from gmscreen.i18n.reread import fill, read
 
 USAGE = N_("usage: ")
 POSITIONALS = N_("positional arguments")
@@ -44,64 +43,20 @@ INTEGER_EXPECTED = N_("expected an integer, got %(value)r")
 # argparse's one plural: "expected 2 arguments" (nargs=N).
 PLURAL = ("expected %s argument", "expected %s arguments")
 
-_FIELD = re.compile(r"%\((\w+)\)[sr]|%[srd]")
-
-
-def _fields(template: str) -> list[str]:
-    """The names of a printf template's fields, in order ("0", "1"… for the bare ones)."""
-    names, bare = [], 0
-    for match in _FIELD.finditer(template):
-        if match.group(1):
-            names.append(match.group(1))
-        else:
-            names.append(str(bare))
-            bare += 1
-    return names
-
-
-@cache
-def _pattern(template: str) -> re.Pattern[str]:
-    """A regular expression that reads `template`'s values back out of the text it made."""
-    parts, at = [], 0
-    for index, match in enumerate(_FIELD.finditer(template)):
-        parts.append(re.escape(template[at:match.start()]))
-        parts.append(f"(?P<f{index}>.+?)")
-        at = match.end()
-    parts.append(re.escape(template[at:]))
-    return re.compile("".join(parts), re.DOTALL)
-
-
-def _fill(template: str, values: dict[str, str]) -> str:
-    """`template` with each field replaced by the text read for it (already formatted)."""
-    bare = iter(range(len(values) + 1))
-
-    def value(match: re.Match[str]) -> str:
-        name = match.group(1) if match.group(1) else str(next(bare))
-        return values.get(name, match.group())
-
-    return _FIELD.sub(value, template)
-
-
-def _read(template: str, text: str) -> dict[str, str] | None:
-    match = _pattern(template).fullmatch(text)
-    if match is None:
-        return None
-    return {name: match.group(f"f{i}") for i, name in enumerate(_fields(template))}
-
 
 def reworded(message: str) -> str:
     """An error as argparse wrote it (English), in the language spoken; a message that is
     not argparse's (one of ours, already translated) comes back as it is."""
     for template in MESSAGES:
-        values = _read(template, message)
+        values = read(template, message)
         if values is not None:
             if "message" in values:
                 values["message"] = reworded(values["message"])
             if template == INVALID_VALUE and values["type"] == "int":
                 template = INTEGER_EXPECTED
-            return _fill(_(template), values)
+            return fill(_(template), values)
     for template in PLURAL:
-        values = _read(template, message)
+        values = read(template, message)
         if values is not None and values["0"].isdigit():
             n = int(values["0"])
             return ngettext("expected %s argument", "expected %s arguments", n) % n

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from gmscreen.i18n import _, os_reason
+from gmscreen.i18n.parsers import toml_error
 
 from . import get_system, resolve
 from ._base import RequestError
@@ -49,7 +50,7 @@ def load(path: str | Path) -> dict[str, Any]:
     except OSError as error:
         raise VectorFileError(_("{file}: cannot read it: {error}").format(file=path, error=os_reason(error))) from None
     except tomllib.TOMLDecodeError as error:
-        raise VectorFileError(_("{file}: not TOML: {error}").format(file=path, error=error)) from None
+        raise VectorFileError(_("{file}: not TOML: {error}").format(file=path, error=toml_error(error))) from None
     cases, invalid = data.get("case", []), data.get("invalid", [])
     if not isinstance(cases, list) or not isinstance(invalid, list) or not (cases or invalid):
         raise VectorFileError(_("{file}: no [[case]] nor [[invalid]] entry").format(file=path))
