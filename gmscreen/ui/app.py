@@ -27,7 +27,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from gmscreen import i18n
-from gmscreen.i18n import N_, _, ngettext
+from gmscreen.i18n import N_, _, ngettext, os_reason
 
 from .config import Config, first_run_campaign
 from .disk_watch import DISK_CHECK_SECONDS, DiskWatch
@@ -570,7 +570,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         try:
             return first_run_campaign()
         except OSError as exc:
-            self.warn(_("cannot copy the sample campaign: {problem}").format(problem=exc.strerror or exc), "error")
+            self.warn(_("cannot copy the sample campaign: {problem}").format(problem=os_reason(exc)), "error")
             self.action_open_campaign()
             return None
 
@@ -658,7 +658,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             problems = [str(p) for p in error.problems] or [str(error)]
         elif isinstance(error, OSError):
             problems = [str(Problem(str(path), "", _("cannot open: {problem}").format(
-                problem=error.strerror or error)))]
+                problem=os_reason(error))))]
         else:
             problems = [_("{path}: cannot open: {problem}").format(path=path,
                                                                  problem=f"{type(error).__name__}: {error}")]
