@@ -1,7 +1,8 @@
 """The `gmscreen` command: the screen, or one subcommand (systems, resolve, roll, odds, ...).
 
 A package: this module dispatches; `common` holds what every command shares (`CliError`,
-`Parser`, `campaign_call`, `dump`, `roll_lines`); `table` (line, turn, recap) and `players`
+`Parser`, `campaign_call`, `dump`, `roll_lines`); `argwords` says argparse's own words (usage:,
+its headings and errors) from the catalog; `--lang` is read here wherever it is; `table` (line, turn, recap) and `players`
 (players, serve) are loaded lazily through `COMMANDS`. To add a subcommand, add one entry to
 `COMMANDS` and `_SUBCOMMAND_HELP` and one module importing its helpers from `common`.
 

@@ -13,7 +13,10 @@ with it, the campaign its problems, the table its notices, the screen and the CL
     _("Undo: {what}").format(what=label)
 
 The language is chosen once (`choose`: --lang, then config.toml, then the environment, then
-French) and may change live (`set_language`; `on_change` callbacks redraw what was shown).
+French; the screen asks when none of them says) and may change live (`set_language`;
+`on_change` callbacks redraw what was shown). What other code writes in English whatever the
+language is said from the catalog too: the system's refusals (`os_reason`), the TOML and JSON
+parsers' errors (`parsers`), argparse's words (`gmscreen.cli.argwords`), all through `reread`.
 The game's own vocabulary (skills, Voies, difficulty labels, names the GM typed) is never
 passed through `_`: it stays as the rules and the campaign write it.
 """
