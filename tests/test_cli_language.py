@@ -1,5 +1,4 @@
-"""The command line in the language chosen: --lang before the subcommand (or on the screen's
-command line), else config.toml's `language`, else the environment, else French. Its help,
+"""The command line in the language chosen: --lang (anywhere, see test_cli_lang_anywhere), else config.toml's `language`, else the environment, else French. Its help,
 output and errors in English and in French; the game's words stay as the rules write them."""
 
 from __future__ import annotations

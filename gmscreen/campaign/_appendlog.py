@@ -24,7 +24,7 @@ from dataclasses import KW_ONLY, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import N_, _, os_reason
 from gmscreen.rules.records import record
 
 from . import safeload
@@ -404,14 +404,14 @@ def stream_scan(path: str | Path, names: tuple[str, ...], convert: Convert, *, w
         return
     except OSError as exc:
         raise CampaignError([Problem(file, "", _("cannot read the {file}: {reason}").format(
-            file=_(called), reason=exc.strerror or exc))]) from None
+            file=_(called), reason=os_reason(exc)))]) from None
     try:
         size = os.fstat(fd).st_size
         check_size(file, size, expected)
         yield from _pieces(fd, size, file, names, convert, what)
     except OSError as exc:
         raise CampaignError([Problem(file, "", _("cannot read the {file}: {reason}").format(
-            file=_(called), reason=exc.strerror or exc))]) from None
+            file=_(called), reason=os_reason(exc)))]) from None
     finally:
         os.close(fd)
 
@@ -528,7 +528,7 @@ def read_whole(path: Path, names: tuple[str, ...], convert: Convert, *, what: st
         return None
     except OSError as exc:
         raise CampaignError([Problem(str(path), "", _("cannot read the {file}: {reason}").format(
-            file=_(called), reason=exc.strerror or exc))])
+            file=_(called), reason=os_reason(exc)))])
     except (safeload.LoadError, MemoryError) as exc:
         why = exc.message if isinstance(exc, safeload.LoadError) else parse_problem(exc)
         raise CampaignError([Problem(str(path), "", f"{why}: {_(expected)}")]) from None

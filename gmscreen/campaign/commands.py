@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, TextIO
 
-from gmscreen.i18n import _, ngettext
+from gmscreen.i18n import _, ngettext, os_reason
 
 from .errors import CampaignError, Problem
 from .export import markdown_pieces
@@ -126,7 +126,7 @@ def cmd_export(path: str | Path, out: str | Path | None = None, *, reveal_all: b
     try:
         write_atomic(target, _encoded(first, pieces), backup=False)
     except OSError as exc:
-        print(_("{file}: cannot write: {reason}").format(file=target, reason=exc.strerror or exc), file=err)
+        print(_("{file}: cannot write: {reason}").format(file=target, reason=os_reason(exc)), file=err)
         return 2
     return 0
 
@@ -179,7 +179,7 @@ def cmd_new(path: str | Path, system: str, name: str | None = None, *, out: Text
         print(_("{file}: already exists: nothing written").format(file=path), file=err)
         return 2
     except (OSError, CampaignError) as exc:
-        message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        message = os_reason(exc)
         print(_("{file}: cannot create: {reason}").format(file=path, reason=message), file=err)
         return 2
     try:
@@ -207,7 +207,7 @@ def append_roll(path: str | Path, *, who: str, line: str, request: Mapping[str, 
                                    line=line, request=request, result=result, gm_only=gm_only, seed=seed)
     except OSError as exc:
         raise CampaignError([Problem(str(rolls_path(path)), "", _("cannot record the roll: {reason}").format(
-            reason=exc.strerror or exc))]) \
+            reason=os_reason(exc)))]) \
             from None
     _print_problems(warnings, err)
     return rec

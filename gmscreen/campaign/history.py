@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Sequence
 
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 
 from ._appendlog import beside, file_header
 from .errors import Problem
@@ -46,7 +46,7 @@ def keep(campaign_path: str | Path, entries: Sequence[JournalEntry], path: Path 
             os.close(fd)
     except OSError as exc:
         return Problem(str(path), "", _("saved, but the change history could not be written: {reason}").format(
-            reason=exc.strerror or exc), None, True)
+            reason=os_reason(exc)), None, True)
     return None
 
 

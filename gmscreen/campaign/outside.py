@@ -19,7 +19,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 from gmscreen.rules.records import record
 
 from ..rules import RequestError, get_system
@@ -117,7 +117,7 @@ def refused_version(path: Path, why: OSError) -> OutsideVersion:
         target = os.readlink(path) if os.path.islink(path) else ""
     except OSError:
         signature, target = None, ""
-    reason = why.strerror or str(why)
+    reason = os_reason(why)
     return OutsideVersion(Stamp(signature, f"refused:{target}"), None, refused=reason,
                           problems=[Problem(str(path), "", reason)])
 

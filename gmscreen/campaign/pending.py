@@ -22,7 +22,8 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any, Sequence
 
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import N_, _, os_reason
+from gmscreen.i18n.parsers import toml_error
 from gmscreen.rules.records import record
 
 from . import _toml
@@ -145,7 +146,7 @@ def read_pending(path: str | Path) -> PendingRoll | None:
         return None
     except OSError as exc:
         raise CampaignError([Problem(name, "", _("cannot read the pending roll: {reason}").format(
-            reason=exc.strerror or exc))]) from None
+            reason=os_reason(exc)))]) from None
     if len(data) > MAX_BYTES:
         raise CampaignError([Problem(name, "", _("larger than {count} bytes: expected one pending roll").format(
             count=MAX_BYTES))])
@@ -156,7 +157,7 @@ def read_pending(path: str | Path) -> PendingRoll | None:
             offset=exc.start))]) from None
     except tomllib.TOMLDecodeError as exc:
         raise CampaignError([Problem(name, "", _("not valid TOML ({reason}): expected one pending roll").format(
-            reason=exc))]) from None
+            reason=toml_error(exc)))]) from None
     except RecursionError:
         raise CampaignError([Problem(name, "", _("nested too deeply: expected one pending roll"))]) from None
     except ValueError as exc:           # a number of more digits than Python reads

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 
 from ._appendlog import EntryError, Scan, format_line, scan
 from .errors import CampaignError, Problem
@@ -99,7 +99,7 @@ def head_warnings(path: str | Path) -> list[Problem]:
         return []
     except OSError as exc:
         raise CampaignError([Problem(str(path), "", _("cannot read the {file}: {reason}").format(
-            file=_("roll log"), reason=exc.strerror or exc))]) from None
+            file=_("roll log"), reason=os_reason(exc)))]) from None
     try:
         head = os.pread(fd, min(os.fstat(fd).st_size, 4096), 0)
     finally:

@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import N_, _, os_reason
 
 from . import _toml
 from ._appendlog import (AppendFile, EntryError, Scan, beside, check_size, file_header, format_line,
@@ -241,7 +241,7 @@ class RollLog:
             return None
         except OSError as exc:
             raise CampaignError([Problem(str(self.path), "", _("cannot read the {file}: {reason}").format(
-                file=_("roll log"), reason=exc.strerror or exc))]) from None
+                file=_("roll log"), reason=os_reason(exc)))]) from None
 
     def _check_head(self, fd: int, size: int) -> None:
         """The header's format checked from the file's first entry alone (a read from the end)."""

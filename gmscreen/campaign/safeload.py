@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from gmscreen.i18n import N_, _
+from gmscreen.i18n.parsers import json_message, toml_error
 
 MiB = 1024 * 1024
 MAX_REQUEST_BYTES = 4 * MiB          # a resolve request is a few lines
@@ -119,11 +120,13 @@ def long_number_line(text: str) -> int | None:
 
 
 def loads_toml(text: str, *, max_depth: int | None = None) -> dict[str, Any]:
-    """tomllib.loads, with every failure a LoadError (syntax errors keep tomllib's words)."""
+    """tomllib.loads, with every failure a LoadError (a syntax error in tomllib's words, said in
+    the language spoken: `gmscreen.i18n.parsers`)."""
     try:
         return _parse(tomllib.loads, text, max_depth)
     except tomllib.TOMLDecodeError as exc:
-        raise LoadError(_("not valid TOML: {reason}").format(reason=exc), syntax=str(exc)) from None
+        reason = toml_error(exc)
+        raise LoadError(_("not valid TOML: {reason}").format(reason=reason), syntax=reason) from None
 
 
 def loads_json(text: str, *, max_depth: int | None = None) -> Any:
@@ -134,7 +137,7 @@ def loads_json(text: str, *, max_depth: int | None = None) -> Any:
         return _parse(json.loads, text, max_depth)
     except json.JSONDecodeError as exc:
         raise LoadError(_("invalid JSON: {reason} (line {line}, column {column})").format(
-            reason=exc.msg, line=exc.lineno, column=exc.colno), exc.lineno,
+            reason=json_message(exc.msg), line=exc.lineno, column=exc.colno), exc.lineno,
                         syntax=str(exc)) from None
 
 

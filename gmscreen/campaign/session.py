@@ -22,7 +22,7 @@ import threading
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 
 from ..rules import RequestError, System, get_system
 from .changes import Change, ChangeError, Op, apply_op, delete_op, get, insert_op, move_op, set_op
@@ -310,7 +310,7 @@ class CampaignSession:
             _revert(self.campaign, change.ops)
             raise CampaignError([Problem(str(self._journal.path), "", _("cannot record the change {label}: "
                                                                        "{reason}").format(
-                label=repr(change.label), reason=exc.strerror or exc))]) from None
+                label=repr(change.label), reason=os_reason(exc)))]) from None
         self.campaign.revision = revision
         self.history.append(entry)
         self.dirty = True
@@ -417,7 +417,7 @@ class CampaignSession:
             except OSError as exc:
                 raise CampaignError([Problem(str(self.files.rolls), "",
                                              _("cannot record the roll: {reason}").format(
-                                                 reason=exc.strerror or exc))]) from None
+                                                 reason=os_reason(exc)))]) from None
 
     def _record_while_loading(self, **roll: Any) -> RollRecord | None:
         """A roll made while a thread still reads a long log is appended at once, numbered from
@@ -449,7 +449,7 @@ class CampaignSession:
             except OSError as exc:
                 raise CampaignError([Problem(str(self.files.rolls), "",
                                              _("cannot record the reveal: {reason}").format(
-                                                 reason=exc.strerror or exc))]) from None
+                                                 reason=os_reason(exc)))]) from None
 
     # -- the pending roll: dice shown to the table, a choice still open (see pending.py)
 
@@ -468,7 +468,7 @@ class CampaignSession:
             write_pending(file, replace(pending, campaign=self.files.real.name, game=self.campaign.system))
         except OSError as exc:
             raise CampaignError([Problem(str(file), "", _("cannot keep the roll shown: {reason}").format(
-                reason=exc.strerror or exc))]) from None
+                reason=os_reason(exc)))]) from None
         except (TypeError, ValueError) as exc:          # a value TOML cannot hold
             raise CampaignError([Problem(str(file), "", _("cannot keep the roll shown: {reason}").format(
                 reason=exc))]) from None
@@ -485,7 +485,7 @@ class CampaignSession:
         except OSError as exc:
             # The roll carries the pending id: the next opening sees it logged and only removes it.
             self.warnings.append(Problem(str(file), "", _("cannot remove the settled roll: {reason}").format(
-                reason=exc.strerror or exc), None, True))
+                reason=os_reason(exc)), None, True))
 
     def recover_pending(self) -> RollRecord | None:
         """A roll whose dice the table saw before gmscreen stopped short (SIGKILL, power cut):
@@ -517,7 +517,7 @@ class CampaignSession:
             record = self._log_pending(pending)
         except (CampaignError, OSError) as exc:
             reason = "; ".join(p.message for p in exc.problems) if isinstance(exc, CampaignError) \
-                else (exc.strerror or str(exc))
+                else (os_reason(exc))
             self.warnings.append(Problem(str(file), "", _("the roll shown before the last stop could not be logged "
                                                           "({reason}): kept for the next opening").format(
                 reason=reason), None, True))
@@ -536,7 +536,7 @@ class CampaignSession:
         try:
             aside = pending_aside(file)
         except OSError as err:
-            kept = _("left in place ({reason})").format(reason=err.strerror or err)
+            kept = _("left in place ({reason})").format(reason=os_reason(err))
         else:
             kept = _("kept as {name}").format(name=aside.name)
         self.warnings.append(Problem(problem.file, problem.path, _("{problem}; the roll shown before the last "
@@ -680,7 +680,7 @@ class CampaignSession:
             # and will be skipped by a replay. Say so, do not fail the save.
             self.warnings.append(Problem(str(self._journal.path), "", _("saved, but the journal could not be "
                                                                         "emptied: {reason}").format(
-                reason=exc.strerror or exc), None, True))
+                reason=os_reason(exc)), None, True))
 
     def close(self) -> None:
         """Save, then release the files and the lock. Idempotent. A conflict with a version
@@ -822,14 +822,14 @@ class CampaignSession:
             return move_aside(self.files.real, "theirs")
         except OSError as exc:
             raise CampaignError([Problem(str(self.path), "", _("cannot keep it aside: {reason}").format(
-                reason=exc.strerror or exc))]) from None
+                reason=os_reason(exc)))]) from None
 
     def _aside(self, raw: bytes, kind: str) -> Path:
         try:
             return keep_aside(self.files.real, raw, kind, follow=False)
         except OSError as exc:
             raise CampaignError([Problem(str(self.path), "", f"cannot keep a copy beside it: "
-                                                             f"{exc.strerror or exc}")]) from None
+                                                             f"{os_reason(exc)}")]) from None
 
     def _adopt(self, version: OutsideVersion) -> None:
         """Their version becomes the session's: the undo history (about the old state) goes,
@@ -925,11 +925,11 @@ def open_session(path: str | Path, *, read_only: bool = False, if_locked: str = 
         except OSError as exc:
             if not isinstance(exc, SideFileRefused) and exc.errno not in (errno.EACCES, errno.EROFS, errno.EPERM):
                 raise CampaignError([Problem(str(path), "", _("cannot lock the campaign: {reason}").format(
-                    reason=exc.strerror or exc))]) \
+                    reason=os_reason(exc)))]) \
                     from None
             lock, read_only = None, True
             reason = exc.strerror if isinstance(exc, SideFileRefused) else _(
-                "cannot create {file}: {reason}").format(file=files.lock.name, reason=exc.strerror)
+                "cannot create {file}: {reason}").format(file=files.lock.name, reason=os_reason(exc))
             warnings.append(Problem(str(path), "", _("{reason}; opened read-only").format(reason=reason), None, True))
     journal: Journal | None = None
     rolls: RollLog | None = None
@@ -1004,7 +1004,7 @@ def _replay_journal(campaign: Campaign, journal: Journal, read_only: bool) -> tu
         except OSError as exc:
             outcome = "stuck"
             said = _("{problem}: none of its changes is applied, and it could not be set aside ({reason})").format(
-                problem=misfit.message, reason=exc.strerror or exc)
+                problem=misfit.message, reason=os_reason(exc))
         else:
             outcome = "aside"
             said = _("{problem}: none of its changes is applied; the journal is set aside as {name}, the campaign "

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 
-from gmscreen.i18n import _, ngettext
+from gmscreen.i18n import _, ngettext, os_reason
 from gmscreen.rules.records import record
 
 from ._appendlog import fsync_dir, real_path
@@ -60,7 +60,7 @@ def read_bytes(path: str | Path) -> bytes:
                                                  "`gmscreen new FILE --system ID`)"))]) from None
     except OSError as exc:
         raise CampaignError([Problem(name, "", _("cannot read the file: {reason}").format(
-            reason=exc.strerror or exc))]) from None
+            reason=os_reason(exc)))]) from None
 
 
 def decode_text(data: bytes, name: str) -> str:
@@ -497,7 +497,7 @@ def save_campaign(campaign: Campaign, path: str | Path, *, base: FileState | Non
         written = write_atomic(path, raw, before_replace=before_replace, follow=follow)
     except OSError as exc:
         raise CampaignError([Problem(str(path), "", _("cannot save: {reason}").format(
-            reason=exc.strerror or exc))]) from None
+            reason=os_reason(exc)))]) from None
     return FileState(Stamp(signature_of(written), digest_of(raw)), text, data,
                      base.cache if base is not None else {}, notice)
 

@@ -19,7 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, TypeGuard
 
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import N_, _, os_reason
+from gmscreen.i18n.parsers import toml_message
 from gmscreen.rules import get_system, registry
 from gmscreen.rules.errors import type_key
 
@@ -97,7 +98,7 @@ def validate_file(path: str | Path) -> list[Problem]:
         with open(path, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        return [Problem(name, "", _("cannot read the file: {reason}").format(reason=exc.strerror or exc))]
+        return [Problem(name, "", _("cannot read the file: {reason}").format(reason=os_reason(exc)))]
     if len(data) > MAX_FILE_BYTES:
         return [Problem(name, "", _too_big())]
     try:
@@ -502,7 +503,7 @@ class _Checker:
             where = _syntax_where().search(message)
             line = None
             if where:
-                message = message[: where.start()]
+                message = toml_message(message[: where.start()])
                 if where.group(1):
                     line = int(where.group(1))
                     message += " " + _("(column {column})").format(column=where.group(2))

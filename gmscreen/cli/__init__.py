@@ -1,7 +1,8 @@
 """The `gmscreen` command: the screen, or one subcommand (systems, resolve, roll, odds, ...).
 
 A package: this module dispatches; `common` holds what every command shares (`CliError`,
-`Parser`, `campaign_call`, `dump`, `roll_lines`); `table` (line, turn, recap) and `players`
+`Parser`, `campaign_call`, `dump`, `roll_lines`); `argwords` says argparse's own words (usage:,
+its headings and errors) from the catalog; `--lang` is read here wherever it is; `table` (line, turn, recap) and `players`
 (players, serve) are loaded lazily through `COMMANDS`. To add a subcommand, add one entry to
 `COMMANDS` and `_SUBCOMMAND_HELP` and one module importing its helpers from `common`.
 
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from gmscreen import __version__, i18n
-from gmscreen.i18n import N_, _, ngettext
+from gmscreen.i18n import N_, _, ngettext, os_reason, pgettext
 from gmscreen.rules import SYSTEMS, RequestError, get_system, odds, resolve
 from gmscreen.rules._base import FieldSpec, Kind, System
 
@@ -48,7 +49,7 @@ SUBCOMMANDS = ("systems", "resolve", "roll", "odds", "line", "turn", "track", "v
                "players", "serve", "vectors", "game")
 
 # The subcommand list under `gmscreen --help`: (usage, what it does), translated when shown.
-_SUBCOMMAND_HELP = (
+_SUBCOMMAND_HELP: tuple[tuple[str, str], ...] = (
     ("systems", N_("list the systems: id, game, dice")),
     ("roll SYSTEM [--kind K] ...", N_("one test from flags (--dice 1,5,12 for physical dice)")),
     ("odds SYSTEM [--kind K] ...", N_("exact probability of each outcome (or odds FILE|-)")),
@@ -75,23 +76,9 @@ def _subcommand_help() -> str:
         gap = " " * max(30 - len(usage), 1) if len(usage) < 30 else "  "
         lines.append(f"  {usage}{gap}{_(what)}")
     lines.append("")
-    lines.append(_("--lang fr|en before the subcommand chooses the language (else config.toml's language, "
-                   "then LANG, then French)."))
+    lines.append(_("--lang fr|en, anywhere on the command line, chooses the language (else config.toml's "
+                   "language, then LANG, then French; the screen asks once when none says)."))
     return "\n".join(lines) + "\n"
-
-
-# argparse's own words, which it looks up by their English text through its module's `_`:
-# `main` points that at our catalog, so its errors and the -h line speak the language chosen
-# ("usage:" and "options:" stay as they are).
-_ARGPARSE_WORDS = (
-    N_("show this help message and exit"), N_("show program's version number and exit"),
-    N_("unrecognized arguments: %s"), N_("the following arguments are required: %s"),
-    N_("argument %(argument_name)s: %(message)s"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
-    N_("expected one argument"), N_("expected at most one argument"), N_("expected at least one argument"),
-    N_("invalid %(type)s value: %(value)r"), N_("ambiguous option: %(option)s could match %(matches)s"),
-    N_("not allowed with argument %s"), N_("ignored explicit argument %r"),
-    N_("one of the arguments %s is required"), N_("positional arguments"),
-)
 
 
 # ---------------------------------------------------------------- entry point
@@ -111,7 +98,6 @@ def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
             error_line(str(err))
         return EXIT_USAGE
     i18n.choose(option, None if option else _configured_language())
-    argparse._ = _          # argparse's own messages through the catalog (see _ARGPARSE_WORDS)
     commands: dict[str, Callable[[list[str]], int]] = {
         "systems": _cmd_systems,
         "resolve": _cmd_resolve,
@@ -149,15 +135,16 @@ def _say_describe_failures(command: str) -> None:
 
 
 def _lang_option(args: list[str]) -> tuple[str | None, list[str]]:
-    """`--lang fr|en` (or `--lang=en`) before the subcommand, or anywhere on the screen's own
-    command line: the language asked for, and the arguments without it."""
+    """`--lang fr|en` (or `--lang=en`) anywhere on the command line, before or after the
+    subcommand (up to a `--`): the language asked for (the last one given), and the arguments
+    without it."""
     chosen: str | None = None
     rest: list[str] = []
     i = 0
     while i < len(args):
         arg = args[i]
-        if arg == "--" or (not rest and arg in SUBCOMMANDS):
-            rest.extend(args[i:])       # a subcommand's own arguments are its own
+        if arg == "--":
+            rest.extend(args[i:])       # what follows `--` is text, never an option
             break
         if arg == "--lang" or arg.startswith("--lang="):
             if arg == "--lang" and i + 1 >= len(args):
@@ -310,17 +297,17 @@ def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
         raise CliError(_("{prog}: {name}: permission denied").format(prog=prog, name=name)) from None
     except OSError as err:
         raise CliError(_("{prog}: {name}: cannot read: {reason}").format(prog=prog, name=name,
-                                                                        reason=err.strerror or err)) from None
+                                                                        reason=os_reason(err))) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
+        bad_line = data.count(b"\n", 0, err.start) + 1
         raise CliError(_("{prog}: {name}:{line}: not UTF-8 text, expected a TOML file").format(
-            prog=prog, name=name, line=line)) from None
+            prog=prog, name=name, line=bad_line)) from None
     if path.suffix.lower() == ".json":
         return _parse_json(text, name, prog), name, text
     try:
-        data = safeload.loads_toml(text, max_depth=safeload.MAX_REQUEST_DEPTH)
+        request = safeload.loads_toml(text, max_depth=safeload.MAX_REQUEST_DEPTH)
     except safeload.DeepValue as err:
         line = _key_line(text, str(err.path[0])) if err.path else None
         where = f"{name}:{line}" if line else name
@@ -331,7 +318,7 @@ def _read_request(source: str, prog: str) -> tuple[dict, str, str]:
             raise CliError(_("{prog}: {where}: invalid TOML: {syntax}").format(prog=prog, where=where,
                                                                                 syntax=err.syntax)) from None
         raise CliError(f"{prog}: {where}: {err.message}; {_(_REQUEST_SHAPE)}") from None
-    return data, name, text
+    return request, name, text
 
 
 _REQUEST_SHAPE = N_("expected a request table (system, kind and its fields: numbers, text, lists of dice)")
@@ -345,6 +332,7 @@ def _read_stdin(name: str, prog: str, limit: int) -> str:
         raise CliError(_("{prog}: {name}: standard input is closed; expected a JSON object").format(
             prog=prog, name=name))
     stream = getattr(sys.stdin, "buffer", None)
+    text = ""
     try:
         if stream is not None:
             raw = stream.read(limit + 1)
@@ -551,11 +539,11 @@ def _pick_system(token: str, prog: str) -> System:
 
 def _general_help(prog: str, mode: str) -> str:
     lines = [
-        f"usage: {prog} SYSTEM [--kind KIND] [--FIELD VALUE ...]"
+        _("usage: ") + f"{prog} SYSTEM [--kind KIND] [--FIELD VALUE ...]"
         + (" [--seed N] [--json] [--campaign FILE --who NAME]" if mode == "roll" else " [--json]"),
     ]
     if mode == "odds":
-        lines.append(f"       {prog} FILE|-   " + _("(a resolve request; its dice fields are left out)"))
+        lines.append(" " * len(_("usage: ")) + f"{prog} FILE|-   " + _("(a resolve request; its dice fields are left out)"))
     lines.append("")
     lines.append(_("One test from flags, human output; --json prints the outcome mapping.")
                  if mode == "roll" else _("Exact probability of each outcome of a test (no dice)."))
@@ -698,7 +686,7 @@ class _CampaignErrors:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind, err, tb) -> bool:
+    def __exit__(self, kind: object, err: BaseException | None, tb: object) -> None:
         from gmscreen.campaign.errors import CampaignError, CampaignLocked
 
         if isinstance(err, CampaignError):
@@ -711,8 +699,8 @@ class _CampaignErrors:
         if isinstance(err, CampaignLocked):
             raise CliError(f"{self.prog}: --campaign: {err}") from None
         if isinstance(err, OSError):
-            raise CliError(f"{self.prog}: --campaign: {self.path}: {err.strerror or err}") from None
-        return False
+            raise CliError(f"{self.prog}: --campaign: {self.path}: {os_reason(err)}") from None
+        return None                     # any other exception goes on
 
 
 def _check_campaign(path: str, system_id: str, prog: str) -> None:
@@ -731,10 +719,9 @@ def _record(path: str, who: str, argv: list[str], request: dict, result: dict, s
     """Append the roll to the campaign's log; a hidden roll is logged GM-only."""
     from gmscreen.campaign import commands
 
-    extra = {"gm_only": True} if result.get("hidden") else {}
     with _CampaignErrors(prog, path):
         commands.append_roll(path, who=who, line=_roll_line(argv), request=request, result=result, seed=seed,
-                             **extra)
+                             gm_only=bool(result.get("hidden")))
 
 
 def _odds_from_file(source: str, rest: list[str]) -> int:
@@ -746,7 +733,8 @@ def _odds_from_file(source: str, rest: list[str]) -> int:
     system = kind = None
     if isinstance(request.get("system"), str) and request["system"] in SYSTEMS:
         system = SYSTEMS[request["system"]]
-        kind = system.kinds.get(request.get("kind")) if isinstance(request.get("kind"), str) else None
+        kind_name = request.get("kind")
+        kind = system.kinds.get(kind_name) if isinstance(kind_name, str) else None
     if kind is not None:
         request = {k: v for k, v in request.items() if k not in kind.dice_fields}
     try:
@@ -801,8 +789,36 @@ def _odds_lines(system: System, kind: Kind, request: Mapping[str, Any], probs: M
     if "chance" in probs and "outcome" in probs:
         lines.append("  " + _("chance of success: {chance}").format(chance=_pct(probs["chance"])))
     if probs.get("policy"):
-        lines.append("  " + _("policy: {policy}").format(policy=probs["policy"]))
+        lines.append("  " + _("policy: {policy}").format(policy=_policy_words(str(probs["policy"]))))
     return lines
+
+
+# The way of playing the rules priced (their odds' "policy", English in the JSON), as a person
+# reads it: "actor: providence; opponent: no providence". A choice's own id ("best", the value
+# of --policy) and a policy no catalog knows (a third-party game's) are shown as they are.
+_POLICY_WORDS = frozenset(("providence", "no providence", "parry", "no parry",   # (msgctxt "odds policy")
+                           "no reroll (no Impulsion point to spend)"))
+_REROLLS = re.compile(r"reroll while failing, at most (\d+) rerolls?")
+_SIDES = ("actor", "opponent")
+
+
+def _policy_words(policy: str) -> str:
+    def one(text: str) -> str:
+        rerolls = _REROLLS.fullmatch(text)
+        if rerolls:
+            n = int(rerolls.group(1))
+            return ngettext("reroll while failing, at most {n} reroll", "reroll while failing, at most {n} rerolls",
+                            n).format(n=n)
+        return pgettext("odds policy", text) if text in _POLICY_WORDS else text
+
+    parts = []
+    for part in policy.split("; "):
+        side, colon, rest = part.partition(": ")
+        if colon and side in _SIDES:
+            parts.append(_("{side}: {policy}").format(side=pgettext("request side", side), policy=one(rest)))
+        else:
+            parts.append(one(part))
+    return _("; ").join(parts)
 
 
 # ---------------------------------------------------------------- campaign commands
@@ -890,10 +906,7 @@ def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = Fals
     system = parser.add_argument("--system", metavar="ID")
     parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
     parser.add_argument("--theme", metavar="NAME", help=_("theme to use (remembered)"))
-    parser.add_argument("--lang", choices=i18n.LANGUAGES,     # read (and taken out) by main()
-                        help=_("language of the screen and messages (else config.toml, then LANG, then fr)"))
-    parser.add_argument("--version", action="version", version=f"gmscreen {__version__}",
-                        help=_("show program's version number and exit"))
+    parser.add_argument("--version", action="version", version=f"gmscreen {__version__}")
     if argv and _looks_like_a_command(argv[0]):
         raise CliError(_unknown_command(argv[0]))
     ns = parser.parse_args(argv)
@@ -936,7 +949,7 @@ def _cmd_screen(argv: list[str], lang: str | None = None, gc_paused: bool = Fals
         raise CliError(f"gmscreen: {first}{more}") from None
     except CampaignLocked as err:
         raise CliError(f"gmscreen: {err}") from None
-    return status if isinstance(status, int) else 0
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover - `python -m gmscreen.cli`

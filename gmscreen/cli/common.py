@@ -11,9 +11,11 @@ import unicodedata
 from functools import cache
 from typing import Any, Callable, Mapping
 
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 from gmscreen.rules import SYSTEMS
 from gmscreen.rules._base import Kind, System
+
+from .argwords import Worded, reworded
 
 EXIT_USAGE = 2
 
@@ -22,11 +24,12 @@ class CliError(Exception):
     """A usage or input error: its text is the single line printed on stderr."""
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line (no usage dump) and exit status 2."""
+class Parser(Worded):
+    """argparse in the language spoken (`argwords`), that reports a usage error as one line
+    (no usage dump) and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise CliError(f"{self.prog}: {message}")
+        raise CliError(f"{self.prog}: {reworded(message)}")
 
 
 class LateHelp(Parser):
@@ -70,16 +73,15 @@ def campaign_call(prog: str, call: Callable[[], int]) -> int:
     try:
         return call()
     except CampaignError as err:
-        problems = err.problems
-        for problem in problems or [err]:
-            error_line(f"{prog}: {problem}")
+        for line in [str(problem) for problem in err.problems] or [str(err)]:
+            error_line(f"{prog}: {line}")
         return EXIT_USAGE
     except CampaignLocked as err:
         raise CliError(f"{prog}: {err}") from None
     except BrokenPipeError:
         raise                               # the reader of the output left: not a file's problem
     except OSError as err:
-        raise CliError(f"{prog}: {getattr(err, 'filename', None) or ''}: {err.strerror or err}") from None
+        raise CliError(f"{prog}: {getattr(err, 'filename', None) or ''}: {os_reason(err)}") from None
 
 
 def roll_lines(system: System, kind: Kind, request: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:

@@ -8,7 +8,6 @@ vectors, and tests that pass at once. The templates are `gmscreen/skeleton/`.
 
 from __future__ import annotations
 
-import argparse
 import keyword
 import sys
 from importlib.resources import files
@@ -17,6 +16,8 @@ from string import Template
 
 from gmscreen.i18n import _
 
+from .argwords import Worded, reworded
+
 PROG = "gmscreen game"
 
 
@@ -24,9 +25,9 @@ class _Usage(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(Worded):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise _Usage(f"{self.prog}: {message}")
+        raise _Usage(f"{self.prog}: {reworded(message)}")
 
 
 def _layout(ident: str) -> dict[str, str]:
@@ -72,7 +73,7 @@ def _bad_id(ident: str) -> bool:
 
 def cmd_game(argv: list[str]) -> int:
     parser = _Parser(prog=PROG, description=_("Write a ready package skeleton for a new game."))
-    sub = parser.add_subparsers(dest="action", required=True)
+    sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     new = sub.add_parser("new", prog=f"{PROG} new", help=_("a package skeleton for game ID"))
     new.add_argument("id", metavar="ID", help=_("the game's id: lowercase letters, digits and _"))
     new.add_argument("--dir", metavar="DIR", help=_("the folder to write (default: ./ID-game)"))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gmscreen import i18n
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 from gmscreen.ui.web import guard
 
 from .common import CliError, Parser
@@ -38,8 +38,6 @@ def cmd_players(argv: list[str]) -> int:
     parser.add_argument("campaign", metavar="CAMPAIGN.toml")
     parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
     parser.add_argument("--theme", metavar="NAME", help=_("theme to use"))
-    parser.add_argument("--lang", choices=i18n.LANGUAGES,
-                        help=_("language of the screen and messages (else config.toml, then LANG, then fr)"))
     ns = parser.parse_args(argv)
     path = _existing_campaign(parser.prog, ns.campaign)
     from gmscreen.campaign.errors import CampaignError
@@ -139,7 +137,7 @@ def cmd_serve(argv: list[str]) -> int:
     try:
         server.serve()
     except OSError as err:
-        raise CliError(f"{parser.prog}: {ns.host}:{ns.port}: {err.strerror or err}") from None
+        raise CliError(f"{parser.prog}: {ns.host}:{ns.port}: {os_reason(err)}") from None
     return 0
 
 

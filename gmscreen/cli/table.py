@@ -132,7 +132,7 @@ def cmd_turn(argv: list[str]) -> int:
                      description=_("Move the turn of a campaign's fight as n and p do on the screen: conditions "
                                    "tick, a new round starts, p gives the ticks back."))
     parser.add_argument("file", metavar="CAMPAIGN.toml")
-    parser.add_argument("direction", choices=("next", "previous"))
+    parser.add_argument("direction", choices=("next", "previous"), metavar="next|previous")
     parser.add_argument("--json", action="store_true", help=_("print the new state of the fight as JSON"))
     ns = parser.parse_args(argv)
     return campaign_call(parser.prog, lambda: _turn(ns, parser.prog))

@@ -7,10 +7,11 @@ vector file or a usage error. The checks are `gmscreen.rules.vectors`'; the form
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from gmscreen.i18n import _, ngettext
+
+from .argwords import Worded, reworded
 
 PROG = "gmscreen vectors"
 
@@ -19,9 +20,9 @@ class _Usage(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(Worded):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise _Usage(f"{self.prog}: {message}")
+        raise _Usage(f"{self.prog}: {reworded(message)}")
 
 
 def cmd_vectors(argv: list[str]) -> int:

@@ -13,13 +13,17 @@ with it, the campaign its problems, the table its notices, the screen and the CL
     _("Undo: {what}").format(what=label)
 
 The language is chosen once (`choose`: --lang, then config.toml, then the environment, then
-French) and may change live (`set_language`; `on_change` callbacks redraw what was shown).
+French; the screen asks when none of them says) and may change live (`set_language`;
+`on_change` callbacks redraw what was shown). What other code writes in English whatever the
+language is said from the catalog too: the system's refusals (`os_reason`), the TOML and JSON
+parsers' errors (`parsers`), argparse's words (`gmscreen.cli.argwords`), all through `reread`.
 The game's own vocabulary (skills, Voies, difficulty labels, names the GM typed) is never
 passed through `_`: it stays as the rules and the campaign write it.
 """
 
 from __future__ import annotations
 
+import errno
 import gettext
 import io
 import os
@@ -356,3 +360,28 @@ def pgettext(context: str, message: str) -> str:
 def N_(message: str) -> str:
     """Marks a constant for the catalog; it is translated with `_` where it is shown."""
     return message
+
+
+# The system's usual refusals, said from the catalog: Python gives the C library's English
+# whatever the language (it never sets LC_MESSAGES), so "cannot read: No such file or directory"
+# came out in a French sentence.
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or directory"), errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"), errno.EISDIR: N_("is a directory"),
+    errno.ENOTDIR: N_("not a directory"), errno.EROFS: N_("read-only file system"),
+    errno.ENOSPC: N_("no space left on device"), errno.EEXIST: N_("file exists"),
+    errno.ELOOP: N_("too many levels of symbolic links"), errno.EDQUOT: N_("disk quota exceeded"),
+    errno.EIO: N_("input/output error"), errno.EBUSY: N_("device or resource busy"),
+    errno.ENAMETOOLONG: N_("file name too long"), errno.EFBIG: N_("file too large"),
+    errno.EADDRINUSE: N_("address already in use"), errno.EADDRNOTAVAIL: N_("cannot assign requested address"),
+}
+
+
+def os_reason(exc: BaseException) -> str:
+    """Why the system refused (an OSError's reason) in the language spoken: the C library's
+    text of a usual error from the catalog; a reason of gmscreen's own (already worded) and
+    any other as it is."""
+    code, text = getattr(exc, "errno", None), getattr(exc, "strerror", None)
+    if code in _OS_REASONS and (not text or text == os.strerror(code)):
+        return _(_OS_REASONS[code])
+    return str(text or exc)

@@ -26,7 +26,7 @@ from gmscreen.campaign.rolllog import RollLog, rolls_path
 from gmscreen.campaign.recovery import replay_journal
 from gmscreen.campaign.store import current_signature, load_campaign
 from gmscreen.campaign.textsafe import clean
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 from gmscreen.rules import RequestError, System, get_system
 from gmscreen.rules.records import record
 
@@ -247,7 +247,7 @@ def _problem_text(exc: Exception) -> str:
     if isinstance(exc, CampaignError) and exc.problems:
         return str(exc.problems[0])
     if isinstance(exc, OSError):
-        return f"{exc.filename or ''}: {exc.strerror or exc}"
+        return f"{exc.filename or ''}: {os_reason(exc)}"
     return str(exc)
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
+from gmscreen.i18n.parsers import toml_error
 
 from . import get_system, resolve
 from ._base import RequestError
@@ -47,9 +48,9 @@ def load(path: str | Path) -> dict[str, Any]:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
     except OSError as error:
-        raise VectorFileError(_("{file}: cannot read it: {error}").format(file=path, error=error.strerror)) from None
+        raise VectorFileError(_("{file}: cannot read it: {error}").format(file=path, error=os_reason(error))) from None
     except tomllib.TOMLDecodeError as error:
-        raise VectorFileError(_("{file}: not TOML: {error}").format(file=path, error=error)) from None
+        raise VectorFileError(_("{file}: not TOML: {error}").format(file=path, error=toml_error(error))) from None
     cases, invalid = data.get("case", []), data.get("invalid", [])
     if not isinstance(cases, list) or not isinstance(invalid, list) or not (cases or invalid):
         raise VectorFileError(_("{file}: no [[case]] nor [[invalid]] entry").format(file=path))

@@ -24,7 +24,8 @@ def __getattr__(name: str) -> Any:
 def run(path: Path | None, *, new_system: str | None = None, ascii: bool = False, theme: str | None = None,
         language: str | None = None, gc_paused: bool = False) -> int:
     """`gmscreen [CAMPAIGN.toml]`: run the screen until the GM quits; returns the exit status.
-    `language`: --lang ("fr", "en"); None: config.toml's, else the environment's, else French.
+    `language`: --lang ("fr", "en"); None: config.toml's, else the environment's, else French (the
+    first screen asks when none of them says, see `screens.language_question`).
     `gc_paused`: the entry point paused the collector already (to be resumed all the same)."""
     from gmscreen import i18n
     from gmscreen.i18n import _

@@ -27,7 +27,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from gmscreen import i18n
-from gmscreen.i18n import N_, _, ngettext
+from gmscreen.i18n import N_, _, ngettext, os_reason
 
 from .config import Config, first_run_campaign
 from .disk_watch import DISK_CHECK_SECONDS, DiskWatch
@@ -199,6 +199,9 @@ class GMScreenApp(SteadyToasts, SessionKeeper, CampaignHost):
             i18n.choose(language, self.config.language)
             if config is None and i18n.language() != spoken:
                 self.config = Config.load(self.config.path)      # its problems in the language chosen
+        # Chosen nowhere (LANG=C on a server): the first screen asks once (`language_question`).
+        self.asks_language = (environment and language is None and self.config.language is None
+                              and not self.config.broken and i18n.from_environment() is None)
         self._stop_listening: Any = None           # `i18n.on_change` subscription, while mounted
         self.ascii = ascii
         self.path: Path | None = Path(path) if path is not None else None
@@ -596,7 +599,7 @@ class GMScreenApp(SteadyToasts, SessionKeeper, CampaignHost):
         try:
             return first_run_campaign()
         except OSError as exc:
-            self.warn(_("cannot copy the sample campaign: {problem}").format(problem=exc.strerror or exc), "error")
+            self.warn(_("cannot copy the sample campaign: {problem}").format(problem=os_reason(exc)), "error")
             self.action_open_campaign()
             return None
 
@@ -687,7 +690,7 @@ class GMScreenApp(SteadyToasts, SessionKeeper, CampaignHost):
             problems = [str(p) for p in error.problems] or [str(error)]
         elif isinstance(error, OSError):
             problems = [str(Problem(str(path), "", _("cannot open: {problem}").format(
-                problem=error.strerror or error)))]
+                problem=os_reason(error))))]
         else:
             problems = [_("{path}: cannot open: {problem}").format(path=path,
                                                                  problem=f"{type(error).__name__}: {error}")]
@@ -762,6 +765,11 @@ class GMScreenApp(SteadyToasts, SessionKeeper, CampaignHost):
     def _show_ready(self) -> None:
         """The campaign is on screen: focus its pane, then let the keys typed meanwhile in."""
         self._focus_pane(self.current_pane)
+        if self.asks_language:
+            from .screens.language_question import ask_language
+
+            self.asks_language = False
+            ask_language(self)
         self.call_later(self.key_gate.set_open, True)
 
     def _load_rolls(self, session: Any) -> None:

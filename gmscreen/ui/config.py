@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gmscreen import i18n
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 from gmscreen.play.luck_words import DEFAULT_NOTABLE, NOTABLE_RANGE
 from gmscreen.rules.records import record
 
@@ -103,7 +103,7 @@ class Config:
             config._broken(exc.message + (" " + _("(line {n})").format(n=exc.line) if exc.line else ""))
             return config
         except (OSError, UnicodeDecodeError) as exc:
-            config._broken(_("cannot read it: {problem}").format(problem=getattr(exc, "strerror", None) or exc))
+            config._broken(_("cannot read it: {problem}").format(problem=os_reason(exc)))
             return config
         config._read(data)
         config.saved = config.to_data()
@@ -225,7 +225,7 @@ class Config:
             current = None
         except (OSError, UnicodeDecodeError) as exc:
             self.problems.append(_("{file}: cannot read it before saving the settings: {problem}; left as it is")
-                                 .format(file=self.path, problem=getattr(exc, "strerror", None) or exc))
+                                 .format(file=self.path, problem=os_reason(exc)))
             return False
         if current is not None and data == self.saved:
             return True
@@ -252,7 +252,7 @@ class Config:
                 raise
         except OSError as exc:
             self.problems.append(_("{file}: cannot save the settings: {problem}").format(
-                file=self.path, problem=exc.strerror or exc))
+                file=self.path, problem=os_reason(exc)))
             return False
         self.saved = data
         return True

@@ -15,7 +15,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from gmscreen.campaign import safeload
-from gmscreen.i18n import _
+from gmscreen.i18n import _, os_reason
 
 DEFAULT_THEME = "gmscreen-dark"
 THEME_DEPTH = 2         # the file, then its [variables] table: nothing nests deeper
@@ -64,7 +64,7 @@ def load_theme(path: Path) -> Theme:
                                    max_depth=THEME_DEPTH)
     except (OSError, UnicodeDecodeError) as exc:
         raise ThemeFileError(_("{file}: cannot read it: {problem}").format(
-            file=path, problem=getattr(exc, "strerror", None) or exc)) from None
+            file=path, problem=os_reason(exc))) from None
     except safeload.DeepValue as exc:
         raise ThemeFileError(_("{file}: {key}: {problem}; expected colours and a [variables] table").format(
             file=path, key=safeload.dotted(exc.path), problem=exc.message)) from None

@@ -185,7 +185,7 @@ def main() -> int:
     bench_tui.REPO = repo               # `python -m gmscreen` runs in it: its own code, not this tree's
     env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor", PYTHONPATH=str(repo),
                GMSCREEN_CONFIG_DIR=str(work / "config"), GMSCREEN_DATA_DIR=str(work / "data"),
-               PYTHONPYCACHEPREFIX=str(work / "pycache"))
+               PYTHONPYCACHEPREFIX=str(work / "pycache"), LANGUAGE="fr")     # no language question
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("TEXTUAL_THEME", None)
     py = sys.executable

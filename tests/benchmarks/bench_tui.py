@@ -404,7 +404,8 @@ def main() -> int:
     REPO = ns.repo.resolve()
     work = Path(tempfile.mkdtemp(prefix="bench-tui-"))
     env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor", PYTHONPATH=str(REPO),
-               GMSCREEN_CONFIG_DIR=str(work / "config"), GMSCREEN_DATA_DIR=str(work / "data"))
+               GMSCREEN_CONFIG_DIR=str(work / "config"), GMSCREEN_DATA_DIR=str(work / "data"),
+               LANGUAGE="fr")          # the screen in French, no language question on a LANG=C machine
     env.pop("TEXTUAL_THEME", None)
     # Both apps start from compiled bytecode, as an installed package does (pip compiles it);
     # the cache lives in the scratch folder, not in the source tree.

@@ -263,7 +263,7 @@ def test_atomic_write_leaves_the_old_file_when_the_write_fails(tmp_path, monkeyp
     monkeypatch.setattr(store.os, "fsync", full_disk)
     with pytest.raises(CampaignError) as err:
         save_campaign(mir_campaign(3), path)
-    assert "No space left" in str(err.value)
+    assert "no space left" in str(err.value)
     monkeypatch.undo()
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.toml"]

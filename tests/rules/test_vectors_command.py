@@ -73,7 +73,7 @@ def test_the_command_prints_the_differences_and_exits_by_the_worst(tmp_path: Pat
     assert cli.main(["--lang", "en", "vectors", str(empty), str(tmp_path / "none.toml")]) == 2
     said = capsys.readouterr().err.splitlines()
     assert said == [f"gmscreen vectors: {empty}: no [[case]] nor [[invalid]] entry",
-                    f"gmscreen vectors: {tmp_path / 'none.toml'}: cannot read it: No such file or directory"]
+                    f"gmscreen vectors: {tmp_path / 'none.toml'}: cannot read it: no such file or directory"]
     assert cli.main(["--lang", "en", "vectors"]) == 2 and "FILE" in capsys.readouterr().err
     assert "vectors FILE" in cli._subcommand_help()
 

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import N_, _, os_reason
 
 from ..config import Config, data_dir
 from ..sanitize import literal
@@ -156,7 +156,7 @@ class OpenCampaignScreen(SteadyModalScreen[Path | None]):
                 self.dismiss(sample_copy(value))
             except OSError as exc:
                 self.app.notify(_("cannot copy the {system} sample: {problem}").format(
-                    system=value, problem=exc.strerror or exc), severity="error", markup=False)
+                    system=value, problem=os_reason(exc)), severity="error", markup=False)
 
     def _new_campaign(self) -> None:
         from .new_campaign import NewCampaignScreen
