@@ -15,7 +15,8 @@ REPO = Path(__file__).resolve().parents[2]
 def environment(tmp_path: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(GMSCREEN_CONFIG_DIR=str(tmp_path / "config"), GMSCREEN_DATA_DIR=str(tmp_path / "data"),
-               PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1")
+               PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1",
+               LANGUAGE="fr")          # a language chosen: the first screen asks none (LANG=C here)
     for name in ("TEXTUAL_THEME", "TEXTUAL_DRIVER", "TEXTUAL", "NO_COLOR"):
         env.pop(name, None)
     return env
