@@ -445,6 +445,20 @@ def _syntax_where() -> re.Pattern[str]:
     return re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$|\s*\(at end of document\)\s*$")
 
 
+def _linked(campaign: Campaign) -> Campaign:
+    """A fight entry written without `character =` whose id is a character's is that
+    character's place in the turn order (its sheet, its conditions, its turn), unless another
+    entry already is. Linked in memory only: the file is not rewritten for it."""
+    entries = campaign.encounter.entries
+    ids = {ch.id for ch in campaign.characters}
+    linked = {e.character for e in entries if e.character is not None}
+    for entry in entries:
+        if entry.character is None and entry.id in ids and entry.id not in linked:
+            entry.character = entry.id
+            linked.add(entry.id)
+    return campaign
+
+
 # ---------------------------------------------------------------- the checker
 
 
@@ -537,7 +551,7 @@ class _Checker:
         self._campaign(data)
         if any(not warning for _, _, warning, _ in self.found):
             return None
-        return from_data(Campaign, data)
+        return _linked(from_data(Campaign, data))
 
     # -- size, depth, control characters: every value of the file, iteratively
 
