@@ -46,7 +46,7 @@ from gmscreen.play.tracks import is_defeated
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, sort_fairly,
                                  start_fight)
 from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text
-from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, update_row
+from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, row_after_removal, update_row
 
 # Names other modules and the tests import from here, now defined in the logic modules.
 __all__ = ["InitiativePane", "simultaneous_actions", "timer_progress", "timer_result", "STATUS_WORDS",
@@ -328,6 +328,7 @@ class InitiativePane(TablePane[Entry]):
         else:
             first = not self._keys
             keep = self.current_key()
+            keep = row_after_removal(self._keys, keep, keys, kind=lambda key: key[:2]) or keep    # its row gone (`x`)
             if widths != self._widths:
                 table.clear(columns=True)
                 self._add_columns(widths)
