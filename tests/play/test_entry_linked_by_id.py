@@ -63,3 +63,25 @@ def test_an_ad_hoc_name_never_takes_a_characters_id(tmp_path: Path) -> None:
                                                                                    ("chien", None)]
     finally:
         again.close()
+
+
+def test_validate_says_how_to_link_an_entry_named_as_a_character(tmp_path: Path) -> None:
+    """An entry with another id but a character's name, the character not in the fight otherwise:
+    `gmscreen validate` says where, and what to write (a warning: the file still opens)."""
+    import io
+
+    from gmscreen.campaign.commands import cmd_validate
+
+    path = unlinked_copy(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    head, entries, tail = text.partition("[[encounter.entries]]")       # the entry, not the character
+    path.write_text(head + entries + tail.replace('id = "garde"\n', 'id = "g1"\n'), encoding="utf-8")
+    problems = validate_file(path)
+    assert [(p.path, p.warning) for p in problems] == [("encounter.entries[1]", True)]
+    assert 'write character = "garde" in it' in problems[0].message or \
+        'écrivez-y character = "garde"' in problems[0].message
+    err = io.StringIO()
+    assert cmd_validate(path, out=io.StringIO(), err=err) == 0
+    said = err.getvalue().strip().splitlines()
+    assert len(said) == 1 and "encounter.entries[1]" in said[0] and 'character = "garde"' in said[0]
+    assert str(problems[0].line) in said[0]
