@@ -4,7 +4,7 @@ The encounter (`encounter`, `turns`, `declarations`, `roster_rules`), timers and
 tests (`timers`), the quick-roll line (`quickroll`: words, grammar, completion, history,
 choices), the roll from Enter to the log (`table_roll`), the odds memo (`chances`), a
 result in words (`render`, `logline`) and the catalogs that word every error (`messages`).
-What one game means lives in `games/<id>/`, found through `games.table_for`. It imports
+What one game means lives in `games/<id>/`, found through `tables.table_for`. It imports
 `rules` and `campaign`, never Textual: the screen shows it, and `gmscreen line` / `gmscreen
 turn` drive it alone.
 
@@ -57,22 +57,22 @@ _SURFACE: dict[str, str] = {
     "ACTOR": "public",
     # a game's parts and how they are found
     "GameTable": "game",
-    "table_for": "games",
+    "table_for": "tables",
     "SheetLook": "sheet_look",
     "RollRules": "roll_rules",
     "FightRules": "fight_rules",
     "EffectRules": "effect_rules",
     "LineRules": "quickroll.line_rules",
-    "TimedTest": "timers",
-    "TrackSpec": "tracks",
+    "TimedTest": "exchange",
+    "TrackSpec": "exchange",
     "Glance": "sheet_look",
     "Effect": "effect_rules",
     "Preset": "effect_rules",
     "signed_amount": "effect_rules",
     # the grammar kit: a game's quick-roll line from words to a request
-    "SystemGrammar": "quickroll.grammar",
-    "Choice": "quickroll.grammar",
-    "Spend": "quickroll.grammar",
+    "SystemGrammar": "quickroll.grammar_base",
+    "Choice": "exchange",
+    "Spend": "exchange",
     "flat": "quickroll.grammar",
     "finish": "quickroll.grammar_kit",
     "trait": "quickroll.grammar_kit",
@@ -80,12 +80,14 @@ _SURFACE: dict[str, str] = {
     "free_skills": "quickroll.grammar_kit",
     "flat_skills": "quickroll.grammar_kit",
     # the data the parts exchange
-    "Draft": "quickroll.grammar",
-    "Side": "quickroll.grammar",
-    "QuickRollError": "quickroll.grammar",
-    "Prompt": "quickroll.choices",
-    "Option": "quickroll.choices",
+    "Draft": "exchange",
+    "Side": "exchange",
+    "QuickRollError": "quickroll.grammar_base",
+    "Prompt": "exchange",
+    "Option": "exchange",
     "RollFlow": "quickroll.choices",
+    "Flow": "exchange",                 # the roll under way, as a game's `RollRules` hooks see it
+    "Assumed": "exchange",
     "TableRoll": "table_roll",
     "Refused": "table_roll",
     "ChoiceError": "table_roll",
@@ -130,15 +132,16 @@ if TYPE_CHECKING:     # the same names, for a type checker (no run-time import)
     from .events import (CampaignChanged, DifficultyChosen, DraftChanged, Event, GmOnlyChanged, Notice,
                          PromptOpened, RollEnded, RollLogged, RollRevealed, RollShown, SelectionChanged,
                          WatchingChanged)
+    from .exchange import Assumed, Choice, Draft, Flow, Option, Prompt, Side, Spend, TimedTest, TrackSpec
     from .fight_rules import FightRules
     from .game import GameTable
-    from .games import table_for
     from .logline import LogLine, log_line
     from .messages import add_messages
     from .player_view import CampaignWatch, PlayerState
     from .public import ACTOR, PUBLIC, Sight, Visibility
-    from .quickroll.choices import Option, Prompt, RollFlow
-    from .quickroll.grammar import Choice, Draft, QuickRollError, Side, Spend, SystemGrammar, flat
+    from .quickroll.choices import RollFlow
+    from .quickroll.grammar import flat
+    from .quickroll.grammar_base import QuickRollError, SystemGrammar
     from .quickroll.grammar_kit import finish, flat_skills, free_skills, side_id, trait
     from .quickroll.line_rules import LineRules
     from .recap import RecapError, build_recap, recap_markdown
@@ -147,4 +150,5 @@ if TYPE_CHECKING:     # the same names, for a type checker (no run-time import)
     from .sheet_look import Glance, SheetLook
     from .table import Joiners, Table
     from .table_roll import ChoiceError, Refused, TableRoll
-    from .timers import TimedTest
+    from .tables import table_for
+    from .tracks import TrackMove

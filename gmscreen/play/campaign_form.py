@@ -66,7 +66,7 @@ def changes(campaign: Campaign, values: Mapping[str, str], file: str) -> dict[tu
         key = RULE_PREFIX + option
         if key in values:
             rules[option] = _rule_value(values[key].strip(), allowed)
-    new = {("name",): values.get("name", campaign.name).strip(),
+    new: dict[tuple[str, ...], str] = {("name",): values.get("name", campaign.name).strip(),
            ("initiative",): values.get("initiative", campaign.initiative).strip(),
            ("notes",): values.get("notes", campaign.notes)}
     candidate = dataclasses.replace(campaign, name=new[("name",)], initiative=new[("initiative",)],
@@ -77,7 +77,7 @@ def changes(campaign: Campaign, values: Mapping[str, str], file: str) -> dict[tu
         errors = [p for p in exc.problems if not p.warning] or exc.problems
         first = errors[0]
         raise CampaignError([dataclasses.replace(first, line=None)]) from None
-    out = {path: value for path, value in new.items() if getattr(campaign, path[0]) != value}
+    out: dict[tuple, Any] = {path: value for path, value in new.items() if getattr(campaign, path[0]) != value}
     for option, value in rules.items():
         if campaign.rules.get(option, _missing) != value:
             out[("rules", option)] = value

@@ -35,22 +35,6 @@ def _compute(request: Mapping[str, Any]) -> float | RequestError:
         return exc
 
 
-def _compute_opponent(request: Mapping[str, Any]) -> float | RequestError:
-    try:
-        found = odds(request)
-    except RequestError as exc:
-        return exc
-    if "winner" in found:
-        return found["winner"].get("opponent", 0.0)
-    return 1.0 - success_chance(found)
-
-
-def opponent_chance(request: Mapping[str, Any]) -> float:
-    """Exact chance that the other side gets its way: the opponent winning a contest, or the
-    action (an attack, a confrontation) failing; RequestError when the request is bad."""
-    return _remembered("opponent " + _key(request), lambda: _compute_opponent(request))
-
-
 def chance(request: Mapping[str, Any]) -> float:
     """Exact chance of success (or of the actor winning); RequestError when the request is bad.
     A refused request is remembered with its error, so it is not computed again either."""
@@ -60,11 +44,10 @@ def chance(request: Mapping[str, Any]) -> float:
 def _remembered(key: str, compute: Callable[[], float | RequestError]) -> float:
     global computed
     with _lock:
-        found = key in _memo
-        if found:
+        value = _memo.get(key)              # a chance or a refusal, never None
+        if value is not None:
             _memo.move_to_end(key)
-            value = _memo[key]
-    if not found:
+    if value is None:
         value = compute()                   # outside the lock: a long one holds no one up
         with _lock:
             computed += 1

@@ -10,33 +10,24 @@ first and never the difficulty.
 
 from __future__ import annotations
 
-from dataclasses import field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gmscreen.i18n import _
 from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError
-from gmscreen.rules.records import record
 
 from . import chances
+from .exchange import Assumed, priced    # what a game's `RollRules.assumed` gives, named here as ever
 
 if TYPE_CHECKING:
-    from .quickroll.grammar import Draft
+    from .exchange import Draft
 
-
-@record(frozen=True)
-class Assumed:
-    """The choice the odds assume, and the same test without it."""
-
-    words: str                      # "with 2 Impulsion rerolls", in the language spoken
-    short: str                      # the same in a word or two: "2 rerolls"
-    other: str                      # the other way, said after its chance: "without"
-    request: dict[str, Any] = field(default_factory=dict)   # the odds request played the other way
+__all__ = ["Assumed", "assumed", "assumes_forms", "assumes_words", "priced"]
 
 
 def assumed(draft: Draft) -> Assumed | None:
     """What the odds of `draft` assume (None: no choice inside this roll)."""
-    from .games import table_for
+    from .tables import table_for
 
     if draft.forced or draft.missing:
         return None
@@ -66,9 +57,3 @@ def assumes_words(draft: Draft, room: int | None = None) -> str:
     if room is None:
         return forms[0]
     return next((form for form in forms if len(form) <= room), "")
-
-
-
-def priced(label: str, chance: float) -> str:
-    """An option of a prompt with the exact chance it leaves: "relancer 75 %"."""
-    return _("{option} {chance}").format(option=label, chance=percent(chance))

@@ -32,6 +32,6 @@ def declared_actions(campaign: Campaign, entry_id: str) -> list[str]:
 
 def simultaneous_malus(system_id: str, count: int) -> int:
     """The malus to each of `count` simultaneous actions, by the game's rules (0 for one action)."""
-    from .games import table_for     # the games load on first use
+    from .tables import table_for     # the games load on first use
 
     return table_for(system_id).fight.simultaneous_malus(count) if count > 1 else 0

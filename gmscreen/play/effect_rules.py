@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 from gmscreen.rules.records import record
 
 if TYPE_CHECKING:
-    from .quickroll.grammar import Choice, Side
+    from .exchange import Choice, Side
 
 _COMMENT = re.compile(r"\([^)]*\)")
 _MINUS = str.maketrans({"−": "-", "–": "-", "—": "-", "‑": "-", "’": "'", "‘": "'", "ʼ": "'"})

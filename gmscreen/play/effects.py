@@ -10,7 +10,7 @@ the odds line (`conditions_said`), the roll log (`noted`), and the load notice a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from gmscreen.i18n import _
 from gmscreen.rules import get_system
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character, Condition
 
     from .effect_rules import EffectRules
-    from .quickroll.grammar import Draft, Side
+    from .exchange import Draft, Side
 
 APPLIED, LEFT_OUT, REMINDER, UNREADABLE, NO_FIELD = "applied", "left_out", "reminder", "unreadable", "no_field"
 OUT_OF_SCENE = "out_of_scene"       # read, but it bites elsewhere (MIR R4: in a fight or an Intrigue)
@@ -51,7 +51,7 @@ class ConditionEffect:
 
 def effect_rules(system_id: str) -> EffectRules:
     """What `system_id` reads in a condition's effect (its game table's `effects` part)."""
-    from .games import table_for
+    from .tables import table_for
 
     return table_for(system_id).effects
 
@@ -72,7 +72,7 @@ def effect_hint(system_id: str, text: str) -> str:
             if examples else _("a reminder only"))
 
 
-def scene_of(campaign: Campaign, words: Sequence[str] = ()) -> frozenset[str]:
+def scene_of(campaign: Campaign, words: Iterable[str] = ()) -> frozenset[str]:
     """The moment a roll is made in, as the games' effects read it (`EffectRules.out_of_scene`):
     `FIGHT` while a fight runs, and the words the line added (MIR `intrigue`)."""
     from .effect_rules import FIGHT

@@ -18,8 +18,8 @@ from .public import Visibility
 if TYPE_CHECKING:
     from gmscreen.campaign.model import RollRecord
 
-    from .quickroll.choices import Prompt
-    from .quickroll.grammar import Draft, QuickRollError, Spend
+    from .exchange import Draft, Prompt, Spend
+    from .quickroll.grammar_base import QuickRollError
 
 
 @record(frozen=True)
@@ -61,9 +61,10 @@ class PromptOpened(Event):
 @record(frozen=True)
 class RollShown(Event):
     """Dice on the table. `record` is None while a choice is still open (the roll is kept on
-    disk, not logged yet), else the roll as logged."""
+    disk, not logged yet), else the roll as logged. `draft` is None for a roll logged by a pane
+    (an interval of a timer: no line was read)."""
 
-    draft: Draft
+    draft: Draft | None
     result: dict[str, Any]
     record: RollRecord | None = None
     pending: bool = False

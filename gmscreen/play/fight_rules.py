@@ -10,9 +10,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
     from gmscreen.rules._base import System
 
-    from .roster_rules import SheetGain
-    from .timers import TimedTest
-    from .tracks import TrackSpec
+    from .exchange import SheetGain, TimedTest, TrackSpec
 
 
 class FightRules:
@@ -46,7 +44,7 @@ class FightRules:
         a game whose rules count wounds gives its own, bound to the sheet value they use."""
         from gmscreen.i18n import _
 
-        from .tracks import TrackSpec
+        from .exchange import TrackSpec
 
         return TrackSpec(_("Hits"), 10)
 

@@ -140,7 +140,7 @@ def roll_interval_as(timer: Timer, values: dict[str, str], campaign: Campaign | 
     kind = timed_test_of(timer)
     own_round = kind is not None and kind.rounds_of_their_own and (
         bool(timer.round_stats) or kind.round_fields_changed(timer, values) or kind.round_of_its_own(campaign, timer))
-    if own_round:
+    if own_round and kind is not None:
         return kind.roll_round(timer, values, (values.get(DICE_FIELD) or "").strip().lstrip("=").strip(), campaign)
     text = (values.get(DICE_FIELD) or "").strip()
     if text.lstrip("=").strip():

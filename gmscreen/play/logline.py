@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.i18n import _, pgettext
@@ -106,8 +106,13 @@ def name_roles(text: str, actor: str | None, opponent: str | None) -> str:
         phrase = _("the actor") if role == "actor" else _("the opponent")
         text = text.replace("de " + phrase, f"{Name(name):de}").replace(phrase, name)
         word = re.escape(pgettext("dice group", role))
-        text = re.sub(rf"(?<![\w'’]){word}(?![\w'’])", lambda _m, n=name: n, text)
+        text = re.sub(rf"(?<![\w'’]){word}(?![\w'’])", _literal(name), text)
     return text
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement for `re.sub` that puts `text` as it is (no backslash read in it)."""
+    return lambda _match: text
 
 
 def helper_names(line: str, campaign: Campaign | None) -> list[str]:
@@ -139,7 +144,7 @@ def helper_names(line: str, campaign: Campaign | None) -> list[str]:
         if found is None:
             helping, i = False, i + 1
             continue
-        names.append(clean(campaign.characters[int(found[0].value)].name))  # type: ignore[arg-type]
+        names.append(clean(campaign.characters[int(found[0].value)].name))  # type: ignore[call-overload]
         i += found[1]
     return names
 
@@ -169,17 +174,17 @@ def name_description(desc: Description, result: Mapping[str, Any], who: str, lin
     actor_short, opponent_short = short_name(who, line), short_name(opponent, line)
     if actor_short and actor_short == opponent_short:          # two guards: their full names
         actor_short, opponent_short = who, opponent
-    who, opponent = actor_short, opponent_short
+    shown_who, opponent = actor_short, opponent_short
     helpers = helper_names(line, campaign) if result.get("helper_dice") else []
     numbered = {pgettext("dice group", "help {n}").format(n=n): name for n, name in enumerate(helpers, start=1)}
 
     def label(text: str) -> str:
         if text in numbered:
             return pgettext("dice group", "help {name}").format(name=numbered[text])
-        return name_roles(text, who, opponent)
+        return name_roles(text, shown_who, opponent)
 
     return replace(desc, headline=headline,
-                   detail=name_roles(desc.detail, who, opponent),
+                   detail=name_roles(desc.detail, shown_who, opponent),
                    groups=tuple(replace(g, label=label(g.label)) for g in desc.groups))
 
 

@@ -185,7 +185,9 @@ def roll_luck(record: RollRecord, chance_of: Callable[[Mapping[str, Any]], float
     """One record counted for its actor (`chance_of`: the exact chance of a request,
     `play.chances.chance` by default)."""
     if chance_of is None:
-        from .chances import chance as chance_of
+        from .chances import chance as memo_chance
+
+        chance_of = memo_chance
     success = success_of(record.result)
     chance = _chance(_dice_free(record.request) if success is not None else None, chance_of)
     return RollLuck(record.seq, record.session, clean(record.who), clean(record.line), _luck(record.result.get("luck")),
@@ -224,7 +226,9 @@ def roll_lucks(record: RollRecord, chance_of: Callable[[Mapping[str, Any]], floa
     luck = opponent_luck(record) if opponent else None
     if opponent and luck is not None:
         if opponent_chance_of is None:
-            from .chances import opponent_chance as opponent_chance_of
+            from .chances import opponent_chance as memo_opponent_chance
+
+            opponent_chance_of = memo_opponent_chance
         success = opponent_success_of(record.result)
         chance = _chance(_dice_free(record.request) if success is not None else None, opponent_chance_of)
         out.append(RollLuck(record.seq, record.session, clean(opponent), actor.line, luck, chance, success, OPPONENT))

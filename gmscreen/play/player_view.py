@@ -140,7 +140,7 @@ class CampaignWatch:
         self._rolls_signature: Signature | object = object()
 
     @property
-    def records(self) -> list[RollRecord]:
+    def records(self) -> Sequence[RollRecord]:
         return self.log.records if self.log is not None else []
 
     def open(self) -> None:

@@ -32,14 +32,16 @@ from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _
 from gmscreen.rules.records import record
 
+from .roll_sides import HIDDEN_SIDES   # the key, in a roll's result and on a timer
+
 if TYPE_CHECKING:
     from gmscreen.campaign.changes import Change
     from gmscreen.campaign.model import Campaign, Character, Entry
     from gmscreen.rules import System
     from gmscreen.rules._base import Description
 
+    from .exchange import Draft
     from .logline import LogLine
-    from .quickroll.grammar import Draft
 
 # Told by every kind of every game: how lucky a roll was says how hard it was.
 _ALWAYS_SECRET = frozenset({"luck", "opponent_luck"})
@@ -49,7 +51,6 @@ _DIFFICULTY_WORDS = frozenset({"difficulty", "threshold", "target", "margin", "m
 
 ACTOR, OPPONENT, HELPER = "actor", "opponent", "helper"     # a helper: one of those who help (`aide`)
 SIDES = (ACTOR, OPPONENT, HELPER)
-HIDDEN_SIDES = "hidden_sides"           # the key, in a roll's result and on a timer
 
 
 class Visibility(enum.Enum):
@@ -399,15 +400,6 @@ def masked_timer_words(campaign: Campaign, timer: Timer, sight: Sight) -> tuple[
         return _("GM's secret test"), ""
     who = "?" if ACTOR in sight.hidden_sides else clean(name_of(campaign, timer.who))
     return who, hidden_words(sight)
-
-
-def noted_timer_result(result: Mapping[str, Any], timer: Timer) -> dict[str, Any]:
-    """An interval's result as logged, with the sides hidden the timer recorded (it is logged
-    GM-only when the timer is, and keeps `hidden` from the timer's request)."""
-    out = dict(result)
-    if timer.hidden_sides:
-        out[HIDDEN_SIDES] = list(timer.hidden_sides)
-    return out
 
 
 # ---------------------------------------------------------------- the turn order and conditions

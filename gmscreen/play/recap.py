@@ -374,8 +374,8 @@ def recap_markdown(recap: Recap) -> str:
         out += [_("Including the GM's secret rolls."), ""]
     out += [f"## {_('What changed')}", ""]
     if recap.changes:
-        for name, said in recap.changes.items():
-            out.append(f"- **{escape_inline(name)}**: {escape_inline('; '.join(said))}")
+        for name, changed in recap.changes.items():
+            out.append(f"- **{escape_inline(name)}**: {escape_inline('; '.join(changed))}")
     out += [f"- {escape_inline(t)}" for t in recap.timers]
     out += [f"- {escape_inline(label)}" for label in recap.labels]
     if not (recap.changes or recap.timers or recap.labels):

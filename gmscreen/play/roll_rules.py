@@ -2,7 +2,8 @@
 the first interval of an extended test is rolled.
 
 The base class is every default; a game overrides only what its rules change. A hook works on
-the `RollFlow` it is given (`flow.draft`, `flow.request`, `flow.result`, `flow.prompt`) and its
+the `Flow` it is given (`gmscreen.play.exchange`; the engine's is `quickroll.choices.RollFlow`:
+`flow.draft`, `flow.request`, `flow.result`, `flow.prompt`) and its
 helpers (`flow.face`, `flow.resolve_random`), never on a widget: the screen, `gmscreen line`
 and the tests all run the same flow. Nothing heavy is imported at module level (start-up).
 """
@@ -14,36 +15,34 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
 
-    from .choice_odds import Assumed
-    from .quickroll.choices import RollFlow
-    from .quickroll.grammar import Draft, Spend
+    from .exchange import Assumed, Draft, Flow, Spend
 
 
 class RollRules:
     """Defaults shared by every game: no choice inside a roll, nothing spent."""
 
-    def start(self, flow: RollFlow) -> None:
+    def start(self, flow: Flow) -> None:
         """Enter on a draft carrying a `Choice` (`draft.choice`, built by the game's grammar):
         roll what comes before the choice and set `flow.prompt`, or resolve. Default: the
         game asks nothing, the roll is resolved at once."""
         flow.resolve_random()
 
-    def plain(self, flow: RollFlow) -> None:
+    def plain(self, flow: Flow) -> None:
         """Enter on a draft with typed dice or no `Choice`: resolved at once. A game may still
         ask what the line leaves to the GM first, or what the result offers (a reward)."""
         flow.resolve_random()
 
-    def choose(self, flow: RollFlow, action: str) -> None:
+    def choose(self, flow: Flow, action: str) -> None:
         """The option `action` of `flow.prompt` was taken (the prompt is already cleared):
         roll on, resolve, or set the next prompt. Default: nothing more to do."""
 
-    def policy_key(self, flow: RollFlow) -> str:
+    def policy_key(self, flow: Flow) -> str:
         """The key the odds' policy takes at `flow.prompt` (what `gmscreen line` answers when
         told nothing): the chance shown while typing is the chance of this way of playing.
         Default: the prompt's own default, as Enter."""
         return "enter"
 
-    def first_interval(self, flow: RollFlow) -> None:
+    def first_interval(self, flow: Flow) -> None:
         """An extended test starts its timer with one interval rolled (the others are rolled
         from the initiative pane). Default: the request resolved once."""
         flow.resolve_random()

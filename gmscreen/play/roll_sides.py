@@ -3,17 +3,24 @@
 The record's `who` is the actor. A character who rolled dice in the same roll (an opposition's
 opponent, an attack's defender, a MIR helper's own dice) is named here, so that luck over a
 session counts the roll for them too, from their side (`play.luck_stats`). An older entry has
-no `sides`: its roll counts for its actor alone.
+no `sides`: its roll counts for its actor alone. A timer played against a hidden character
+notes the sides it plays in each interval logged (`noted_timer_result`, `hidden_sides`).
 
     result = { ..., sides = { opponent = "le gros Bob", helpers = ["Loriane"] } }
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Timer
 
 SIDES = "sides"
 OPPONENT, HELPERS = "opponent", "helpers"
+# The sides a hidden character plays (`gmscreen.play.public`), kept in a roll's result and on a
+# timer: `hidden_sides = ["opponent"]`.
+HIDDEN_SIDES = "hidden_sides"
 
 
 def with_sides(result: Mapping[str, Any], opponent: str | None = None, helpers: Iterable[str] = ()) -> dict[str, Any]:
@@ -44,3 +51,12 @@ def helpers_of(result: Mapping[str, Any]) -> list[str]:
     if not isinstance(names, list):
         return []
     return [n for n in names if isinstance(n, str) and n]
+
+
+def noted_timer_result(result: Mapping[str, Any], timer: Timer) -> dict[str, Any]:
+    """An interval's result as logged, with the sides hidden the timer recorded (it is logged
+    GM-only when the timer is, and keeps `hidden` from the timer's request)."""
+    out = dict(result)
+    if timer.hidden_sides:
+        out[HIDDEN_SIDES] = list(timer.hidden_sides)
+    return out

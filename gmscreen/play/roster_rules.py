@@ -8,10 +8,11 @@ part's `session_gains`). Each is ops added to one `EditBuilder`, so one undo tak
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING
 
 from gmscreen.rules.records import record
 
+from .exchange import SheetGain     # what a game's `FightRules.session_gains` gives, named here as ever
 from .turns import pass_turn
 
 if TYPE_CHECKING:
@@ -19,14 +20,6 @@ if TYPE_CHECKING:
     from gmscreen.campaign.session import EditBuilder
 
     from .fight_rules import FightRules
-
-
-class SheetGain(NamedTuple):
-    """One value a new session sets on a character's sheet."""
-
-    index: int          # the character's place in `campaign.characters`
-    path: tuple         # the full campaign path set ("characters", index, "sheet", ...)
-    value: Any
 
 
 @record

@@ -166,7 +166,9 @@ class SheetLook:
                      tone_of: Callable[[int], str] = lambda value: PLAIN) -> None:
         """Every stat of one group on the line: short label, value, tone."""
         group = system.group(key)
-        for stat in group.stats if group is not None else ():
+        if group is None:
+            return
+        for stat in group.stats:
             value = stat_value(sheet, group, stat)
             line.stat(short(stat), shown(value), tone_of(value))
 

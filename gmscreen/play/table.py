@@ -23,7 +23,7 @@ done. No Textual.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from gmscreen.i18n import _
 
@@ -32,13 +32,13 @@ from .public import Visibility, is_hidden, line_visibility, roll_visibility, vis
 from .writes import Listener, TableWrites
 
 if TYPE_CHECKING:
-    from gmscreen.campaign.model import RollRecord
+    from gmscreen.campaign.model import Campaign, RollRecord
     from gmscreen.campaign.session import CampaignSession
 
     from .encounter import TurnMove
+    from .exchange import Draft, Prompt
     from .joins import Join
-    from .quickroll.choices import Prompt
-    from .quickroll.grammar import Draft, QuickRollError
+    from .quickroll.grammar_base import QuickRollError
     from .table_roll import TableRoll
     from .tracks import TrackMove
 
@@ -216,7 +216,7 @@ class Table(TableWrites):
         from gmscreen.rules import RequestError
 
         from .quickroll.grammar import QuickRollError
-        from .table_roll import TableRoll
+        from .table_roll import Refused, TableRoll
 
         if self.roll is not None:
             return None                     # a choice is open: it is answered first
@@ -236,6 +236,10 @@ class Table(TableWrites):
             roll = TableRoll(self.session, draft, table=self, rng=self.rng, gm_only=self.gm_only).start()
         except RequestError as exc:
             self.error = QuickRollError("rule", 0, error=exc)
+            self._emit_draft()
+            return None
+        except Refused as exc:              # the game forbids it now, in its own words (MIR R20)
+            self.error = QuickRollError("refused", 0, text=str(exc))
             self._emit_draft()
             return None
         self.roll = roll
@@ -340,7 +344,7 @@ class Table(TableWrites):
         if self.last_line is None and self.history:
             self.last_line = self.history[-1]
 
-    def history_source(self) -> tuple[list[RollRecord], Any]:
+    def history_source(self) -> tuple[Sequence[RollRecord], Campaign]:
         """What the history is rebuilt from (the newest rolls, the campaign), for a thread."""
         return self.session.rolls[-HISTORY_SCAN:], self.session.campaign
 

@@ -29,8 +29,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.pending import PendingRoll
     from gmscreen.campaign.session import CampaignSession, EditBuilder
 
-    from .quickroll.choices import Option, Prompt
-    from .quickroll.grammar import Spend
+    from .exchange import Option, Prompt, Spend
 
 # How `roll_line` answers a prompt no key was given for.
 POLICIES = ("odds", "enter")
@@ -207,7 +206,7 @@ class TableRoll:
         from .encounter import slugify, unique_slug
         from .timers import status_of
 
-        from .games import table_for
+        from .tables import table_for
 
         assert draft.timer is not None
         kind = get_system(draft.system).kinds[draft.kind]

@@ -20,7 +20,7 @@ from gmscreen.campaign.store import load_campaign
 from gmscreen.i18n import _
 from gmscreen.rules import Stat, StatGroup, System, get_system
 
-from .games import table_for
+from .tables import table_for
 
 RULE = "# " + "-" * 64
 
@@ -38,7 +38,8 @@ def _example(system_id: str) -> Character | None:
     except (ValueError, OSError, CampaignError):   # no readable sample: the sheet is built from defaults
         return None
     party = [c for c in sample.characters if c.side == "party"]
-    return (party or sample.characters or [None])[0]
+    first = party or sample.characters
+    return first[0] if first else None
 
 
 def _default_sheet(system: System) -> dict[str, Any]:

@@ -10,21 +10,19 @@ fight part lists (`FightRules.timed_tests`), found here from the timer's own req
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
 from gmscreen import rules
 from gmscreen.campaign.model import Timer
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import N_, _, ngettext
-from gmscreen.rules.records import record
+
+# What a game's fight part lists and an interval rolled: records of `exchange`, named here as ever.
+from .exchange import IntervalRoll, TimedTest
 
 if TYPE_CHECKING:
-    from gmscreen.campaign.model import Campaign, Character
+    from gmscreen.campaign.model import Campaign
     from gmscreen.campaign.session import EditBuilder
-    from gmscreen.rules._base import System
-
-    from .forms import Form
 
 STATUS_WORDS = {"running": N_("running"), "success": N_("succeeded"), "failure": N_("failed"),
                 "done": N_("over"), "actor": N_("won"), "opponent": N_("lost"), "tie": N_("tie")}
@@ -35,88 +33,12 @@ def status_word(status: str) -> str:
     return _(STATUS_WORDS[status]) if status in STATUS_WORDS else clean(status)
 
 
-class TimedTest(ABC):
-    """One kind of test a game runs over several rolls (an extended test, an extended
-    opposition), kept as a timer: the form that starts it, the timer it makes, when its next
-    interval may be rolled, the dice of that interval and its progress in words."""
-
-    kind = ""                 # the `Timer.kind` it makes
-    option = ""               # its line in the "New timer" choice (an N_ message, shown with _)
-    # Its rounds may each have their own settings (Magisphère R18: `round_fields`, kept in
-    # `Timer.round_stats`, added up by `roll_round`). Any other game's timer rolls every interval
-    # from its request, whatever a hand edit left in `round_stats`.
-    rounds_of_their_own = False
-    who_missing = N_("select the character first (roster)")   # said when none is selected (N_)
-
-    @abstractmethod
-    def form(self, campaign: Campaign, system: System, character: Character) -> Form:
-        """The fields the GM fills in to start one for `character`."""
-
-    @abstractmethod
-    def make(self, campaign: Campaign, system: System, character: Character, values: dict[str, str]) -> Timer:
-        """The timer (id left empty) the filled-in `form` starts: its label, request and people."""
-
-    def refusal(self, campaign: Campaign, timer: Timer) -> str | None:
-        """Why its next interval cannot be rolled now (None: it can)."""
-        return None
-
-    @abstractmethod
-    def next_dice(self, dice: dict[str, Any], before: dict, rng: random.Random,
-                  request: dict[str, Any] | None = None) -> str:
-        """Add one interval's dice to `dice` (a copy, changed in place); returns the step's name.
-        `request`: the request of this interval (`interval_request`), None: the timer's own."""
-
-    def start_fields(self, request: dict[str, Any], unconditioned: dict[str, Any] | None,
-                     result: dict[str, Any]) -> dict[str, Any]:
-        """The timer's fields (`request`, `round_stats`) from the roll that started it: its
-        request without its dice, the same without the roller's conditions (None: none bit), what
-        the rules said of it. A game whose intervals re-read the conditions keeps the request
-        without them and what they changed at each interval. Default: the request as rolled."""
-        return {"request": request}
-
-    def interval_request(self, campaign: Campaign, timer: Timer) -> tuple[dict[str, Any], list]:
-        """The request of the next interval as the table stands now, and what became of each
-        condition met (`play.effects.ConditionEffect`): the roller's conditions re-read (a dazzle
-        gone, a wound taken), MIR `test_modifiers`. Default: the timer's request, no condition."""
-        return timer.request, []
-
-    @abstractmethod
-    def progress(self, campaign: Campaign, timer: Timer, result: dict) -> str:
-        """Where it stands, from what the rules say of its dice (`result`), plain and cleaned."""
-
-    def round_fields(self, campaign: Campaign, timer: Timer) -> list:
-        """Fields (`forms.Field`) the GM may change for the next interval alone (Magisphère R18:
-        the round's statistics and skills). Default: none."""
-        return []
-
-    def round_fields_changed(self, timer: Timer, values: dict[str, str]) -> bool:
-        """The `round_fields` filled in ask for something else than the timer's own request."""
-        return False
-
-    def roll_round(self, timer: Timer, values: dict[str, str], faces: str,
-                   campaign: Campaign | None = None) -> IntervalRoll:
-        """The next interval as `round_fields` set it, with the faces typed (else rolled) and the
-        conditions as they stand in `campaign`. Asked only of a game with `rounds_of_their_own`
-        (an abstract hook for those alone)."""
-        raise NotImplementedError
-
-    def round_of_its_own(self, campaign: Campaign | None, timer: Timer) -> bool:
-        """The next round must be played with its own settings even when the GM changes none
-        (Magisphère: a side's conditions bite in it). Default: no."""
-        return False
-
-    def result_of(self, timer: Timer) -> dict | None:
-        """What the timer's dice say so far when the game works it out itself (rounds played with
-        their own settings); None: the rules' result of its request and dice."""
-        return None
-
-
 def timed_test_of(timer: Timer) -> TimedTest | None:
     """The kind of test a timer runs, asked of the game its request names (None: a countdown,
     or a game that has no such timer)."""
     if timer.kind == "countdown":
         return None
-    from .games import table_for     # the games load on first use
+    from .tables import table_for     # the games load on first use
 
     try:
         return table_for(str(timer.request.get("system", ""))).fight.timed_test(timer.kind)
@@ -134,7 +56,7 @@ def timer_result(timer: Timer) -> dict | None:
         return own
     try:
         kind = rules.get_system(timer.request.get("system", "")).kinds[timer.request.get("kind", "")]
-        forced = {name: [] for name in kind.dice_fields}
+        forced: dict[str, Any] = {name: [] for name in kind.dice_fields}
         forced.update(timer.dice)
         return rules.resolve({**timer.request, **forced})
     except (rules.RequestError, KeyError, TypeError, ValueError):
@@ -167,7 +89,7 @@ def timer_progress(campaign: Campaign, timer: Timer) -> str:
 
 def status_of(result: dict) -> str:
     """A timer's status from the rules' result: 'running' while undecided, else the outcome."""
-    decided = result.get("outcome", result.get("winner"))
+    decided: Any = result.get("outcome", result.get("winner"))     # the rules' word (a str)
     return "running" if decided == "pending" else decided
 
 
@@ -193,20 +115,6 @@ def interval_setup(timer: Timer, campaign: Campaign | None) -> tuple[dict[str, A
     if campaign is None or kind is None:
         return timer.request, []
     return kind.interval_request(campaign, timer)
-
-
-@record
-class IntervalRoll:
-    """One interval of a test timer, rolled: the logged request and result, the timer's dice
-    and status after it, and the step's name."""
-
-    request: dict
-    result: dict
-    dice: dict
-    status: str
-    step: str
-    round_stats: list | None = None     # the rounds' own settings after it (None: unchanged)
-    timer_request: dict | None = None   # the timer's request after it (None: unchanged): MIR `test_modifiers`
 
 
 def noted_interval(result: dict, conditions: list) -> dict:
@@ -241,8 +149,7 @@ def interval_log_fields(campaign: Campaign, timer: Timer, rolled: IntervalRoll, 
     rolls, the line ("label · test 3", `said`: the table's dice typed), the request and the
     result; GM-only when the timer is, the sides a hidden character plays noted
     (`gmscreen.play.public`: what players may see of it was decided when the timer started)."""
-    from .public import noted_timer_result
-    from .roll_sides import with_sides
+    from .roll_sides import noted_timer_result, with_sides
 
     result = with_sides(noted_timer_result(rolled.result, timer), name_of(campaign, timer.opponent) if timer.opponent else None)
     return {"who": name_of(campaign, timer.who), "line": f"{timer.label} · {rolled.step}" + said,

@@ -23,21 +23,14 @@ from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _
 from gmscreen.rules.records import record
 
+from .exchange import TrackSpec     # the track a game adds by default (`FightRules.default_track`)
+
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character
     from gmscreen.campaign.session import EditBuilder
 
 ChangeFn = Callable[[str, Callable[["EditBuilder"], None]], bool]
 MAX_HITS = 999           # the largest maximum the form offers (the file allows more)
-
-
-@record(frozen=True)
-class TrackSpec:
-    """The track a game adds by default: its name, maximum, and the sheet value it stands for."""
-
-    name: str
-    max: int = 10
-    sheet: tuple[str, str] | None = None    # (group, key) kept equal to the track's value
 
 
 @record
@@ -68,7 +61,7 @@ def default_track(system_id: str) -> TrackSpec:
     """The track the game adds by default (its fight part's `default_track`)."""
     from gmscreen.rules import get_system
 
-    from .games import table_for
+    from .tables import table_for
 
     return table_for(system_id).fight.default_track(get_system(system_id))
 

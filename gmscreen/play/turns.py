@@ -35,7 +35,9 @@ def turn_label(name: str) -> str:
 
 def is_turn_label(label: str | None) -> bool:
     """Whether the last change was an `n` (in whichever language it was labelled)."""
-    return bool(label) and any(label.startswith(p) for p in (*_TURN_LABELS, _(TURN_LABEL)))
+    if not label:
+        return False
+    return any(label.startswith(p) for p in (*_TURN_LABELS, _(TURN_LABEL)))
 MAX_TICK_RECORDS = 200    # ends of turn remembered for `p` (see `TurnTicks`)
 
 # `TurnTicks` (campaign.model): `p` right after `n` is an undo; further back (other changes

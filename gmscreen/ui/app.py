@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +46,8 @@ from .terminal.bindings import bindings_of
 from .terminal.footer import QuietFooter
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from .widgets.tray.dice_tray import DiceTray
 
 MAX_NOTICES = 4            # load problems shown one by one; past that, the first ones and a count
@@ -168,6 +169,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         Binding("question_mark", "keys", N_("Keys"), id="app.keys"),
         Binding("q", "quit", N_("Quit"), id="app.quit"),
     ]
+
+    _saving_timer: Timer | None         # says "saving…" for a save still running after a moment
 
     def __init__(self, path: Path | str | None = None, *, theme: str | None = None, ascii: bool = False,
                  config: Config | None = None, resume_gc: bool = False, language: str | None = None,
@@ -355,7 +358,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
 
         from .palette import Palette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # Textual types `is_open`'s app as App[object]; any app will do (App's type is invariant)
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(Palette(id="--command-palette"))
 
     def search_themes(self) -> None:
@@ -620,9 +624,11 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             if event.state == WorkerState.ERROR:
                 self.warn(_("the roll log could not be read: {problem}").format(problem=worker.error), "error")
             else:
+                assert worker.result is not None      # a success: what `_load_rolls`'s worker returned
                 self._rolls_loaded(*worker.result)
                 self._index_rolls(worker.result[0])
         elif worker.name == "index-rolls" and event.state == WorkerState.SUCCESS:
+            assert worker.result is not None          # a success: what `_index_rolls`'s worker returned
             session, index = worker.result
             if session is self.session and index is not None:
                 session.install_roll_index(index)
@@ -639,8 +645,9 @@ class GMScreenApp(SessionKeeper, CampaignHost):
                 # "saved" once, not two words flashing by (each one a write down the wire).
                 self._saving_timer = self.set_timer(SAVING_SHOWN_AFTER, self._say_saving)
             elif event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
-                if getattr(self, "_saving_timer", None) is not None:
-                    self._saving_timer.stop()
+                timer: Timer | None = getattr(self, "_saving_timer", None)
+                if timer is not None:
+                    timer.stop()
                     self._saving_timer = None
                 if event.state == WorkerState.SUCCESS:
                     self._show_save_state(N_("saved") if not self.session.dirty else "")
@@ -936,7 +943,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
     def on_descendant_focus(self, event: Any) -> None:
         pane = self._pane_of(getattr(event, "widget", None))
         if pane is not None and pane.id in MAIN_PANES and pane.id != self.current_pane:
-            self._mark_current(pane.id)  # type: ignore[arg-type]
+            self._mark_current(pane.id)
 
     async def action_show_pane(self, pane_id: str) -> None:
         if self.session is None or pane_id not in PANES:
@@ -952,7 +959,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         if pane_id in MAIN_PANES:
             self._mark_current(pane_id)
         presize = getattr(shown, "presize", None)
-        if presize is not None and room and not shown.size.width:
+        if presize is not None and shown is not None and room and not shown.size.width:
             presize(room)                       # its first showing: drawn at the size it gets
         self._focus_pane(pane_id)
 
@@ -961,7 +968,7 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             return
         here = self._pane_of(self.screen.focused)
         current = here.id if here is not None and here.id in PANE_CYCLE else self.current_pane
-        index = PANE_CYCLE.index(current)  # type: ignore[arg-type]
+        index = PANE_CYCLE.index(current)
         await self.action_show_pane(PANE_CYCLE[(index + step) % len(PANE_CYCLE)])
 
     def action_zoom(self) -> None:
@@ -974,6 +981,13 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             screen.maximized = pane
 
     # ------------------------------------------------------------ delegated to panes
+
+    def dice_tray(self) -> DiceTray | None:
+        """The dice tray when it is built (a layout may leave it out)."""
+        from .widgets.tray.dice_tray import DiceTray
+
+        tray = self.pane("dice-tray")
+        return tray if isinstance(tray, DiceTray) else None
 
     def _tray(self) -> DiceTray | None:
         """The dice tray for a key of the app; None, the GM told, when it is not there."""
@@ -990,12 +1004,12 @@ class GMScreenApp(SessionKeeper, CampaignHost):
             tray.focus_line()
 
     def action_next_turn(self) -> None:
-        from gmscreen.ui.widgets.initiative.pane import move_turn     # the play core moves it: no pane to wait for
+        from gmscreen.ui.fight_flow import move_turn     # the play core moves it: no pane to wait for
 
         move_turn(self, True)
 
     def action_previous_turn(self) -> None:
-        from gmscreen.ui.widgets.initiative.pane import move_turn
+        from gmscreen.ui.fight_flow import move_turn
 
         move_turn(self, False)
 
@@ -1021,23 +1035,8 @@ class GMScreenApp(SessionKeeper, CampaignHost):
         else:
             self.warn(_("{pane}: not available").format(pane=pane_title("log")))
 
-    def action_undo(self) -> None:
-        if not self._roll_pending("undo"):
-            self.undo()
-
     def action_redo(self) -> None:
-        if not self._roll_pending("redo"):
-            self.redo()
-
-    def _roll_pending(self, which: str) -> bool:
-        """A roll waiting for a choice spends from the sheet as it stood when it was rolled:
-        undoing a change under it (the Impulsion it would spend, a Providence point) would
-        let it spend what the sheet no longer holds. The choice comes first."""
-        if not self.roll_waiting():
-            return False
-        self.warn(_("a roll is waiting for a choice: answer it (or escape) before undoing") if which == "undo"
-                  else _("a roll is waiting for a choice: answer it (or escape) before redoing"))
-        return True
+        self.redo()          # (a roll waiting for a choice refuses it: the table says why)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("next_turn", "previous_turn", "focus_quick_roll", "toggle_gm_only", "repeat_roll",

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from gmscreen.play.events import Event
     from gmscreen.play.table import Table
 
-    from .widgets.tray.dice_tray import DiceTray
 
 # The group of the app's own keys (keys screen, palette); the panes' groups are their titles.
 SCREEN_GROUP = N_("Screen")
@@ -42,7 +41,7 @@ class CampaignView:
 
     @property
     def host(self) -> CampaignHost:
-        return self.app  # type: ignore[attr-defined,no-any-return]
+        return self.app  # type: ignore[attr-defined]
 
     @property
     def ascii(self) -> bool:
@@ -70,6 +69,10 @@ class CampaignView:
     def show_watching(self, watching: bool) -> None:
         """The players can see the screen (or no longer): GM-only rolls not yet revealed are
         masked by every view that shows rolls. Views read `app.players_watching` when drawing."""
+
+    def hear(self, event: Event) -> None:
+        """Any other event of the table (the line read, a prompt opened, a roll shown or ended,
+        GM-only set): the view that draws it draws it."""
 
 
 class CampaignHost(App[int]):
@@ -127,9 +130,15 @@ class CampaignHost(App[int]):
         elif isinstance(event, (ev.RollLogged, ev.RollRevealed)):
             for view in self.views():
                 view.show_roll(event.record)
-        elif isinstance(event, ev.RollShown) and event.draft is None and event.record is not None:
+        elif isinstance(event, ev.RollShown) and event.draft is None:
+            if event.record is not None:
+                for view in self.views():
+                    view.show_record(event.record)
+        elif isinstance(event, ev.SelectionChanged):
+            self.selected_id = event.char_id        # the table moved it (the turn's actor)
+        else:
             for view in self.views():
-                view.show_record(event.record)
+                view.hear(event)
 
     # ------------------------------------------------------------ views
 
@@ -156,6 +165,8 @@ class CampaignHost(App[int]):
         self.selected_id = char_id
 
     def watch_selected_id(self, char_id: str | None) -> None:
+        if self.table is not None:
+            self.table.select(char_id)          # the line is read again for whoever is selected
         for view in self.views():
             view.show_selection(char_id)
 
@@ -187,17 +198,9 @@ class CampaignHost(App[int]):
         found = screen.query(f"#{pane_id}") if screen is not None else None
         return found.first() if found else None
 
-    def dice_tray(self) -> DiceTray | None:
-        """The dice tray when it is built (a pane test's host may have none)."""
-        from .widgets.tray.dice_tray import DiceTray
-
-        tray = self.pane("dice-tray")
-        return tray if isinstance(tray, DiceTray) else None
-
     def roll_waiting(self) -> bool:
-        """A roll in the dice tray waits for a choice (reroll, Providence, parry…)."""
-        tray = self.dice_tray()
-        return tray is not None and tray.flow is not None
+        """A roll waits for a choice (reroll, Providence, parry…)."""
+        return self.table is not None and self.table.roll_waiting
 
     def binding_owners(self) -> Iterable[tuple[str, Any]]:
         """(group title, node) for the app and every pane, for the keys screen and the palette; the

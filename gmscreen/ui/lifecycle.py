@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gmscreen.i18n import N_, _
 
@@ -22,17 +22,25 @@ class SessionKeeper:
     """The app's ending: signal handlers, end of input, the last save."""
 
     session: Any
+    table: Any
     exit_reason: str
     _signals: list[int]
     _settled: bool
     _pending_exit: int | None
 
+    if TYPE_CHECKING:       # given by the app it is mixed into (CampaignHost, Textual's App)
+        @property
+        def is_headless(self) -> bool: ...
+
+        def warn(self, message: str, severity: str = "warning") -> None: ...
+
+        def exit(self, result: Any = None, return_code: int = 0, message: Any = None) -> None: ...
+
     def _settle_pending_roll(self) -> None:
         """A roll waiting for a choice (Impulsion reroll, parry...) when the campaign closes is
         settled with its defaults and logged: dice the table saw are never lost."""
-        tray = self.dice_tray()
-        if tray is not None and self.session is not None and not self.session.closed:
-            tray.settle_pending()
+        if self.table is not None and self.session is not None and not self.session.closed:
+            self.table.settle()
 
     def _drop_session(self) -> None:
         session, self.session = self.session, None

@@ -6,6 +6,7 @@ one main pane, and the others are built once it is on screen.
 
 from __future__ import annotations
 
+import weakref
 from importlib import import_module
 
 from textual.widget import Widget
@@ -37,6 +38,9 @@ MAIN_PANES = ("roster", "initiative", "difficulty", "log")
 # column 3/5 of the width); below it, one at a time above the dice tray.
 WIDE_WIDTH, WIDE_HEIGHT = 120, 32
 
+# The panes `make_pane` titled (retitled when the language changes, by `retitle`).
+_DEFAULT_TITLED: weakref.WeakSet[Widget] = weakref.WeakSet()
+
 
 def is_wide(width: int, height: int) -> bool:
     return width >= WIDE_WIDTH and height >= WIDE_HEIGHT
@@ -57,7 +61,7 @@ def make_pane(pane_id: str, *, current: bool = False) -> Widget:
     widget = pane_class(pane_id)(id=pane_id, classes="pane -current" if current else "pane")
     if not widget.border_title:
         widget.border_title = pane_title(pane_id)
-        widget._default_title = True          # retitled when the language changes (`retitle`)
+        _DEFAULT_TITLED.add(widget)
     return widget
 
 
@@ -71,5 +75,5 @@ def set_title(widget: Widget, title: str) -> None:
 def retitle(widget: Widget) -> None:
     """A pane titled by `make_pane`, in the language spoken now (the others title themselves
     when the campaign is shown again)."""
-    if getattr(widget, "_default_title", False) and widget.id in PANES:
+    if widget in _DEFAULT_TITLED and widget.id in PANES:
         set_title(widget, pane_title(widget.id))

@@ -37,17 +37,17 @@ class StatusLine(Static):
         super().__init__("", id=id, markup=False)
         self.campaign_file = ""
         self.save_state = ""          # "", "saving…", "saved", "unsaved", "save failed" (msgids)
-        self.loading = ""             # text shown while the campaign loads
+        self.loading_text = ""        # text shown while the campaign loads (not Widget.loading)
         self.notice = ""              # what undo/redo did, shown until the next change
         self.notice_public = False    # said while players watched: as they may see it
         self._shown: Content | None = None
 
     def show_loading(self, text: str) -> None:
-        self.loading = text
+        self.loading_text = text
         self._show(literal(text, "italic"))
 
     def show_session(self, session: CampaignSession | None, *, ascii: bool = False) -> None:
-        self.loading = ""
+        self.loading_text = ""
         if session is None:
             self._show(Content(""))
             return
@@ -65,7 +65,8 @@ class StatusLine(Static):
             return
         # Only the cells from the first one that differs go down the wire ("saved" after
         # "unsaved", a new round's number): the start of the line is the same.
-        self.refresh = no_refresh  # type: ignore[method-assign]
+        # shadowed for this one update (its return value unused), then deleted below
+        self.refresh = no_refresh  # type: ignore[method-assign, assignment]
         try:
             self.update(content, layout=False)
         finally:

@@ -70,7 +70,7 @@ RULE_SAMPLES: dict[str, dict] = {
 }
 
 LINE_SAMPLES: dict[str, dict] = {
-    "rule": {"error": _CAUSE}, "missing": {"text": "seuil manquant"}, "no_grammar": {}, "empty_line": {},
+    "rule": {"error": _CAUSE}, "missing": {"text": "seuil manquant"}, "refused": {"text": "pas pendant un combat"}, "no_grammar": {}, "empty_line": {},
     "given_twice": {"what": "le seuil"}, "ambiguous": {"text": "e", "what": "compétences", "labels": ("A", "B"),
                                                       "extra": 2},
     "one_vs": {}, "helper_who": {}, "without_what": {"word": "sans"},
@@ -94,8 +94,9 @@ LINE_SAMPLES: dict[str, dict] = {
     "confrontation_needs_vs": {}, "simultaneous_scope": {}, "lost_sheep": {"name": "A"},
     "attack_no_difficulty": {}, "opposition_no_difficulty": {},
 }
-# The same words in both languages on purpose: a typed-in prompt, and a developer's error.
-SAME_IN_BOTH = {"missing", "no_grammar"}
+# The same words in both languages on purpose: a typed-in prompt, the game's own refusal, and a
+# developer's error.
+SAME_IN_BOTH = {"missing", "refused", "no_grammar"}
 
 
 # ---------------------------------------------------------------- the codes raised in the code

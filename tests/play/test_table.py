@@ -84,6 +84,18 @@ def test_a_line_that_cannot_roll_tells_why_and_logs_nothing(open_table) -> None:
     assert heard.of(ev.RollLogged) == [] and table.session.rolls == []
 
 
+def test_a_roll_the_game_forbids_now_is_refused_in_its_words(open_table) -> None:
+    """MIR R20: a day-long extended test is not started during a fight (the sample is in round 2);
+    the table says the game's own words and rolls nothing, as the screen shows them."""
+    table, heard = open_table("mir")
+    assert table.session.campaign.encounter.round > 0
+    assert table.submit("loriane éloquence étendu sd3 jour max3") is None
+    error = heard.of(ev.DraftChanged)[-1].error
+    assert error.code == "refused" and error.message.startswith("R20 : pendant un combat")
+    assert table.roll is None and table.session.rolls == [] and table.session.campaign.timers == \
+        open_table("mir")[0].session.campaign.timers
+
+
 def test_a_choice_is_asked_then_answered_by_its_key(open_table, english) -> None:
     table, heard = open_table("tedeum")
     table.submit("louvensac entregent 6")

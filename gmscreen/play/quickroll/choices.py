@@ -16,70 +16,13 @@ from typing import TYPE_CHECKING, Any
 from gmscreen.rules import resolve
 from gmscreen.rules.records import record
 
-from .grammar import Draft
+# A roll's prompt and its options are records the games build too (`exchange`), named here as ever.
+from ..exchange import Draft, Option, Prompt, Spend
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
 
     from ..roll_rules import RollRules
-    from .grammar import Spend
-
-
-# The key "garder" was first given: heard in every language (scripts, `--choose g`, habits).
-KEEP = "g"
-
-
-def keep_key() -> str:
-    """The key that keeps a roll as it fell, in the language spoken: g (garder) in French, k (keep)
-    in English (and in the tests' pseudo-language, English marked). A key is not a word the
-    catalog may mark: it is chosen here."""
-    from gmscreen.i18n import language
-
-    return KEEP if language() == "fr" else "k"
-
-
-@record(frozen=True)
-class Option:
-    key: str          # the key that picks it, shown beside its words
-    label: str        # words shown beside the key, in the language spoken when it was asked
-    action: str
-    chance: float | None = None   # the exact chance this option leaves, when the game prices it
-    brief: str = ""   # the label said before that chance ("reroll": the question says the cost)
-    also: tuple[str, ...] = ()    # other keys that pick it, not shown (the French key in English)
-
-    @property
-    def text(self) -> str:
-        """What the prompt shows beside the key: the label, or its brief form and its chance
-        ("relancer 44 %")."""
-        if self.chance is None:
-            return self.label
-        from ..choice_odds import priced
-
-        return priced(self.brief or self.label, self.chance)
-
-
-def keep_option(label: str, chance: float | None = None) -> Option:
-    """"Keep" the dice as they fell: its key in the language spoken (`keep_key`), g heard too."""
-    key = keep_key()
-    return Option(key, label, "keep", chance, also=(KEEP,) if key != KEEP else ())
-
-
-@record(frozen=True)
-class Prompt:
-    question: str
-    options: tuple[Option, ...]
-    default: str      # key taken by Enter: the choice the odds assume
-    public: str | None = None   # the question as players may read it when the difficulty is hidden
-    # Key taken when the campaign closes with the question open (`RollFlow.settle`): the roll
-    # as the table saw it, no new die rolled unseen, nothing spent (a reroll prompt: keep).
-    # None: the default.
-    settles: str | None = None
-
-    def option(self, key: str) -> Option | None:
-        if key == "enter":
-            key = self.default
-        return next((o for o in self.options if o.key == key), None) or next(
-            (o for o in self.options if key in o.also), None)
 
 
 @record
@@ -106,7 +49,7 @@ class RollFlow:
     @property
     def rules(self) -> RollRules:
         """The roll part of the game rolled (its choices and spending)."""
-        from ..games import table_for
+        from ..tables import table_for
 
         return table_for(self.draft.system).roll
 
@@ -176,6 +119,6 @@ class RollFlow:
 def spending(draft: Draft, result: dict[str, Any], campaign: Campaign) -> list[Spend]:
     """Resources the resolved roll uses up on the sheets (Impulsion, Providence, XP…), as the
     game rolled says (`RollRules.spending`)."""
-    from ..games import table_for
+    from ..tables import table_for
 
     return table_for(draft.system).roll.spending(draft, result, campaign)

@@ -63,7 +63,7 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
         except QuickRollError:
             found = None
         if found is not None:
-            side.character = campaign.characters[int(found[0].value)]  # type: ignore[arg-type]
+            side.character = campaign.characters[int(found[0].value)]  # type: ignore[call-overload]
     if side.character is None and side.role == "actor" and selected is not None and not after_help:
         side.character = next((c for c in campaign.characters if c.id == selected), None)
     if tokens and tokens[-1].norm in NO_WORDS:
@@ -122,7 +122,7 @@ def _without_completion(start: int, end: int, prefix: str, tokens: list, campaig
             except QuickRollError:
                 found = None
             if found is not None:
-                ids.append(campaign.characters[int(found[0].value)].id)  # type: ignore[arg-type]
+                ids.append(campaign.characters[int(found[0].value)].id)  # type: ignore[call-overload]
             elif not ids and selected is not None:
                 ids.append(selected)
             segment = []

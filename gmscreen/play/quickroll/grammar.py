@@ -10,17 +10,19 @@ Nothing here imports Textual.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from gmscreen.i18n import _
 from gmscreen.rules import RequestError, check, get_system, resolve
-from gmscreen.rules.records import record
 
+# The records a line is read into, and the base every game's grammar fills, named here too
+# (`from gmscreen.play.quickroll.grammar import Draft`, as the games and the screen do).
+from ..exchange import Choice, Draft, Side, Spend
+from .grammar_base import Context, QuickRollError, SystemGrammar
 from .text import Candidate, Token, candidate, match, ranked, tokenize
 
 if TYPE_CHECKING:
-    from gmscreen.campaign.model import Campaign, Character
+    from gmscreen.campaign.model import Campaign
 
     from .line_rules import LineRules
 
@@ -31,156 +33,6 @@ HIDDEN_WORDS = frozenset({"cache", "hidden", "sdcache"})
 NO_WORDS = frozenset({"sans", "no", "without", "pas"})
 COMMON_WORDS = VS_WORDS | HELP_WORDS | GM_WORDS | HIDDEN_WORDS | NO_WORDS | {"="}
 MAX_PHRASE = 6
-
-
-class QuickRollError(ValueError):
-    """A line that does not describe a test: a code and its parameters, and where (offsets).
-
-    The words come from the catalogs (`gmscreen.play.messages`): `message` is the tray's
-    words in the language spoken, `text(lang)` any language. A rules refusal is code "rule" with `error=`.
-    """
-
-    def __init__(self, code: str, position: int = 0, end: int | None = None, /, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
-        self.position = position
-        self.end = position if end is None else end
-
-    def text(self, lang: str | None = None) -> str:
-        from gmscreen.play.messages import line_message
-
-        return line_message(self.code, self.params, lang)
-
-    @property
-    def message(self) -> str:
-        return self.text()
-
-    def __str__(self) -> str:
-        return self.message
-
-
-@record
-class Side:
-    """One side of the test: a character (or raw dice) and the traits named for it."""
-
-    role: str                              # "actor" or "opponent"
-    start: int                             # offset of its first word
-    character: Character | None = None
-    index: int | None = None               # position in campaign.characters
-    implicit: bool = False                 # the selected character, not named in the line
-    traits: list[tuple[Candidate, Token]] = field(default_factory=list)
-    raw: dict[str, int] = field(default_factory=dict)
-    raw_text: str = ""
-
-    @property
-    def named(self) -> bool:
-        return self.character is not None or bool(self.raw)
-
-    @property
-    def name(self) -> str:
-        if self.character is not None:
-            return self.character.name
-        return self.raw_text
-
-    def sheet(self, group: str) -> dict[str, Any]:
-        if self.character is None:
-            return {}
-        value = self.character.sheet.get(group)
-        return value if isinstance(value, dict) else {}
-
-
-@record
-class Spend:
-    """A resource change the roll makes on a sheet once it is resolved."""
-
-    path: tuple
-    before: Any
-    after: Any
-    text: str
-
-
-@record
-class Choice:
-    """What may be decided inside the roll (see `choices.py`), and what it needs to know."""
-
-    kind: str                              # "eclats_reroll", "magisphere_reroll", "tedeum_providence", "arpeges_parry"
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@record
-class Draft:
-    """A parsed line: a valid request for `gmscreen.rules`, who rolls, and how to show it."""
-
-    line: str
-    system: str
-    kind: str
-    request: dict[str, Any]                # without dice unless the GM typed them (`forced`)
-    who: str
-    who_id: str | None
-    label: str
-    gm_only: bool = False
-    difficulty_text: str = ""              # the part of `label` that states the difficulty ("SD 3 (Moyenne)")
-    forced: bool = False
-    missing: str = ""                      # why Enter cannot resolve yet (e.g. no difficulty typed)
-    baseline: dict[str, Any] | None = None  # the same test without the modifiers typed
-    modifier_text: str = ""                # "+1d, aide Loriane"
-    choice: Choice | None = None
-    sides: list[Side] = field(default_factory=list)
-    difficulty_span: tuple[int, int] | None = None   # where the difficulty sits in the line
-    timer: dict[str, Any] | None = None    # extended tests: the timer to start (Timer fields)
-    conditions: list[Any] = field(default_factory=list)   # each condition met (`play.effects.ConditionEffect`)
-    unconditioned: dict[str, Any] | None = None   # the odds request without the conditions applied
-    dice_helpers: list[str] = field(default_factory=list)   # helpers rolling dice of their own (MIR R9)
-
-    @property
-    def odds_request(self) -> dict[str, Any]:
-        """The request without dice fields, as `rules.odds` wants it."""
-        kind = get_system(self.system).kinds[self.kind]
-        return {k: v for k, v in self.request.items() if k not in kind.dice_fields}
-
-
-@record
-class Context:
-    """Everything the scanner found; the system grammar reads and fills it."""
-
-    line: str
-    tokens: list[Token]
-    campaign: Campaign
-    selected: str | None
-    sides: list[Side]
-    helpers: list[tuple[int, Character, Token]] = field(default_factory=list)
-    gm_only: bool = False
-    hidden: bool = False
-    faces: list[list[int]] | None = None
-    faces_pos: int = 0
-    values: dict[str, Any] = field(default_factory=dict)      # what the system grammar gathered
-    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
-    modifiers: list[str] = field(default_factory=list)
-    without: list[tuple[tuple[str, ...], tuple[int, int]]] = field(default_factory=list)  # `sans X`: a condition left out
-    scene: set[str] = field(default_factory=set)   # words of the moment the game's effects read (MIR `intrigue`)
-
-    @property
-    def side(self) -> Side:
-        return self.sides[-1]
-
-    @property
-    def actor(self) -> Side:
-        return self.sides[0]
-
-    @property
-    def opponent(self) -> Side | None:
-        return self.sides[1] if len(self.sides) > 1 else None
-
-    def once(self, key: str, value: Any, token: Token, what: str, end: Token | None = None) -> None:
-        """Set a value that the line may give only once."""
-        if key in self.values:
-            raise QuickRollError("given_twice", token.start, (end or token).end, what=what)
-        self.values[key] = value
-        self.spans[key] = (token.start, (end or token).end)
-
-    def add(self, key: str, value: int) -> None:
-        self.values[key] = self.values.get(key, 0) + value
 
 
 def character_candidates(campaign: Campaign) -> list[Candidate]:
@@ -285,56 +137,6 @@ def _one(found: Sequence[Candidate], typed: Sequence[Token], what: str) -> Candi
                          labels=tuple(c.label for c in found[:8]), extra=max(0, len(found) - 8))
 
 
-class SystemGrammar:
-    """What one system's words mean. Subclasses fill the hooks; `parse` drives them.
-    `system_id` left empty is the campaign's system (a game's grammar need not name it)."""
-
-    system_id = ""
-    keywords: frozenset[str] = frozenset()
-
-    def __init__(self, campaign: Campaign) -> None:
-        self.campaign = campaign
-        if not self.system_id:
-            self.system_id = campaign.system
-        self.system = get_system(self.system_id)
-
-    # hooks ---------------------------------------------------------------
-
-    def keyword(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
-        """Consume a system keyword at i (and its argument): number of tokens used, or 0."""
-        return 0
-
-    def negated(self, ctx: Context, token: Token) -> bool:
-        """`sans X`: True when X is understood."""
-        return False
-
-    def number(self, ctx: Context, tokens: Sequence[Token], i: int) -> int:
-        """Consume a numeric token at i: number of tokens used, or 0 (then it is an error)."""
-        return 0
-
-    def traits(self, side: Side) -> list[Candidate]:
-        """What may follow a name: skills, characteristics…"""
-        return []
-
-    def build(self, ctx: Context) -> Draft:
-        raise QuickRollError("no_grammar")
-
-    def split_faces(self, ctx: Context, request: dict[str, Any], kind: str) -> dict[str, Any]:
-        """Put the typed faces into the kind's dice fields."""
-        return {}
-
-    # helpers for subclasses ----------------------------------------------
-
-    def difficulty_candidates(self) -> list[Candidate]:
-        return [candidate(d.label, d.value) for d in self.system.difficulties if d.label and d.value is not None]
-
-    def rules_defaults(self, kind: str) -> dict[str, Any]:
-        """The campaign's `[rules]` options that this kind accepts."""
-        accepted = {f.name for f in self.system.kinds[kind].fields}
-        rules = self.campaign.rules or {}
-        return {k: v for k, v in rules.items() if k in accepted}
-
-
 NUMERIC = re.compile(r"^[+\-−±]?\d|^[±]?\d*d\d|^[+\-]\d*d$|^(sd|max|x|×)\d+$")
 
 
@@ -370,7 +172,7 @@ def longest_match(tokens: Sequence[Token], i: int, reserved: frozenset[str], can
 
 def line_rules(system_id: str) -> LineRules:
     """The quick-roll part of `system_id` (its grammar, words, help), from its game table."""
-    from ..games import table_for
+    from ..tables import table_for
 
     return table_for(system_id).line
 
@@ -447,7 +249,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None, people:
             if found is None:
                 raise _no_character("unknown_character", tok, people)
             cand, k = found
-            index = int(cand.value)  # type: ignore[arg-type]
+            index = int(cand.value)  # type: ignore[call-overload]
             ctx.helpers.append((index, campaign.characters[index], tok))
             i += k
             continue
@@ -456,7 +258,7 @@ def parse(line: str, campaign: Campaign, *, selected: str | None = None, people:
             found = match_character(tokens, i, reserved, people, _("characters"))
             if found is not None:
                 cand, k = found
-                side.index = int(cand.value)  # type: ignore[arg-type]
+                side.index = int(cand.value)  # type: ignore[call-overload]
                 side.character = campaign.characters[side.index]
                 side.start = tok.start
                 i += k
@@ -604,7 +406,7 @@ def opponent_name(line: str, campaign: Campaign) -> str | None:
                 found = match_character(tokens, i + 1, reserved, People(campaign), _("characters"))
             except QuickRollError:
                 return None
-            return campaign.characters[int(found[0].value)].name if found else None  # type: ignore[arg-type]
+            return campaign.characters[int(found[0].value)].name if found else None  # type: ignore[call-overload]
     return None
 
 

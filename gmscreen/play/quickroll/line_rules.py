@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
     from gmscreen.rules._base import System
 
-    from .grammar import SystemGrammar
+    from .grammar_base import SystemGrammar
 
 # One example of the `?` help: (what to type, what it means); no meaning makes a sub-heading.
 Example = tuple[str, str]
@@ -38,7 +38,7 @@ class LineRules:
         """What this game's words mean, for the characters of `campaign`."""
         cls = self.grammar_class
         if cls is None:
-            from .grammar import SystemGrammar
+            from .grammar_base import SystemGrammar
 
             cls = SystemGrammar
         return cls(campaign)

@@ -55,7 +55,7 @@ class PlayersApp(App):
     def __init__(self, watch: CampaignWatch, *, ascii: bool = False, theme: str | None = None,
                  config: Config | None = None) -> None:
         super().__init__()
-        self.watch = watch
+        self.campaign_watch = watch       # (not `watch`: DOMNode.watch is a method)
         self.config = config if config is not None else Config.load()
         self.show_secret = mark_secret_rolls(self.config)
         self.ascii = ascii
@@ -106,15 +106,15 @@ class PlayersApp(App):
 
     def look(self) -> None:
         """One look at the files; a redraw when something changed."""
-        said = (self.watch.problem, self.watch.notice)
-        if self.watch.poll() or (self.watch.problem, self.watch.notice) != said:
+        said = (self.campaign_watch.problem, self.campaign_watch.notice)
+        if self.campaign_watch.poll() or (self.campaign_watch.problem, self.campaign_watch.notice) != said:
             self.redraw()
 
     def redraw(self) -> None:
-        state = self.watch.state(show_secret=self.show_secret, ascii=self.ascii)
+        state = self.campaign_watch.state(show_secret=self.show_secret, ascii=self.ascii)
         problem = self.query_one("#players-problem", Static)
-        words = (_("cannot read the campaign now: {problem}").format(problem=self.watch.problem)
-                 if self.watch.problem else self.watch.notice)
+        words = (_("cannot read the campaign now: {problem}").format(problem=self.campaign_watch.problem)
+                 if self.campaign_watch.problem else self.campaign_watch.notice)
         problem.update(literal(words) if words else "")
         problem.set_class(bool(words), "-shown")
         if state is None or state == self.shown:

@@ -46,7 +46,7 @@ def free_lines(group: StatGroup, values: Any) -> str:
     syntax the form reads back, the same in every language)."""
     if not isinstance(values, Mapping):
         return ""
-    lines = []
+    lines: list[str] = []
     for name, value in values.items():
         if group.parent_group:
             if isinstance(value, Mapping):
@@ -154,8 +154,7 @@ class EditCharacterScreen(FormScreen[dict | None]):
                     parent = stat.parent
                     label = self._stat_label(stat.parent)
                     yield Static(label, classes="sub-title", markup=False)
-                present = isinstance(values, Mapping) and stat.key in values
-                value = values[stat.key] if present else stat.default
+                value = values[stat.key] if isinstance(values, Mapping) and stat.key in values else stat.default
                 with Horizontal(classes="stat-row"):
                     yield Static(stat.label, classes="stat-label", markup=False)
                     yield Input(str(value), id=f"stat-{group.key}-{stat.key}", compact=True)

@@ -48,7 +48,7 @@ def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
                 display = app.get_key_display(binding)
                 if display not in row[3]:
                     row[3].append(display)
-    return [tuple(row) for row in rows.values()]  # type: ignore[misc]
+    return [tuple(row) for row in rows.values()]
 
 
 def key_rows(app: Any) -> Iterator[tuple[str, str, str, str]]:

@@ -78,7 +78,8 @@ class RecapScreen(SteadyModalScreen[None]):
             text = "; ".join(str(p) for p in problems) if problems else str(exc)
             self.app.call_from_thread(self._failed, text)
             return
-        self.app.call_from_thread(self._show, text)
+        # mypy solves Textual's `Callable[..., T | Awaitable[T]]` as Never for a coroutine function
+        self.app.call_from_thread(self._show, text)  # type: ignore[arg-type]
 
     def _failed(self, text: str) -> None:
         from ..sanitize import literal_text

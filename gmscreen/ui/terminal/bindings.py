@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from textual.binding import Binding, BindingsMap
+from textual.binding import BindingsMap, BindingType
 from textual.dom import DOMNode
 
 
-def set_bindings(node: DOMNode, bindings: Iterable[Binding]) -> None:
+def set_bindings(node: DOMNode, bindings: Iterable[BindingType]) -> None:
     """`node` answers exactly `bindings` from now on (the keymap still applies to their ids)."""
     node._bindings = BindingsMap(bindings)
 

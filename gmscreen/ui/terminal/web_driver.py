@@ -75,7 +75,8 @@ class ClientAwareWebDriver(NoticesKeys, WebDriver):
         # Nobody reads the screen any more, and the server may have stopped reading our
         # output: a write to a full pipe would block the app for good (the exit guard would
         # end it, 10 s later). Output is dropped from now on.
-        self._write = _discard
+        # Textual leaves `_write` unannotated, inferred as the partial(os.write, fd) it sets.
+        self._write = _discard  # type: ignore[assignment]
         input_ended(self, reason)
 
 

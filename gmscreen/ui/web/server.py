@@ -214,7 +214,7 @@ class WebServer:
         try:
             await websocket.prepare(request)
             service = AppProcess(self.command, write_bytes=_to_tab(websocket, websocket.send_bytes),
-                                 write_str=_to_tab(websocket, websocket.send_str), close=websocket.close,
+                                 write_str=_to_tab(websocket, websocket.send_str), close=_closer(websocket),
                                  download_manager=self.downloads)
             await service.start(width, height)
             await self._messages(websocket, service)
@@ -282,6 +282,16 @@ class WebServer:
             await response.write(chunk)
         await response.write_eof()
         return response
+
+
+def _closer(websocket: web.WebSocketResponse) -> Callable[[], Awaitable[None]]:
+    """What closes the tab, as textual-serve calls it: it awaits `close` and drops its result
+    (aiohttp's says whether the socket was still open)."""
+
+    async def close() -> None:
+        await websocket.close()
+
+    return close
 
 
 def _to_tab(websocket: web.WebSocketResponse, send: Callable[[Any], Awaitable[None]]) -> Callable[[Any], Awaitable[None]]:

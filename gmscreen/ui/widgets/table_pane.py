@@ -28,7 +28,7 @@ def row_after_removal(before: list[str], gone: str | None, now: list[str],
     at = before.index(gone)
     around = [k for k in before[at + 1:] if k in now] + [k for k in reversed(before[:at]) if k in now]
     same = [k for k in around if kind(k) == kind(gone)]
-    return (same or around or [None])[0]
+    return next(iter(same or around), None)
 
 
 def editing(action: Callable[..., None]) -> Callable[..., None]:
@@ -63,7 +63,7 @@ def update_row(table: DataTable, row_key: str, cells: Iterable[tuple[str, Any]])
     changed = [(column, cell) for column, cell in cells if table.get_cell(row_key, column) != cell]
     if not changed:
         return
-    table.refresh = _no_refresh  # type: ignore[method-assign]      # the row is refreshed below
+    table.refresh = _no_refresh  # type: ignore[method-assign, assignment]  # shadowed; the row is refreshed below
     try:
         for column, cell in changed:
             table.update_cell(row_key, column, cell)

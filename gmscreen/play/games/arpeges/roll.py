@@ -14,12 +14,12 @@ from ...roll_rules import RollRules
 
 if TYPE_CHECKING:
     from ...choice_odds import Assumed
-    from ...quickroll.choices import RollFlow
+    from ...exchange import Flow
     from ...quickroll.grammar import Draft
 
 
 class ArpegesRoll(RollRules):
-    def start(self, flow: RollFlow) -> None:
+    def start(self, flow: Flow) -> None:
         first = dict(flow.request, parry=False)
         out = resolve(first, seed=flow.rng.randrange(2 ** 31))
         flow.request["actor_chance_dice"] = out["actor_chance_dice"]
@@ -33,7 +33,7 @@ class ArpegesRoll(RollRules):
         else:
             flow.result = resolve(flow.request)
 
-    def choose(self, flow: RollFlow, action: str) -> None:
+    def choose(self, flow: Flow, action: str) -> None:
         if action == "parry":
             # The parry is a simple roll of the same game, its dice moved into the confrontation.
             parry = resolve({"system": flow.draft.system, "kind": "simple", "difficulty": 0, "skill_level": 0,
@@ -59,7 +59,7 @@ class ArpegesRoll(RollRules):
             return Assumed(_("if the target parries"), _("with parry"), _("without parry"), dict(request, parry=False))
         return Assumed(_("without parry"), _("no parry"), _("if it parries"), dict(request, parry=True))
 
-def _parry_options(flow: RollFlow) -> tuple[Option, ...]:
+def _parry_options(flow: Flow) -> tuple[Option, ...]:
     """Parry or let it through, each with the target's exact chance of stopping the action that
     succeeded (R10: the parry must succeed; the rules' odds with and without it give that
     chance, through the memo), unless the difficulty is hidden from the table."""

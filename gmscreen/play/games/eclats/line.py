@@ -3,7 +3,7 @@ its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from gmscreen.i18n import _
 
@@ -55,10 +55,10 @@ class EclatsGrammar(SystemGrammar):
             if char is None:
                 names = ", ".join(s.label[:3].upper() for s in self.system.group("characteristics").stats)  # type: ignore[union-attr]
                 raise QuickRollError("which_characteristic", len(ctx.line), name=side.name, names=names)
-            _group, key, label = char[0].value  # type: ignore[misc]
+            _group, key, label = cast("tuple[str, str, str]", char[0].value)  # ("char", key, label)
             level = int(side.sheet("characteristics").get(key, 0) or 0)
             skill_t = trait(side, "skill")
-            skill = int(skill_t[0].value[2]) if skill_t else 0  # type: ignore[index]
+            skill = int(cast("tuple[str, str, int]", skill_t[0].value)[2]) if skill_t else 0  # flat_skills
             text = f"{label} {level}" + (f" + {skill_t[0].label} {skill}" if skill_t else "")
         threshold = ctx.values.get("difficulty")
         missing = "" if threshold is not None else _("threshold missing: type a number (1–15), “difficile”…")

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules import resolve
 
-from ...quickroll.choices import KEEP, Option, Prompt, keep_option
+from ...exchange import KEEP, keep_option
+from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
 if TYPE_CHECKING:
     from ...choice_odds import Assumed
-    from ...quickroll.choices import RollFlow
+    from ...exchange import Flow
     from ...quickroll.grammar import Draft
 
 
@@ -25,7 +26,7 @@ ASK_ROLL = "roll?"          # `flow.asking` while R5 is asked: roll at all, or s
 
 
 class EclatsRoll(RollRules):
-    def start(self, flow: RollFlow) -> None:
+    def start(self, flow: Flow) -> None:
         """R5: with the skill alone reaching the threshold, whether to roll at all is asked
         first (always with the threshold hidden: asking only then would tell it)."""
         request = flow.request
@@ -44,7 +45,7 @@ class EclatsRoll(RollRules):
             return
         self._roll(flow)
 
-    def choose(self, flow: RollFlow, action: str) -> None:
+    def choose(self, flow: Flow, action: str) -> None:
         if action == "no_roll":
             flow.asking = ""
             flow.request["dice"] = []
@@ -56,22 +57,22 @@ class EclatsRoll(RollRules):
             flow.request["dice"] = flow.request["dice"] + [flow.face(10, 0)]
             self._after_die(flow)
 
-    def policy_key(self, flow: RollFlow) -> str:
+    def policy_key(self, flow: Flow) -> str:
         """The odds' "best" policy: no die when the skill alone succeeds (R5), then roll again
         while stopping would not succeed (R4)."""
         if flow.asking == ASK_ROLL:
             return "n" if _skill_suffices(flow.request) else "r"
         return KEEP if (flow.result or {}).get("outcome") == "success" else "r"
 
-    def _default(self, flow: RollFlow) -> str:
+    def _default(self, flow: Flow) -> str:
         """Enter takes the choice the odds assume (`policy_key`)."""
         return self.policy_key(flow)
 
-    def _roll(self, flow: RollFlow) -> None:
+    def _roll(self, flow: Flow) -> None:
         flow.request["dice"] = [flow.face(10, 0)]
         self._after_die(flow)
 
-    def _after_die(self, flow: RollFlow) -> None:
+    def _after_die(self, flow: Flow) -> None:
         flow.result = resolve(flow.request)
         level = flow.request["characteristic"]
         dice = flow.request["dice"]
@@ -98,7 +99,7 @@ class EclatsRoll(RollRules):
         return Assumed(_("without rerolling"), _("no reroll"), _("rerolling"), dict(request, policy="best"))
 
 
-def _options(flow: RollFlow) -> tuple[Option, ...]:
+def _options(flow: Flow) -> tuple[Option, ...]:
     """Reroll or keep, each with the exact chance it leaves, unless the threshold is hidden
     from the table (a chance would tell it: R10)."""
     if flow.request.get("hidden"):

@@ -29,7 +29,7 @@ class MagisphereFight(FightRules):
         for i, ch in enumerate(campaign.characters):
             if ch.side != "party":
                 continue
-            res = ch.sheet.get("resources") if isinstance(ch.sheet, dict) else None
+            res = ch.sheet.get("resources")
             if not isinstance(res, dict):
                 continue
             cur, cap = res.get("impulsion", 0), res.get("impulsion_max", 0)

@@ -4,7 +4,7 @@ its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from gmscreen.i18n import _, ngettext
 
@@ -89,9 +89,10 @@ class MagisphereGrammar(SystemGrammar):
         skill_t = trait(side, "skill")
         stats = side.sheet("stats")
         if skill_t is not None:
-            _kind, name, value, parent = skill_t[0].value  # type: ignore[misc]
+            # nested_skills' traits: ("skill", name, level, statistic name)
+            _kind, name, value, parent = cast("tuple[str, str, int, str]", skill_t[0].value)
             if stat_t is not None:
-                stat_name, stat = stat_t[0].value[1], stat_t[0].value[2]  # type: ignore[index]
+                _kind, stat_name, stat = cast("tuple[str, str, int]", stat_t[0].value)
             elif parent in stats:
                 stat_name, stat = parent, int(stats[parent])
             else:
@@ -103,7 +104,7 @@ class MagisphereGrammar(SystemGrammar):
                 fields[prefix + "skill"] = value
             return fields, text, value
         if stat_t is not None:
-            _kind, name, value = stat_t[0].value  # type: ignore[misc]
+            _kind, name, value = cast("tuple[str, str, int]", stat_t[0].value)  # traits(): ("stat", name, value)
             return {prefix + "stat": value}, f"{name} {value}", None
         raise QuickRollError("which_skill_or_stat", side.start, name=side.name)
 

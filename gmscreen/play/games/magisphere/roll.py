@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules import RequestError, get_system, resolve
 
-from ...quickroll.choices import KEEP, Option, Prompt, keep_option
+from ...exchange import KEEP, keep_option
+from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
     from ...choice_odds import Assumed
 
-    from ...quickroll.choices import RollFlow
+    from ...exchange import Flow
     from ...quickroll.grammar import Draft, Spend
 
 _FAILING = ("failure", "critical_failure")
@@ -31,12 +32,12 @@ def _reroll(reroll: float | None = None, keep: float | None = None) -> tuple[Opt
 
 
 class MagisphereRoll(RollRules):
-    def start(self, flow: RollFlow) -> None:
+    def start(self, flow: Flow) -> None:
         if self._ask_help(flow):
             return
         self._first_dice(flow)
 
-    def plain(self, flow: RollFlow) -> None:
+    def plain(self, flow: Flow) -> None:
         """Typed dice, or nobody with Impulsion to reroll: the GM's bonus for each helper of a
         test no skill fits first (R24), then the roll, then the reward of a natural 20 (R10)."""
         if self._ask_help(flow):
@@ -44,7 +45,7 @@ class MagisphereRoll(RollRules):
         flow.resolve_random()
         self._offer_reward(flow)
 
-    def choose(self, flow: RollFlow, action: str) -> None:
+    def choose(self, flow: Flow, action: str) -> None:
         if action.startswith("help_bonus:"):
             key = "bonus" if flow.draft.kind == "simple" else "actor_bonus"
             bonus = int(action.split(":", 1)[1])
@@ -74,7 +75,7 @@ class MagisphereRoll(RollRules):
         elif action == "keep":
             self._offer_reward(flow)
 
-    def policy_key(self, flow: RollFlow) -> str:
+    def policy_key(self, flow: Flow) -> str:
         """The odds' policy: a side rerolls while it fails (a simple test) or while it loses
         (an opposition; a tie stands), as long as it has points. The GM's bonus and a natural
         20's reward take the prompt's default (the odds assume neither)."""
@@ -86,7 +87,7 @@ class MagisphereRoll(RollRules):
         other = "opponent" if flow.asking == "actor_" else "actor"
         return "r" if result.get("winner") == other else KEEP
 
-    def _first_dice(self, flow: RollFlow) -> None:
+    def _first_dice(self, flow: Flow) -> None:
         if flow.draft.kind == "simple":
             flow.request["dice"] = [flow.face(20)]
         else:
@@ -95,7 +96,7 @@ class MagisphereRoll(RollRules):
         self._after_dice(flow)
 
     @staticmethod
-    def _ask_help(flow: RollFlow) -> bool:
+    def _ask_help(flow: Flow) -> bool:
         """R24: when no skill fits the action, each helper gives the bonus the GM sets; asked once
         for each, before the dice, with the values R2 names (usually 1 to 3), each priced with the
         chance it leaves. Enter gives +0, the bonus the odds shown while typing assume."""
@@ -112,7 +113,7 @@ class MagisphereRoll(RollRules):
             return True
         return False
 
-    def _offer_reward(self, flow: RollFlow) -> None:
+    def _offer_reward(self, flow: Flow) -> None:
         """R10: a natural 20 brings something good besides. Offered to each side that rolled it
         and keeps Impulsion on its sheet: one more point, or another reward the GM tells."""
         result = flow.result or {}
@@ -135,7 +136,7 @@ class MagisphereRoll(RollRules):
             return
 
     @staticmethod
-    def _gain(flow: RollFlow, prefix: str) -> Spend | None:
+    def _gain(flow: Flow, prefix: str) -> Spend | None:
         """One Impulsion more on the side's sheet, after what the roll spends (None: no
         Impulsion on that sheet, or already at its maximum)."""
         from ...quickroll.grammar import Spend
@@ -155,7 +156,7 @@ class MagisphereRoll(RollRules):
         return Spend(("characters", side.index, "sheet", "resources", "impulsion"), before, before + 1,
                      f"Impulsion +1 → {side.name} (20)")
 
-    def first_interval(self, flow: RollFlow) -> None:
+    def first_interval(self, flow: Flow) -> None:
         """An extended opposition: the first exchange only, one d20 a side."""
         flow.request["actor_dice"] = [flow.face(20)]
         flow.request["opponent_dice"] = [flow.face(20)]
@@ -180,7 +181,7 @@ class MagisphereRoll(RollRules):
     # ---------------------------------------------------------------- steps
 
     @staticmethod
-    def _can_reroll(flow: RollFlow, prefix: str) -> tuple[bool, int]:
+    def _can_reroll(flow: Flow, prefix: str) -> tuple[bool, int]:
         data = flow.draft.choice.data if flow.draft.choice else {}
         sides = data.get("sides", {})
         if prefix not in sides:
@@ -193,7 +194,7 @@ class MagisphereRoll(RollRules):
         return points - spent > 0, points - spent
 
     @staticmethod
-    def _reroll_chance(flow: RollFlow, prefix: str, left: int) -> float | None:
+    def _reroll_chance(flow: Flow, prefix: str, left: int) -> float | None:
         """The asking side's exact chance if it rerolls now. A test: the new d20 without the +3,
         then rerolls while failing with the points left (`rules.odds` of that test, memoised).
         An opposition: the chance the new d20 wins against the other side's kept die, before
@@ -213,7 +214,7 @@ class MagisphereRoll(RollRules):
                    for face in range(1, 21))
         return wins / 20
 
-    def _after_dice(self, flow: RollFlow) -> None:
+    def _after_dice(self, flow: Flow) -> None:
         result = flow.result = resolve(flow.request)
         if flow.draft.kind == "simple":
             ok, left = self._can_reroll(flow, "")
@@ -279,7 +280,7 @@ class MagisphereRoll(RollRules):
         return Assumed(words, short, _("without"), other)
 
 
-def _bonus_chance(flow: RollFlow, bonus: int) -> float | None:
+def _bonus_chance(flow: Flow, bonus: int) -> float | None:
     """The chance of success (of the actor winning) if the GM grants `bonus` more (R24), as the
     odds line prices the roll (Impulsion rerolls while failing); with typed dice, what they then
     give (1 or 0). None with the threshold hidden: a chance would tell it."""

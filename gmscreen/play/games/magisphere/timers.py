@@ -4,7 +4,7 @@ both sides' scores, the request it makes, one d20 a side a round, and the score 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from gmscreen import rules
 from gmscreen.campaign.model import Timer
@@ -225,7 +225,7 @@ def rounds_result(request: dict[str, Any], dice: dict[str, Any], stats: list[dic
     out = {"system": request.get("system"), "kind": request.get("kind"), "hidden": bool(request.get("hidden", False)),
            "winner": winner or "pending", "actor_points": a_points, "opponent_points": o_points,
            "rounds": len(a_list), "target": target, "actor_dice": a_list, "opponent_dice": o_list}
-    sides = [{k: v for k, v in (stats[n] if n < len(stats) else {}).items() if k != ROUND_LABEL}
+    sides: list[Mapping[str, Any]] = [{k: v for k, v in (stats[n] if n < len(stats) else {}).items() if k != ROUND_LABEL}
              for n in range(len(a_list))]
     out.update(lucks(extended_luck(request, sides), out))
     return out

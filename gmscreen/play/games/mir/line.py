@@ -4,7 +4,7 @@ its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules.mir import dice_count
@@ -116,7 +116,7 @@ class MirGrammar(SystemGrammar):
         if found is None:
             raise QuickRollError("which_skill_examples", len(ctx.line), name=side.name, examples="éloquence, tir…")
         cand, _tok = found
-        _kind, key, voie = cand.value  # type: ignore[misc]
+        _kind, key, voie = cast("tuple[str, str, str]", cand.value)  # self._skills: ("skill", key, voie)
         skill = int(side.sheet("skills").get(key, 0) or 0)
         voie_level = int(side.sheet("voies").get(voie, 1) or 1)
         text = f"{cand.label} ({self._voie_label.get(voie, voie)}) {skill}+{voie_level}"

@@ -10,11 +10,11 @@ from gmscreen.rules import resolve
 from ...roll_rules import RollRules
 
 if TYPE_CHECKING:
-    from ...quickroll.choices import RollFlow
+    from ...exchange import Flow
 
 
 class MirRoll(RollRules):
-    def first_interval(self, flow: RollFlow) -> None:
+    def first_interval(self, flow: Flow) -> None:
         from gmscreen.rules.mir import dice_count
 
         request = flow.request

@@ -3,7 +3,7 @@ its completion words and its `?` help (see gmscreen.play.quickroll.line_rules)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from gmscreen.i18n import _
 
@@ -78,25 +78,27 @@ class TeDeumGrammar(SystemGrammar):
         shift = ctx.values.get(f"{side.role}_shift", 0)
         use = ctx.values.get(f"{side.role}_providence")
         if side.raw and not side.traits:
-            fields = {prefix + "die": side.raw["die"], prefix + "skill": side.raw["skill"], prefix + "negative_die": 6}
+            fields: dict[str, Any] = {prefix + "die": side.raw["die"], prefix + "skill": side.raw["skill"], prefix + "negative_die": 6}
             if shift:
                 fields[prefix + "die_shift"] = shift
             return fields, side.raw_text, None
         char_t = trait(side, "char")
         skill_t = trait(side, "skill")
         if skill_t is not None:
-            _kind, name, value, parent = skill_t[0].value  # type: ignore[misc]
-            key = char_t[0].value[1] if char_t is not None else parent  # type: ignore[index]
+            # nested_skills' traits: ("skill", name, level, characteristic key)
+            _kind, name, value, parent = cast("tuple[str, str, int, str]", skill_t[0].value)
+            key = cast("tuple[str, str, str]", char_t[0].value)[1] if char_t is not None else parent
             text = f"{name} ({self._labels.get(key, key)})"
         elif char_t is not None:
-            key, value = char_t[0].value[1], 0  # type: ignore[index]
+            # characteristic_candidates' traits: ("char", key, label)
+            key, value = cast("tuple[str, str, str]", char_t[0].value)[1], 0
             text = self._labels.get(key, key)
         else:
             raise QuickRollError("which_skill", side.start, name=side.name)
         die = int(side.sheet("characteristics").get(key, 8) or 8)
         negative = int(side.sheet("negative_dice").get(key, 6) or 6)
         providence = int(side.sheet("resources").get("providence", 0) or 0)
-        fields: dict[str, Any] = {prefix + "die": die, prefix + "skill": value, prefix + "negative_die": negative}
+        fields = {prefix + "die": die, prefix + "skill": value, prefix + "negative_die": negative}
         if shift:
             fields[prefix + "die_shift"] = shift
         if providence:

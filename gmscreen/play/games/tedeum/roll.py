@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from ...choice_odds import Assumed
 
-    from ...quickroll.choices import RollFlow
+    from ...exchange import Flow
     from ...quickroll.grammar import Draft, Side, Spend
 
 
@@ -40,16 +40,16 @@ def level_name(die: int, gender: str | None = None) -> str:
 
 
 class TedeumRoll(RollRules):
-    def start(self, flow: RollFlow) -> None:
+    def start(self, flow: Flow) -> None:
         """Asked before any die, each side in turn (the actor, then the defender): the chance
         without and with Providence, and what it costs."""
         self._ask(flow, 0)
 
-    def plain(self, flow: RollFlow) -> None:
+    def plain(self, flow: Flow) -> None:
         flow.resolve_random()
         _gendered(flow)
 
-    def choose(self, flow: RollFlow, action: str) -> None:
+    def choose(self, flow: Flow, action: str) -> None:
         if action not in ("providence", "no_providence"):
             return
         if action == "providence":
@@ -58,7 +58,7 @@ class TedeumRoll(RollRules):
         done = next((n for n, (prefix, _die, _i) in enumerate(sides) if prefix == flow.asking), len(sides))
         self._ask(flow, done + 1)
 
-    def _ask(self, flow: RollFlow, n: int) -> None:
+    def _ask(self, flow: Flow, n: int) -> None:
         """Ask side `n` of those the line leaves to decide, or roll when none is left."""
         sides = _asked(flow)
         if n >= len(sides):
@@ -140,7 +140,7 @@ class TedeumRoll(RollRules):
         return out
 
 
-def _gendered(flow: RollFlow) -> None:
+def _gendered(flow: Flow) -> None:
     """A test's result says the roller's gender when it is a woman's (`gender` = "f"): the
     rules then name the Providence level she drops to as the prompt did ("Pauvre pécheresse")."""
     if flow.result is None or flow.draft.kind != "simple" or not flow.draft.sides:
@@ -150,11 +150,11 @@ def _gendered(flow: RollFlow) -> None:
         flow.result = {**flow.result, "gender": "f"}
 
 
-def _asked(flow: RollFlow) -> list[tuple[str, int, int]]:
+def _asked(flow: Flow) -> list[tuple[str, int, int]]:
     """(prefix, Providence die, side index) of each side the prompt asks, in turn."""
     data = flow.draft.choice.data if flow.draft.choice else {}
     if "sides" in data:
-        return [tuple(side) for side in data["sides"]]  # type: ignore[misc]
+        return [tuple(side) for side in data["sides"]]
     return [(data.get("prefix", ""), data.get("providence", 0), 0)]
 
 

@@ -23,7 +23,7 @@ from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError, System
 
 from gmscreen.play import chances
-from gmscreen.play.games import table_for
+from gmscreen.play.tables import table_for
 from gmscreen.ui.host import CampaignView
 from gmscreen.ui.terminal.repaint import replace_prompts
 from gmscreen.ui.sanitize import clean, literal

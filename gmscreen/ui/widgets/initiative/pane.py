@@ -30,22 +30,20 @@ from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 from gmscreen.campaign.model import Declaration, Entry, Timer
 from gmscreen.play.declarations import declared_actions, simultaneous_actions, simultaneous_malus
-from gmscreen.play.encounter import (TurnMove, end_fight, next_turn, previous_turn,
-                                     roll_initiative, slugify, unique_slug, wait_turn)
-from gmscreen.play.games import table_for
-from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, candidates, join,
-                                 needs_choice, roll_joiners, slot_passed)
+from gmscreen.play.encounter import end_fight, roll_initiative, slugify, unique_slug, wait_turn
+from gmscreen.play.tables import table_for
 from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal, literal_text
 from gmscreen.play.public import (PUBLIC, Sight, entry_sight, hidden_character_words, mark_timer, masked_timer_words,
-                                  public_notice, timer_sight)
+                                  timer_sight)
 from gmscreen.play.interval_dice import TableDiceError, interval_form, roll_interval_as, table_dice_words
 from gmscreen.play.timers import (STATUS_WORDS, status_word, interval_log_fields, interval_refusal, record_interval,
                                   roll_interval, timer_progress, timer_result)
 from gmscreen.play.tracks import is_defeated
 from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_turn, sort_fairly,
                                  start_fight)
-from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text
+from gmscreen.ui.fight_flow import ask_when, move_turn, offer_join
+from gmscreen.ui.widgets.conditions import condition_line, conditions_text
 from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, row_after_removal, update_row
 
 # Names other modules and the tests import from here, now defined in the logic modules.
@@ -65,8 +63,6 @@ if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession, EditBuilder
     from gmscreen.play.timers import TimedTest
 
-    from gmscreen.ui.host import CampaignHost
-
 NAME_WIDTH = 24           # longer names and labels are cut in the table; the detail line has them
 MIN_NAME = 10             # a narrow pane cuts names down to this before it starves the notes
 MIN_NOTES = 12            # ...and gives the notes at least this much (or half the room) first
@@ -77,111 +73,6 @@ NOTES_LABEL = N_("Conditions · actions")
 def _initiative_label(expr: str) -> str:
     """The initiative field's label: with the campaign's expression, empty rolls it."""
     return _("Initiative (empty: roll {expr})").format(expr=expr) if expr else _("Initiative")
-
-
-def move_turn(host: CampaignHost, forward: bool, pane: InitiativePane | None = None) -> TurnMove | None:
-    """`n` (forward) or `p` on the play core, said through the host's notices; the pane need
-    not be built (the app calls this at once), and when it is the cursor follows the turn."""
-    session = host.session
-    if session is None or not host.may_edit():
-        return None
-    if forward and not session.campaign.encounter.entries:
-        offer_join(host, _("Nobody in the fight: add"), start=True, pane=pane)
-        return None
-    move = (next_turn(session, host.change) if forward
-            else previous_turn(session, host.change, host.action_undo))  # the app's undo waits for a choice
-    # Said as a screen players watch may say it: a notice naming a hidden character is masked.
-    said = (lambda text: public_notice(text, session.campaign)) if host.players_watching else (lambda text: text)
-    if move.problem:
-        host.warn(said(move.problem))
-    for notice in move.notices:
-        host.warn(said(notice), "information")
-    if move.kept:
-        host.warn(said(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
-            what=", ".join(move.kept))))
-    if move.moved:
-        shown = pane if pane is not None else host.pane("initiative")
-        if isinstance(shown, InitiativePane):
-            shown._follow_current()
-        else:
-            enc = session.campaign.encounter
-            if enc.round > 0 and 0 <= enc.turn < len(enc.entries) and enc.entries[enc.turn].character:
-                host.select_character(enc.entries[enc.turn].character)
-    return move
-
-
-def offer_join(host: CampaignHost, title: str, start: bool = False,
-               pane: InitiativePane | None = None) -> None:
-    """A small choice: the party, the NPCs, both or the selected character to the fight (those
-    not in it yet); `start`: the fight starts once they are in (`n`/`S` on an empty queue)."""
-    session = host.session
-    if session is None:
-        return
-    campaign = session.campaign
-    options: list[tuple[str, str]] = []
-    for group in GROUPS:
-        found = candidates(campaign, group, host.selected_id)
-        if found:
-            names = ", ".join(clean(c.name) for c in found)
-            options.append((group, _("{group}: {names}").format(group=_(GROUP_LABELS[group]), names=names)))
-    if not options:
-        host.warn(_("nobody to add: everyone is already in the fight") if campaign.characters
-                  else _("nobody in the initiative order: a to add"))
-        return
-
-    def chosen(group: str | None) -> None:
-        if group is not None:
-            add_group(host, group, start, pane)
-
-    host.push_screen(_dialogs().ChoiceScreen(title, options), chosen)
-
-
-def add_group(host: CampaignHost, group: str, start: bool = False, pane: InitiativePane | None = None) -> None:
-    """Roll (and log) each one's initiative, ask when a mid-round joiner acts, add them all in
-    one change; then start the fight when asked to."""
-    session = host.session
-    if session is None or not host.may_edit():
-        return
-    joiners = roll_joiners(host, session, candidates(session.campaign, group, host.selected_id))
-    if joiners is None:
-        return
-
-    def added(ok: bool) -> None:
-        campaign = session.campaign
-        if ok and start and campaign.encounter.round == 0 and campaign.encounter.entries:
-            move_turn(host, True, pane)
-        elif ok and pane is not None and campaign.encounter.round > 0:
-            pane._follow_current()
-
-    ask_when(host, session, joiners, added)
-
-
-def ask_when(host: CampaignHost, session: CampaignSession, joiners: list[tuple[str, str | None, int]],
-             then: Any = None) -> None:
-    """Add `joiners`; when one of them has missed their slot mid-round, the GM first says
-    whether they act this round or from the next one."""
-
-    def add(when: str | None) -> None:
-        if when is None:
-            host.warn(_("nobody added"), "information")
-            return
-        result = join(host, session, joiners, when)
-        if result.problem:
-            host.warn(result.problem)
-        for notice in result.notices:
-            host.warn(notice, "information")
-        if then is not None:
-            then(not result.problem)
-
-    campaign = session.campaign
-    if not needs_choice(campaign, joiners):
-        add(NEXT_ROUND)
-        return
-    late = ", ".join(clean(name) for name, _c, initiative in joiners if slot_passed(campaign, initiative))
-    host.push_screen(_dialogs().ChoiceScreen(
-        _("Round {n} under way, {names}: this round or the next?").format(n=campaign.encounter.round, names=late), [
-            (THIS_ROUND, _("This round, right after the current actor")),
-            (NEXT_ROUND, _("Next round (their place this round has passed)"))]), add)
 
 
 # ---------------------------------------------------------------- the pane
@@ -563,7 +454,7 @@ class InitiativePane(TablePane[Entry]):
         if key in self._keys:
             self.table.move_cursor(row=self._keys.index(key), animate=False)
 
-    def _follow_current(self) -> None:
+    def follow_current(self) -> None:
         """Put the cursor on the current actor and select their character for the dice tray."""
         session = self.session
         if session is None:
@@ -602,7 +493,7 @@ class InitiativePane(TablePane[Entry]):
             return
         if self._change(_("Start of the fight"), lambda b: start_fight(b, campaign)):
             self._warn(_("Round {n}").format(n=1), "information")
-            self._follow_current()
+            self.follow_current()
 
     @editing
     def action_end(self, session: CampaignSession) -> None:
@@ -781,12 +672,12 @@ class InitiativePane(TablePane[Entry]):
             for notice in move.notices:
                 self._warn(notice, "information")
             if move.moved:
-                self._follow_current()
+                self.follow_current()
             return
         if self._change(label, build):
             for notice in notices:
                 self._warn(notice, "information")
-            self._follow_current()
+            self.follow_current()
 
     def action_remove(self) -> None:
         session = self.session

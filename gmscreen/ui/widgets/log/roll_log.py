@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from array import array
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -125,7 +125,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.jump = self.JUMP if jump is None else max(0.0, min(jump, 0.9))
         self._session: CampaignSession | None = None
-        self._records: list[RollRecord] = []
+        self._records: Sequence[RollRecord] = []
         self._count = 0                     # records already placed in rows
         self._rows = array("q")             # every row (records and separators)
         self._record_row = array("q")       # record index -> row in self._rows
@@ -136,7 +136,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         self._lines: LRUCache[int, LogLine] = LRUCache(4096)
         self._strips: LRUCache[tuple[int, int, bool], Strip] = LRUCache(1024)
         self._styles: dict[str, Style] | None = None
-        self._folded: list[str] = []        # search text per record, built on the first search
+        self._folded: list[str | None] = []     # search text per record, built on the first search (None: not yet)
         self._query: str | None = None      # None: search closed
         self._origin = -1                   # cursor when the search started
         self._matches = 0
@@ -596,7 +596,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             return
         older = getattr(self._records, "older_count", 0) if hasattr(self._records, "index_of") else 0
         older = min(older, self._count)
-        self._folded = [None] * older + [self._fold(i) for i in range(older, self._count)]  # type: ignore[list-item]
+        self._folded = [None] * older + [self._fold(i) for i in range(older, self._count)]
         self._folding += 1
         if older:
             token, folded = self._folding, self._folded

@@ -18,16 +18,17 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Label
 
 from gmscreen.campaign.model import Character, Condition, to_data
-from gmscreen.i18n import N_, _, language, ngettext
-from gmscreen.i18n.typography import Name, signed
+from gmscreen.i18n import N_, _, language
+from gmscreen.i18n.typography import Name
 
 from gmscreen.rules.records import record
 from gmscreen.ui.panes import is_wide, set_title
-from gmscreen.play.games import table_for
+from gmscreen.play.tables import table_for
 from gmscreen.play.public import character_sight, hidden_character_words
 from gmscreen.ui.sanitize import clean, literal_text
 from gmscreen.ui.terminal.start_slices import next_slice
-from gmscreen.ui.widgets.roster.sheet import condition_line, conditions_text, glance, glance_header, resource_of, side_label, side_mark
+from gmscreen.ui.widgets.conditions import condition_line, conditions_text
+from gmscreen.ui.widgets.roster.sheet import glance, glance_header, resource_of, side_label, side_mark
 from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, row_after_removal, update_row
 
 
@@ -587,8 +588,11 @@ class RosterPane(TablePane[Character]):
         if ch is None:
             return
         notices: list[str] = []
-        if self._change(_("Remove {name}").format(name=Name(clean(ch.name))),
-                        lambda b: remove_character(b, session.campaign, char_id, notices)):
+
+        def build(b: EditBuilder) -> None:
+            remove_character(b, session.campaign, char_id, notices)
+
+        if self._change(_("Remove {name}").format(name=Name(clean(ch.name))), build):
             for notice in notices:
                 self.host.warn(notice, "information")
 
@@ -613,7 +617,7 @@ class RosterPane(TablePane[Character]):
         if target is None:
             return
         _kind, index, ch = target
-        group = ch.sheet.get(resource.group) if isinstance(ch.sheet, dict) else None
+        group = ch.sheet.get(resource.group)
         group = group if isinstance(group, dict) else {}
         value = group.get(resource.key, resource.stat.default)
         steps = resource.steps()
@@ -776,7 +780,7 @@ class RosterPane(TablePane[Character]):
         char_id = ch.id
 
         def add(value: int) -> None:
-            from gmscreen.ui.widgets.initiative.pane import ask_when   # a late joiner: this round or next
+            from gmscreen.ui.fight_flow import ask_when   # a late joiner: this round or next
 
             ask_when(self.host, session, [(ch.name, char_id, value)])
 

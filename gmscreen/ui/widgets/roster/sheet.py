@@ -16,12 +16,13 @@ from textual.content import Content
 from textual.widgets import Static
 
 from gmscreen.campaign.model import Character
-from gmscreen.i18n import _, ngettext
-from gmscreen.play.games import table_for
+from gmscreen.i18n import _
+from gmscreen.play.tables import table_for
 from gmscreen.play.sheet_look import FAINT, PLAIN, STRONG, Resource, SheetLook, stat_value
 from gmscreen.rules import Stat, System
 
 from gmscreen.ui.sanitize import clean
+from gmscreen.ui.widgets.conditions import condition_line, conditions_text
 
 __all__ = ["SIDE_MARKS", "Resource", "SheetView", "condition_line", "conditions_text", "glance", "glance_header",
            "glance_legend", "look", "resource_of", "sheet_content", "side_label", "side_mark", "stat_value"]
@@ -84,42 +85,6 @@ def glance_legend(system: System, character: Character | None = None, *,
     A game whose statistics are named on each sheet lists the character's own.
     """
     return look(system).glance_legend(system, _sheet_of(character), ascii=ascii)
-
-
-def conditions_text(character: Character, width: int | None = None) -> Text:
-    """Conditions with their rounds left: 'Ébloui (1) · Fièvre grise'.
-
-    With a width, long names are shortened so that every condition and its rounds stay visible.
-    """
-    text = Text(no_wrap=True, overflow="ellipsis")
-    conds = character.conditions
-    room = None
-    if width is not None and conds:
-        full = sum(len(clean(c.name)) + (len(f" ({c.rounds})") if c.rounds is not None else 0) for c in conds)
-        full += 3 * (len(conds) - 1)
-        if full > width:
-            fixed = sum(len(f" ({c.rounds})") for c in conds if c.rounds is not None) + 3 * (len(conds) - 1)
-            room = max(3, (width - fixed) // len(conds))
-    for i, cond in enumerate(conds):
-        if i:
-            text.append(" · ", style="dim")
-        name = clean(cond.name)
-        if room is not None and len(name) > room:
-            name = name[: room - 1] + "…"
-        text.append(name, style="italic")
-        if cond.rounds is not None:
-            text.append(f" ({cond.rounds})", style="bold")
-    return text
-
-
-def condition_line(cond: Any) -> str:
-    """One condition in words, for notices and the sheet (plain text, cleaned)."""
-    out = clean(cond.name)
-    if cond.effect:
-        out = _("{name}: {effect}").format(name=out, effect=clean(cond.effect))
-    if cond.rounds is not None:
-        out += " (" + ngettext("{n} round", "{n} rounds", cond.rounds).format(n=cond.rounds) + ")"
-    return out
 
 
 def side_label(side: str) -> str:
@@ -208,12 +173,12 @@ def sheet_content(system: System, character: Character, *, ascii: bool = False) 
     legend = glance_legend(system, character, ascii=ascii)
     if legend:
         parts.append(Content.assemble((_("Abbreviations of the table"), "bold underline")))
-        items: list[Content | tuple[str, str] | str] = [("  ", "")]
+        row: list[Content | tuple[str, str] | str] = [("  ", "")]
         for i, (short, meaning) in enumerate(legend):
             if i:
-                items.append((" · ", "dim"))
-            items += [(short, "bold"), f" {meaning}"]
-        parts.append(Content.assemble(*items))
+                row.append((" · ", "dim"))
+            row += [(short, "bold"), f" {meaning}"]
+        parts.append(Content.assemble(*row))
     return Content("\n").join(parts)
 
 

@@ -3,7 +3,7 @@ quick-roll line, whose keys are the options."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import events
 from textual.binding import Binding
@@ -15,8 +15,21 @@ from gmscreen.ui.sanitize import literal
 from gmscreen.ui.terminal.bindings import has_binding, set_bindings
 
 if TYPE_CHECKING:
-    from gmscreen.play.quickroll import Prompt
-    from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+    from gmscreen.play.quickroll import Prompt, RollFlow
+
+
+class ChoiceOwner(Protocol):
+    """What the prompt asks of the tray that holds it: the roll under way, and the GM's answer
+    handed on (the tray drives the table with it)."""
+
+    @property
+    def flow(self) -> RollFlow | None: ...
+
+    def choose(self, key: str) -> None: ...
+
+    def cancel_flow(self) -> None: ...
+
+    def warn_dice_cast(self, message: str) -> None: ...
 
 
 class ChoicePrompt(Static, can_focus=True):
@@ -28,7 +41,7 @@ class ChoicePrompt(Static, can_focus=True):
         Binding("escape", "cancel", N_("abandon"), id="dice-tray.choice-cancel"),
     ]
 
-    def __init__(self, tray: "DiceTray", **kwargs: Any) -> None:
+    def __init__(self, tray: ChoiceOwner, **kwargs: Any) -> None:
         super().__init__("", markup=False, **kwargs)
         self.tray = tray
 
@@ -86,7 +99,7 @@ class ChoicePrompt(Static, can_focus=True):
             # (and let it be rolled again). Only a choice asked before any die may be abandoned.
             keys = " / ".join(o.key for o in flow.prompt.options)
             self.app.bell()
-            self.tray.host.warn(_("the dice are cast: choose ({keys})").format(keys=keys))
+            self.tray.warn_dice_cast(_("the dice are cast: choose ({keys})").format(keys=keys))
             return
         self.tray.cancel_flow()
 

@@ -1,9 +1,8 @@
 """The dice tray: the quick-roll line, the exact odds of what is typed, the result, the choices.
 
-The grammar lives in `gmscreen.play.quickroll` and the roll flow in `gmscreen.play.table_roll`
-(pure Python); this widget types, shows and asks. Enter starts a `TableRoll` whose table is the
-host: it logs through `record_roll` and spends resources on the sheet as one undoable change
-(`change`), so the panes redraw as for any change.
+The line, its draft, the roll in progress with its prompt, the GM-only flag and the history
+are the live table's (`gmscreen.play.Table`, the host's `table`): this widget hands it what is
+typed and the keys of a choice, and draws what its events say (`hear`). No game state here.
 
 Its parts live next door: `roll_result` draws a result, `roll_odds` the odds row,
 `choice_prompt` the pending choice, `line_completion` the completion, `grammar_help` the help.
@@ -21,27 +20,29 @@ from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
+from textual.types import NoActiveAppError
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from gmscreen import i18n
 from gmscreen.i18n import N_, _
-from gmscreen.play.luck_words import luck_words
-from gmscreen.rules import RequestError, get_system
+from gmscreen.rules import get_system
 
 from gmscreen.ui.config import notable_luck
+from gmscreen.play import events as ev
 from gmscreen.ui.host import CampaignView
 from gmscreen.ui.panes import set_title
 from gmscreen.ui.terminal.repaint import update_lines
 from gmscreen.ui.sanitize import clean, literal
-from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt, prompt_content
+from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
 from gmscreen.ui.widgets.tray.watched import (draft_visibility, line_visibility, watched_error_content,
                                               watched_odds_content, watched_prompt_content)
-from gmscreen.play.public import Sight, draft_sight, public_description, roll_sight
+from gmscreen.play.public import Sight
 
 if TYPE_CHECKING:
-    from gmscreen.play.quickroll import Draft, QuickRollError, RollFlow
+    from gmscreen.play.quickroll import Completion, Draft, QuickRollError, RollFlow
+    from gmscreen.play.table import Table
     from gmscreen.play.table_roll import TableRoll
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession
@@ -67,8 +68,7 @@ def __getattr__(name: str) -> Any:
         return DIE_STYLES
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-_HISTORY = 100
-_HISTORY_SCAN = 500          # the newest rolls the history is rebuilt from
+_HISTORY = 100               # lines the history keeps (the table's `HISTORY`)
 
 
 def _qr() -> Any:
@@ -121,16 +121,9 @@ class DiceTray(CampaignView, Widget):
 
     def __init__(self, *, rng: random.Random | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.rng = rng if rng is not None else random.Random()
+        self._rng = rng                           # handed to the table (tests seed the dice)
         self.session: CampaignSession | None = None
-        self.gm_only = False
-        self.selected: str | None = None
-        self.roll: TableRoll | None = None        # the roll under way (`flow`: its steps)
-        self.draft: Draft | None = None
-        self.error: QuickRollError | None = None
-        self.history: list[str] = []
         self._history_pos: int | None = None
-        self.last_line: str | None = None
         self._previous_focus: Widget | None = None
         self._shown: ShownRoll | None = None
         self._shown_rows = 0                      # rows the result shown takes at the tray's width
@@ -155,6 +148,68 @@ class DiceTray(CampaignView, Widget):
         forget = getattr(self, "_forget_language", None)
         if forget is not None:
             forget()
+
+    # ------------------------------------------------------------ the table's state, read there
+
+    @property
+    def table(self) -> Table | None:
+        """The live table the tray drives (None before a campaign is open, or outside an app)."""
+        try:
+            return self.host.table
+        except NoActiveAppError:
+            return None
+
+    @property
+    def rng(self) -> random.Random | None:
+        table = self.table
+        return table.rng if table is not None else self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+        if self.table is not None:
+            self.table.rng = rng
+
+    @property
+    def roll(self) -> TableRoll | None:
+        """The roll under way (`flow`: its steps), None between rolls."""
+        table = self.table
+        return table.roll if table is not None else None
+
+    @property
+    def flow(self) -> RollFlow | None:
+        """The roll under way (its prompt, dice and request), None between rolls."""
+        return self.roll.flow if self.roll is not None else None
+
+    @property
+    def draft(self) -> Draft | None:
+        table = self.table
+        return table.draft if table is not None else None
+
+    @property
+    def error(self) -> QuickRollError | None:
+        table = self.table
+        return table.error if table is not None else None
+
+    @property
+    def gm_only(self) -> bool:
+        table = self.table
+        return table is not None and table.gm_only
+
+    @property
+    def selected(self) -> str | None:
+        table = self.table
+        return table.selected if table is not None else None
+
+    @property
+    def history(self) -> list[str]:
+        table = self.table
+        return table.history if table is not None else []
+
+    @property
+    def last_line(self) -> str | None:
+        table = self.table
+        return table.last_line if table is not None else None
 
     def _relabel(self, _lang: str) -> None:
         """The language changed (palette): everything the tray wrote is written again."""
@@ -181,10 +236,12 @@ class DiceTray(CampaignView, Widget):
             self.line.focus()
 
     def toggle_gm_only(self) -> None:
-        """The next rolls are GM-only (masked for players) until toggled back."""
-        self.gm_only = not self.gm_only
-        if self.roll is not None:                # a roll waiting for a choice is logged as it says
-            self.roll.gm_only = self.gm_only or self.roll.draft.gm_only
+        """The next rolls are GM-only (masked for players) until toggled back (a roll waiting for
+        a choice is logged as it says): the table's flag, drawn when it says so (`hear`)."""
+        if self.table is not None:
+            self.table.toggle_gm_only()
+
+    def _show_gm_only(self) -> None:
         self.set_class(self.gm_only, "-gm-only")
         self._update_title()
         self._show_watched()            # players watching: the odds, the line and the table hide it now
@@ -217,20 +274,27 @@ class DiceTray(CampaignView, Widget):
 
     def show_campaign(self, session: CampaignSession) -> None:
         if self.session is not None and session is not self.session:
-            self.history, self.last_line, self._history_of = [], None, None    # another campaign
+            self._history_of = None                 # another campaign (its table's history is its own)
         self.session = session
+        table = self.table
+        if table is not None and self._rng is not None and table.rng is not self._rng:
+            table.rng = self._rng
         self._update_title()
+        self._show_gm_only()
         if session is not self._history_of and session.rolls_loaded:
             self._history_of = session
             self._load_history(session)
-        if self.is_mounted and self.line.value:
-            self._reparse(self.line.value)
+        if self.is_mounted and self.line_read_once and table is not None and table.line != self.line.value:
+            self._reparse(self.line.value)          # a new table: the line typed is read by it
 
     def _load_history(self, session: CampaignSession) -> None:
         """After a restart, ↑ and `.` still know the lines of the roll log. Read in a thread from
         the newest rolls only: re-reading every logged line on the UI thread stopped the screen
         (and every key) for seconds on a long log."""
-        recent, campaign = session.rolls[-_HISTORY_SCAN:], session.campaign
+        table = self.table
+        if table is None:
+            return
+        recent, campaign = table.history_source()
 
         def read() -> tuple[CampaignSession, list[str]]:
             from gmscreen.play.quickroll.history import history_from_log
@@ -244,6 +308,7 @@ class DiceTray(CampaignView, Widget):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name == "quick-roll-history" and event.state == WorkerState.SUCCESS:
+            assert event.worker.result is not None      # (a worker that succeeded has its result)
             session, lines = event.worker.result
             if session is self.session:
                 self._take_history(lines)
@@ -253,11 +318,9 @@ class DiceTray(CampaignView, Widget):
 
     def _take_history(self, lines: list[str]) -> None:
         """Lines typed before the log was read (it is read after the first frame) stay the newest."""
-        logged = set(lines)
-        self.history = (lines + [line for line in self.history if line not in logged])[-_HISTORY:]
+        if self.table is not None:
+            self.table.take_history(lines)
         self._history_pos = None
-        if self.last_line is None and self.history:
-            self.last_line = self.history[-1]
 
     def show_roll(self, record: RollRecord) -> None:
         """A roll revealed in the log: the tray shows it to the players too, if it is the one shown."""
@@ -271,39 +334,29 @@ class DiceTray(CampaignView, Widget):
         self._show_watched()
 
     def show_record(self, record: RollRecord) -> None:
-        """Show a logged roll as if it had just been rolled here (an interval of a timer rolled
-        from the initiative pane): every die and the outcome, masked while players watch."""
-        from gmscreen.play.logline import describe_result, name_description
-        from gmscreen.play.logline import opponent_in_line as description_opponent
+        """Show a logged roll as if it had just been rolled here (an interval of a timer)."""
+        from gmscreen.ui.widgets.tray.shown_roll import shown_from_record
 
-        system_id = record.result.get("system") or record.request.get("system")
-        system = None
-        if isinstance(system_id, str):
-            try:
-                system = get_system(system_id)
-            except RequestError:
-                system = None
-        if system is None and self.session is not None:
-            system = get_system(self.session.campaign.system)
-        campaign = self.session.campaign if self.session is not None else None
-        description = name_description(describe_result(system, record.result), record.result, clean(record.who),
-                                       record.line, campaign)
-        from gmscreen.ui.widgets.tray.roll_result import ShownRoll
-
-        sight = roll_sight(record, campaign)
-        hidden = public_description(describe_result(system, record.result), record.result, sight, clean(record.who),
-                                    description_opponent(record.line, campaign))
-        self._shown = ShownRoll(who=record.who, headline=description.headline, detail=description.detail,
-                             good=description.good, groups=description.groups, gm_only=record.gm_only,
-                             secret=bool(record.gm_only or record.result.get("hidden")), record=record,
-                             luck=clean(luck_words(record.result, notable_luck(self.app))),
-                             hidden_sides=sight.hidden_sides, public=hidden)
+        self._shown = shown_from_record(record, self.session.campaign if self.session else None,
+                                        notable=notable_luck(self.app))
         self._render_shown()
 
-    def show_selection(self, char_id: str | None) -> None:
-        self.selected = char_id
-        if self.is_mounted and self.line.value:
-            self._reparse(self.line.value)
+    def hear(self, event: ev.Event) -> None:
+        """What the table did with the line and the roll, drawn."""
+        if isinstance(event, ev.DraftChanged):
+            if self.is_mounted:
+                self._show_draft()
+        elif isinstance(event, ev.PromptOpened):
+            self._show_prompt()
+        elif isinstance(event, ev.RollShown) and event.draft is not None:     # (a log record: `show_record`)
+            if event.pending:
+                self._show_result(event.draft, event.result, pending=True)
+            else:
+                self._rolled(event.draft, event.result, event.record)
+        elif isinstance(event, ev.RollEnded):
+            self._ended(event.kept)
+        elif isinstance(event, ev.GmOnlyChanged):
+            self._show_gm_only()
 
     def use_difficulty(self, value: int) -> None:
         """Put the chosen difficulty in the line, replacing the one typed."""
@@ -333,7 +386,7 @@ class DiceTray(CampaignView, Widget):
 
     # ------------------------------------------------------------ typing
 
-    def completion_for(self, value: str, cursor: int):
+    def completion_for(self, value: str, cursor: int) -> Completion | None:
         if self.session is None:
             return None
         try:
@@ -381,18 +434,13 @@ class DiceTray(CampaignView, Widget):
         self.app.push_screen(GrammarHelp(system, names))          # the examples type this campaign's people
 
     def _reparse(self, value: str) -> None:
-        self.error = None
-        self.draft = None
-        if self.session is None or not value.strip():
-            self._set_info(Content(""))
-            self._publish(None, "")
-            return
-        try:
-            self.draft = _qr().parse(value, self.session.campaign, selected=self.selected)
-        except _qr().QuickRollError as exc:
-            self.error = exc
-        except RequestError as exc:
-            self.error = _qr().QuickRollError("rule", 0, error=exc)
+        """The line as it now reads, handed to the table (its `DraftChanged` is drawn)."""
+        if self.table is not None:
+            self.table.type_line(value)
+        else:
+            self._show_draft()
+
+    def _show_draft(self) -> None:
         if self.draft is not None:
             self._publish(self.draft.odds_request, self.draft.label)
         else:
@@ -436,6 +484,9 @@ class DiceTray(CampaignView, Widget):
         if self.error is not None:
             if not visible.whole:                           # the error quotes what was typed
                 self._set_info(watched_error_content(visible, ascii=self.ascii), error=True)
+                return
+            if self.error.code in ("missing", "refused"):   # what the line lacks, or the game forbids now
+                self._set_info(literal(self.error.message, "$warning"), error=True)
                 return
             from gmscreen.ui.widgets.tray.roll_odds import error_content
 
@@ -536,57 +587,23 @@ class DiceTray(CampaignView, Widget):
         self.submit(event.value)
 
     def submit(self, value: str) -> None:
-        """Enter: parse, resolve (asking any choice), record, spend, show."""
-        if self.session is None:
+        """Enter: the table reads, rolls and asks any choice (or says why not); drawn in `hear`."""
+        table = self.table
+        if table is None or self.session is None:
             return
         if self.flow is not None and self.flow.prompt is not None:
             self.choice_view.focus()
             return
         if not value.strip():
             return
-        self._reparse(value)
-        if self.error is not None or self.draft is None:
+        if table.submit(value) is None:
             self.app.bell()
-            return
-        draft = self.draft
-        if draft.missing:
-            self._set_info(literal(draft.missing, "$warning"), error=True)
-            self.app.bell()
-            return
-        from gmscreen.play.table_roll import Refused, TableRoll
-
-        try:
-            self.roll = TableRoll(self.session, draft, table=self.host, rng=self.rng,
-                                  gm_only=self.gm_only).start()
-        except (RequestError, Refused) as exc:
-            self.roll = None
-            words = str(exc) if isinstance(exc, Refused) else _qr().rule_message(exc)   # Refused: the game's (R20)
-            self._set_info(literal(words), error=True)
-            self.app.bell()
-            return
-        self._remember(value)
-        if self.roll.prompt is not None:
-            self._show_prompt()
-        else:
-            self._finish()
-
-    @property
-    def flow(self) -> RollFlow | None:
-        """The roll under way (its prompt, dice and request), None between rolls."""
-        return self.roll.flow if self.roll is not None else None
-
-    def _remember(self, value: str) -> None:
-        self.last_line = value
-        if not self.history or self.history[-1] != value:
-            self.history.append(value)
-            del self.history[:-_HISTORY]
         self._history_pos = None
 
     def _show_prompt(self) -> None:
         flow = self.flow
-        assert flow is not None and flow.prompt is not None
-        if flow.result is not None:            # kept on disk (`TableRoll`) before the table sees it
-            self._show_result(flow.draft, flow.result, pending=True)
+        if flow is None or flow.prompt is None:
+            return
         view = self.choice_view
         view.ask(flow.prompt)
         view.update(self._prompt_content())
@@ -597,21 +614,15 @@ class DiceTray(CampaignView, Widget):
 
     def choose(self, key: str) -> None:
         """One key of the pending choice."""
-        roll = self.roll
-        if roll is None or roll.prompt is None:
+        table, roll = self.table, self.roll
+        if table is None or roll is None or roll.prompt is None:
             return
-        try:
-            if not roll.choose(key):
-                self.app.bell()
-                return
-        except RequestError as exc:
-            self.host.warn(_qr().rule_message(exc), severity="error")
-            self.cancel_flow()
-            return
-        if roll.prompt is not None:
-            self._show_prompt()
-        else:
-            self._finish()
+        if not table.choose(key):
+            self.app.bell()
+
+    def warn_dice_cast(self, message: str) -> None:
+        """Escape with dice on the table: the prompt says why it stays."""
+        self.host.warn(message)
 
     def _close_prompt(self) -> None:
         view = self.choice_view
@@ -624,12 +635,11 @@ class DiceTray(CampaignView, Widget):
         """Abandon a roll waiting for a choice asked before any die (Te Deum's Providence):
         nothing is logged or spent. Dice the table saw are never dropped: when a choice fails
         after them (a rules error), the roll is logged as it stood, each choice at its default."""
-        roll, self.roll = self.roll, None
+        if self.table is not None:
+            self.table.cancel_roll()
+
+    def _ended(self, kept: bool) -> None:
         self._close_prompt()
-        kept = roll is not None and roll.pending is not None
-        record = roll.abandon() if roll is not None else None
-        if record is not None:
-            self.show_record(record)
         if kept:
             self._set_info(literal(_("choice impossible: the roll is logged as it stood"), "$warning"))
         else:
@@ -639,28 +649,14 @@ class DiceTray(CampaignView, Widget):
 
     def settle_pending(self) -> None:
         """The campaign is closing (quit, SIGHUP, another campaign) with a choice unanswered:
-        dice the table has seen are not lost — each choice ends the roll as the table saw it
-        (`Prompt.settles`: a reroll kept), and the roll is logged."""
-        roll = self.roll
-        if roll is None or roll.prompt is None or roll.result is None or self.session is None:
-            return
-        try:
-            roll.settle()
-        except RequestError:
-            self.cancel_flow()                  # logs the roll as kept when its dice were shown
-            return
-        if roll.prompt is None and roll.result is not None:
-            self._finish()
+        each choice ends the roll as the table saw it (`Prompt.settles`), and the roll is logged."""
+        if self.table is not None:
+            self.table.settle()
 
-    def _finish(self) -> None:
-        """Log, spend and start the timer (`TableRoll.finish`), then show the result."""
-        roll = self.roll
-        assert roll is not None and roll.result is not None
-        self.roll = None
+    def _rolled(self, draft: Draft, result: dict[str, Any], record: RollRecord | None) -> None:
+        """Logged, spent, its timer started (`TableRoll.finish`): the result shown."""
         self._close_prompt()
-        roll.gm_only = self.gm_only or roll.draft.gm_only
-        record = roll.finish()
-        self._show_result(roll.draft, roll.result, record=record)
+        self._show_result(draft, result, record=record)
         self.line.value = ""
         self.line.focus()
         self.app.refresh_bindings()
@@ -669,33 +665,11 @@ class DiceTray(CampaignView, Widget):
 
     def _show_result(self, draft: Draft, result: dict[str, Any], *, record: RollRecord | None = None,
                      pending: bool = False) -> None:
-        system = get_system(draft.system)
-        description = system.describe(result) if system.describe else None
-        gm_only = self.gm_only or draft.gm_only
-        secret = gm_only or bool(result.get("hidden"))
-        from gmscreen.ui.widgets.tray.roll_result import ShownRoll, winner_words
+        from gmscreen.ui.widgets.tray.shown_roll import shown_from_draft
 
-        if description is None:
-            self._shown = ShownRoll(who=draft.who, headline="", detail="", good=None, groups=(), gm_only=gm_only,
-                                 secret=secret, record=record, plain=str(result))
-        else:
-            from gmscreen.play.logline import name_description
-
-            sight = draft_sight(draft, gm_only=gm_only,
-                                campaign=self.session.campaign if self.session is not None else None)
-            hidden = public_description(description, result, sight, draft.who,
-                                        draft.sides[1].name if len(draft.sides) > 1 else None)
-            description = name_description(description, result, draft.who, draft.line,
-                                           self.session.campaign if self.session is not None else None,
-                                           opponent=draft.sides[1].name if len(draft.sides) > 1 else None)
-            headline = description.headline
-            if system.kinds[draft.kind].contest:
-                headline = winner_words(result.get("winner"), draft, headline)
-            self._shown = ShownRoll(who=draft.who, headline=headline, detail=description.detail,
-                                 good=description.good, groups=description.groups, gm_only=gm_only,
-                                 secret=secret, record=record, pending=pending,
-                                 luck=clean(luck_words(result, notable_luck(self.app))),
-                                 hidden_sides=sight.hidden_sides, public=hidden)
+        self._shown = shown_from_draft(draft, result, campaign=self.session.campaign if self.session else None,
+                                       gm_only=self.gm_only, notable=notable_luck(self.app), record=record,
+                                       pending=pending)
         self._render_shown()
 
     @property

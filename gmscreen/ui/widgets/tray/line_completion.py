@@ -3,18 +3,26 @@ and the common beginning that Tab completes when there are several."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from textual.suggester import Suggester
 
 if TYPE_CHECKING:
-    from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+    from gmscreen.play.quickroll import Completion
+
+
+class CompletionSource(Protocol):
+    """What the suggester asks of the tray: whether the line was read yet, and its completions."""
+
+    line_read_once: bool
+
+    def completion_for(self, value: str, cursor: int) -> Completion | None: ...
 
 
 class LineSuggester(Suggester):
     """Inline completion: the rest of the only (or first) candidate for the word being typed."""
 
-    def __init__(self, tray: "DiceTray") -> None:
+    def __init__(self, tray: CompletionSource) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
         self.tray = tray
 

@@ -31,6 +31,7 @@ def fit_odds(draft: Draft, width: int, render: Callable[[Draft], Content], *, as
         return shown(draft)
     ellipsis = "~" if ascii else "…"
     plain = replace(draft, baseline=None, modifier_text="")
+    chosen = draft          # replaced by the loop's first row (the loop always runs)
     for shorter, floor, who in ((draft, 6, False), (draft, 0, False), (draft, 0, True), (plain, 6, False),
                                 (plain, 0, True)):
         head = render(replace(shorter, label="")).cell_length

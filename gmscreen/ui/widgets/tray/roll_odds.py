@@ -41,6 +41,7 @@ def odds_content(draft: Draft, *, gm_only: bool, ascii: bool, width: int | None 
     # out and reminders, is cut first: not measured.)
     levels = [(False, True, True, True), (True, True, True, True), (True, True, True, False),
               (True, False, True, False)]
+    options: dict[str, bool] = {}       # set by the loop's first turn (levels is not empty)
     for short, with_before, first, success in levels:
         options = {"short": short, "with_before": with_before, "first": first, "success": success}
         if _odds_content(draft, gm_only=gm_only, ascii=ascii, tail=False, **options).cell_length <= width:
@@ -69,7 +70,7 @@ def _odds_content(draft: Draft, *, gm_only: bool, ascii: bool, short: bool, with
     said = conditions_said(draft, chances.chance, short=short, ascii=ascii)
     arrow = "->" if ascii else "→"
     chance_shown = bool(said.applied and said.before is not None and first)
-    if chance_shown and with_before:
+    if chance_shown and with_before and said.before is not None:    # (chance_shown says it is not None)
         parts += [literal(said.applied, "bold"), (_(": {before} {arrow} ").format(before=pct(said.before), arrow=arrow), ""),
                   (pct(chance), "bold"), " " if draft.baseline is None or not draft.modifier_text else " · "]
     elif chance_shown:

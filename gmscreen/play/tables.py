@@ -1,0 +1,29 @@
+"""The door to every system's play side: `table_for(system_id)`, found through the rules' registry.
+
+The shipped games live in `games/<id>/` (each a `GameTable` named by its `Plugin`), a
+third-party game hands its `GameTable` to its `Plugin`. The engines (the grammar, the flow of
+a roll, the timers, the effects…) read a game's parts here, never through the `games`
+package: this module imports only `game` (the parts' base classes, and the records of
+`exchange`), so the games, which build on the engines, are imported only when first asked
+for, and never back by what they import.
+"""
+
+from __future__ import annotations
+
+from gmscreen.rules import registry
+
+from .game import GameTable
+
+_tables: dict[str, tuple[registry.Plugin, GameTable]] = {}
+
+
+def table_for(system_id: str) -> GameTable:
+    """The parts of `system_id` (KeyError when no package provides it)."""
+    plugin = registry.plugin(system_id)
+    cached = _tables.get(system_id)
+    if cached is None or cached[0] is not plugin:      # registered again since: read it anew
+        table = plugin.table
+        if isinstance(table, str):
+            table = registry.load(table)
+        cached = _tables[system_id] = (plugin, table if table is not None else GameTable(system_id))
+    return cached[1]
