@@ -446,6 +446,20 @@ def _syntax_where() -> re.Pattern[str]:
     return re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$|\s*\(at end of document\)\s*$")
 
 
+def _linked(campaign: Campaign) -> Campaign:
+    """A fight entry written without `character =` whose id is a character's is that
+    character's place in the turn order (its sheet, its conditions, its turn), unless another
+    entry already is. Linked in memory only: the file is not rewritten for it."""
+    entries = campaign.encounter.entries
+    ids = {ch.id for ch in campaign.characters}
+    linked = {e.character for e in entries if e.character is not None}
+    for entry in entries:
+        if entry.character is None and entry.id in ids and entry.id not in linked:
+            entry.character = entry.id
+            linked.add(entry.id)
+    return campaign
+
+
 # ---------------------------------------------------------------- the checker
 
 
@@ -462,6 +476,7 @@ class _Checker:
         self.entry_ids: set[str] = set()           # encounter entries, for the timers' opponents
         self.entry_names: set[str] = set()
         self.character_names: set[str] = set()
+        self.character_ids_by_name: dict[str, list[str]] = {}    # folded name -> the ids bearing it
 
     # -- reporting
 
@@ -538,7 +553,7 @@ class _Checker:
         self._campaign(data)
         if any(not warning for _, _, warning, _ in self.found):
             return None
-        return from_data(Campaign, data)
+        return _linked(from_data(Campaign, data))
 
     # -- size, depth, control characters: every value of the file, iteratively
 
@@ -796,6 +811,8 @@ class _Checker:
         if self.required(path, ch, "name", _("the character's name")):
             if self.check_str(path + ("name",), ch["name"], nonempty=True, what=_("the character's name")):
                 self.character_names.add(ch["name"].casefold())
+                if isinstance(ch.get("id"), str):
+                    self.character_ids_by_name.setdefault(ch["name"].casefold(), []).append(ch["id"])
         if "side" in ch:
             self.check_choice(path + ("side",), ch["side"], SIDES)
         if "notes" in ch:
@@ -944,6 +961,7 @@ class _Checker:
                 self._entry(path + ("entries", i), entry, characters, ids)
                 if isinstance(entry, dict) and isinstance(entry.get("name"), str):
                     self.entry_names.add(entry["name"].casefold())
+            self._unlinked(path + ("entries",), enc["entries"], characters)
         self.entry_ids = set(ids)
         if "turn" in enc:
             hi = max(count - 1, 0)
@@ -1023,6 +1041,22 @@ class _Checker:
         for flag in ("acted", "delayed"):
             if flag in entry:
                 self.check_bool(path + (flag,), entry[flag])
+
+    def _unlinked(self, path: tuple, entries: list, characters: dict[str, int]) -> None:
+        """An entry without `character =` that bears the name of one character not in the fight
+        otherwise: most likely that character, the key forgotten. Said with what to write (an
+        entry whose id is a character's is linked on load, see `_linked`)."""
+        taken = {e.get("character") for e in entries if isinstance(e, dict)}
+        taken |= {e.get("id") for e in entries if isinstance(e, dict) and "character" not in e}
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict) or "character" in entry or entry.get("id") in characters:
+                continue
+            name = entry.get("name")
+            ids = self.character_ids_by_name.get(name.casefold(), []) if isinstance(name, str) else []
+            if len(ids) == 1 and ids[0] in characters and ids[0] not in taken:
+                self.warn(path + (i,), _("{name} is a character's name, but this entry has no sheet (no character "
+                                         "key): to make it theirs (sheet, conditions, turn), write "
+                                         "character = {id} in it").format(name=_show(name), id=_quote(ids[0])))
 
     def _character_ref(self, path: tuple, value: Any, characters: dict[str, int]) -> bool:
         if not self.check_str(path, value, what=_("a character id")):

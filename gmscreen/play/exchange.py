@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import N_, _, language
 from gmscreen.i18n.typography import percent
 from gmscreen.rules import get_system
 from gmscreen.rules.records import record
@@ -121,13 +121,25 @@ def priced(label: str, chance: float) -> str:
     return _("{option} {chance}").format(option=label, chance=percent(chance))
 
 
+# The key "garder" was first given: heard in every language (scripts, `--choose g`, habits).
+KEEP = "g"
+
+
+def keep_key() -> str:
+    """The key that keeps a roll as it fell, in the language spoken: g (garder) in French, k (keep)
+    in English (and in the tests' pseudo-language, English marked). A key is not a word the
+    catalog may mark: it is chosen here."""
+    return KEEP if language() == "fr" else "k"
+
+
 @record(frozen=True)
 class Option:
-    key: str          # the one key that picks it
+    key: str          # the key that picks it, shown beside its words
     label: str        # words shown beside the key, in the language spoken when it was asked
     action: str
     chance: float | None = None   # the exact chance this option leaves, when the game prices it
     brief: str = ""   # the label said before that chance ("reroll": the question says the cost)
+    also: tuple[str, ...] = ()    # other keys that pick it, not shown (the French key in English)
 
     @property
     def text(self) -> str:
@@ -136,6 +148,12 @@ class Option:
         if self.chance is None:
             return self.label
         return priced(self.brief or self.label, self.chance)
+
+
+def keep_option(label: str, chance: float | None = None) -> Option:
+    """"Keep" the dice as they fell: its key in the language spoken (`keep_key`), g heard too."""
+    key = keep_key()
+    return Option(key, label, "keep", chance, also=(KEEP,) if key != KEEP else ())
 
 
 @record(frozen=True)
@@ -152,7 +170,8 @@ class Prompt:
     def option(self, key: str) -> Option | None:
         if key == "enter":
             key = self.default
-        return next((o for o in self.options if o.key == key), None)
+        return next((o for o in self.options if o.key == key), None) or next(
+            (o for o in self.options if key in o.also), None)
 
 
 class Flow(Protocol):

@@ -76,10 +76,12 @@ def join(table: RollTable, session: CampaignSession, joiners: list[tuple[str, st
     campaign = session.campaign
     enc = campaign.encounter
     taken = {e.id for e in enc.entries}
+    # An ad-hoc name never takes a character's id: that entry would be the character's on load.
+    characters = {ch.id for ch in campaign.characters}
     entries: list[tuple[Entry, bool]] = []
     for name, character, initiative in joiners:
-        entry = Entry(id=unique_slug(slugify(character or name, "pnj"), taken), name=name,
-                      character=character, initiative=initiative)
+        entry = Entry(id=unique_slug(slugify(character or name, "pnj"), taken if character else taken | characters),
+                      name=name, character=character, initiative=initiative)
         taken.add(entry.id)
         entries.append((entry, slot_passed(campaign, initiative)))
     now = [(e, passed) for e, passed in entries if passed and when == THIS_ROUND]

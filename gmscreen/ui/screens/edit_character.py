@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -82,6 +83,17 @@ class EditCharacterScreen(FormScreen[dict | None]):
     EditCharacterScreen #form-errors { color: $error; height: auto; max-height: 6; padding: 0 1; }
     EditCharacterScreen #dialog-buttons { height: auto; align-horizontal: right; }
     EditCharacterScreen #dialog-buttons Button { margin-left: 1; min-width: 12; }
+    /* The field being typed in stands out in 256 and 16 colours alike (Textual's own focus is a
+       5 % tint, one shade or none there): a background of its own, the terminal's blue on the
+       16-colour theme. */
+    EditCharacterScreen Input:focus, EditCharacterScreen Select:focus > SelectCurrent {
+        background: $primary 50%;
+        color: $text;
+    }
+    EditCharacterScreen Input:ansi:focus, EditCharacterScreen Select:ansi:focus > SelectCurrent {
+        background: ansi_blue;
+        color: ansi_bright_white;
+    }
     """
     BINDINGS = [
         Binding("escape", "cancel", N_("Cancel"), id="edit.cancel"),
@@ -100,6 +112,7 @@ class EditCharacterScreen(FormScreen[dict | None]):
         # Text from the file is shown neutralised (an ESC in a field would reach the terminal);
         # a value left as shown keeps its original characters when saved.
         self._shown: dict[str, str] = {}
+        self._typing_in: Input | TextArea | None = None     # the field last typed in (see on_key)
 
     def _show(self, text: str, *, single_line: bool = True) -> str:
         shown = clean(text, single_line=single_line)
@@ -174,6 +187,25 @@ class EditCharacterScreen(FormScreen[dict | None]):
 
     def on_mount(self) -> None:
         self.query_one("#f-name", Input).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if isinstance(event.widget, (Input, TextArea)):
+            self._typing_in = event.widget
+
+    def on_key(self, event: events.Key) -> None:
+        """A key typed while a button has the focus (a Tab left the notes unseen) goes on into
+        the field last typed in: Space types a space, it never presses Save or Cancel. A button
+        is pressed by Enter, once the GM has gone to it."""
+        field = self._typing_in
+        if (isinstance(self.focused, Button) and event.is_printable and event.character
+                and field is not None and field.is_attached):
+            event.stop()
+            event.prevent_default()
+            field.focus()
+            if isinstance(field, TextArea):
+                field.insert(event.character)
+            else:
+                field.insert_text_at_cursor(event.character)
 
     # ------------------------------------------------------------ checking
 

@@ -17,6 +17,20 @@ if TYPE_CHECKING:
 Row = TypeVar("Row")
 
 
+def row_after_removal(before: list[str], gone: str | None, now: list[str],
+                      kind: Callable[[str], Any] = lambda key: None) -> str | None:
+    """The row the cursor goes to when the row it was on (`gone`) is no longer drawn: the one
+    that took its place, or the row above when it was the last; one of the same `kind` first
+    (an initiative entry rather than a timer drawn under the entries). None when `gone` is
+    still there or was never drawn."""
+    if gone is None or gone in now or gone not in before:
+        return None
+    at = before.index(gone)
+    around = [k for k in before[at + 1:] if k in now] + [k for k in reversed(before[:at]) if k in now]
+    same = [k for k in around if kind(k) == kind(gone)]
+    return next(iter(same or around), None)
+
+
 def editing(action: Callable[..., None]) -> Callable[..., None]:
     """A key that changes the campaign: `action(self, session, *args)` runs only when a campaign is
     open for changes (else the GM is told why)."""

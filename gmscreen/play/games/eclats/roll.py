@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules import resolve
 
+from ...exchange import KEEP, keep_option
 from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
@@ -61,7 +62,7 @@ class EclatsRoll(RollRules):
         while stopping would not succeed (R4)."""
         if flow.asking == ASK_ROLL:
             return "n" if _skill_suffices(flow.request) else "r"
-        return "g" if (flow.result or {}).get("outcome") == "success" else "r"
+        return KEEP if (flow.result or {}).get("outcome") == "success" else "r"
 
     def _default(self, flow: Flow) -> str:
         """Enter takes the choice the odds assume (`policy_key`)."""
@@ -82,7 +83,7 @@ class EclatsRoll(RollRules):
                 + ngettext("({n} more roll, the new die replaces the old one)",
                            "({n} more rolls, the new die replaces the old one)", left).format(n=left))
             # R10: with the threshold hidden the player still sees the die and decides on it.
-            flow.prompt = Prompt(question, _options(flow), self._default(flow), public=question, settles="g")
+            flow.prompt = Prompt(question, _options(flow), self._default(flow), public=question, settles=KEEP)
 
     def assumed(self, draft: Draft) -> Assumed | None:
         """With two or three rolls allowed, the odds roll again while stopping would fail
@@ -102,9 +103,9 @@ def _options(flow: Flow) -> tuple[Option, ...]:
     """Reroll or keep, each with the exact chance it leaves, unless the threshold is hidden
     from the table (a chance would tell it: R10)."""
     if flow.request.get("hidden"):
-        return (Option("r", _("reroll"), "reroll"), Option("g", _("keep"), "keep"))
+        return (Option("r", _("reroll"), "reroll"), keep_option(_("keep")))
     return (Option("r", _("reroll"), "reroll", _chance_from(flow.request, flow.request["dice"] + [None])),
-            Option("g", _("keep"), "keep", 1.0 if (flow.result or {}).get("outcome") == "success" else 0.0))
+            keep_option(_("keep"), 1.0 if (flow.result or {}).get("outcome") == "success" else 0.0))
 
 
 def _skill_suffices(request: dict) -> bool:

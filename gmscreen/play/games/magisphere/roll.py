@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gmscreen.i18n import _, ngettext
 from gmscreen.rules import RequestError, get_system, resolve
 
+from ...exchange import KEEP, keep_option
 from ...quickroll.choices import Option, Prompt
 from ...roll_rules import RollRules
 
@@ -27,7 +28,7 @@ def _reroll(reroll: float | None = None, keep: float | None = None) -> tuple[Opt
     """The options of a reroll, in the language spoken when it is asked, each with the chance
     it leaves when given (None: not told)."""
     return (Option("r", _("reroll (1 Impulsion)"), "reroll", reroll, _("reroll")),
-            Option("g", _("keep"), "keep", keep if reroll is not None else None))
+            keep_option(_("keep"), keep if reroll is not None else None))
 
 
 class MagisphereRoll(RollRules):
@@ -82,9 +83,9 @@ class MagisphereRoll(RollRules):
             return "enter"
         result = flow.result or {}
         if flow.draft.kind == "simple":
-            return "r" if result.get("outcome") in _FAILING else "g"
+            return "r" if result.get("outcome") in _FAILING else KEEP
         other = "opponent" if flow.asking == "actor_" else "actor"
-        return "r" if result.get("winner") == other else "g"
+        return "r" if result.get("winner") == other else KEEP
 
     def _first_dice(self, flow: Flow) -> None:
         if flow.draft.kind == "simple":
@@ -224,7 +225,7 @@ class MagisphereRoll(RollRules):
                       "({left} left)").format(name=flow.draft.who, natural=result["natural"], score=result["score"],
                                               target=result["target"], left=left),
                     _reroll(self._reroll_chance(flow, "", left), 0.0), self.policy_key(flow),   # Enter: the odds' own
-                    settles="g")
+                    settles=KEEP)
             else:
                 self._offer_reward(flow)
             return
@@ -240,7 +241,7 @@ class MagisphereRoll(RollRules):
                     _("{name}: natural {natural}, score {score} — spend 1 Impulsion to reroll? ({left} left)")
                     .format(name=side.name, natural=result[prefix + "natural"], score=result[prefix + "score"],
                             left=left), _reroll(self._reroll_chance(flow, prefix, left), 0.0),
-                    self.policy_key(flow), settles="g")   # Enter: the odds' own (reroll a loss, keep a tie)
+                    self.policy_key(flow), settles=KEEP)   # Enter: the odds' own (reroll a loss, keep a tie)
                 return
         self._offer_reward(flow)
 

@@ -44,7 +44,7 @@ from gmscreen.play.turns import (MAX_TICK_RECORDS, TURN_LABEL, TurnTicks, pass_t
                                  start_fight)
 from gmscreen.ui.fight_flow import ask_when, move_turn, offer_join
 from gmscreen.ui.widgets.conditions import condition_line, conditions_text
-from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, update_row
+from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, row_after_removal, update_row
 
 # Names other modules and the tests import from here, now defined in the logic modules.
 __all__ = ["InitiativePane", "simultaneous_actions", "timer_progress", "timer_result", "STATUS_WORDS",
@@ -219,6 +219,7 @@ class InitiativePane(TablePane[Entry]):
         else:
             first = not self._keys
             keep = self.current_key()
+            keep = row_after_removal(self._keys, keep, keys, kind=lambda key: key[:2]) or keep    # its row gone (`x`)
             if widths != self._widths:
                 table.clear(columns=True)
                 self._add_columns(widths)

@@ -14,6 +14,7 @@ and appending a roll repaints one row. Bytes matter over SSH, so:
 
 from __future__ import annotations
 
+import re
 from array import array
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Sequence
@@ -48,6 +49,9 @@ _TONE_CLASS = {GOOD: "roll-log--good", BAD: "roll-log--bad", CRIT: "roll-log--cr
 _ROLES = ("time", "muted", "hidden", "good", "bad", "crit", "fumble", "cursor", "prompt", "luck")
 
 
+_COPY_NUMBER = re.compile(r"\s\d+$")      # "Garde 2": the number a copy is told apart by
+
+
 def _fit(text: str, width: int, ellipsis: str) -> str:
     """Crop `text` to `width` cells, ending with an ellipsis when cut."""
     if width <= 0:
@@ -57,6 +61,19 @@ def _fit(text: str, width: int, ellipsis: str) -> str:
     if width <= len(ellipsis):
         return set_cell_size(text, width)
     return set_cell_size(text, width - cell_len(ellipsis)) + ellipsis
+
+
+def _fit_who(text: str, width: int, ellipsis: str) -> str:
+    """A name cut to `width` cells; a copy's number ("Garde du Louvre 2") is kept, cut before it,
+    so that two copies never read the same in the log."""
+    if cell_len(text) <= width:
+        return text
+    number = _COPY_NUMBER.search(text)
+    if number and width - cell_len(number.group()) - cell_len(ellipsis) >= 3:
+        tail = number.group()
+        head = set_cell_size(text[:number.start()], width - cell_len(tail) - cell_len(ellipsis)).rstrip()
+        return head + ellipsis + tail
+    return _fit(text, width, ellipsis)
 
 
 class RollLog(CampaignView, ScrollView, can_focus=True):
@@ -393,7 +410,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
                 room -= cell_len(test) + 2
                 dice = _fit(line.dice, room - 2, ellipsis) if room - 2 >= 3 and line.dice else ""
                 middle = " " + test + ("  " + dice if dice else "") + "  "
-                who = set_cell_size(_fit(line.who, who_w, ellipsis), who_w)
+                who = set_cell_size(_fit_who(line.who, who_w, ellipsis), who_w)
                 parts = [(head, "time")]
                 if mark != " ":
                     parts.append((mark + " ", "hidden"))

@@ -29,7 +29,7 @@ from gmscreen.ui.sanitize import clean, literal_text
 from gmscreen.ui.terminal.start_slices import next_slice
 from gmscreen.ui.widgets.conditions import condition_line, conditions_text
 from gmscreen.ui.widgets.roster.sheet import glance, glance_header, resource_of, side_label, side_mark
-from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, update_row
+from gmscreen.ui.widgets.table_pane import TablePane, editing, editing_row, row_after_removal, update_row
 
 
 def _dialogs() -> Any:
@@ -234,8 +234,13 @@ class RosterPane(TablePane[Character]):
         else:
             self._measure(ordered[:self._first_rows()] if not self._drawn else ordered)
         # The character to keep under the cursor: while the rest of a long roster is pending,
-        # the one it was to land on (the cursor cannot be there yet).
-        self._redraw(pending[1] if pending else self.current_id() or self.host.selected_id)
+        # the one it was to land on (the cursor cannot be there yet); when its row is gone (`x`),
+        # the row that took its place, or the one above the last, selected.
+        keep = pending[1] if pending else self.current_id() or self.host.selected_id
+        after = row_after_removal(self._ids, keep, keys)
+        self._redraw(after or keep)
+        if after is not None and self.table.has_focus:
+            self.host.select_character(after)
 
     def _still_fits(self, columns: Columns | None) -> bool:
         """Every cell of the rows measured fits the columns drawn: a condition running out

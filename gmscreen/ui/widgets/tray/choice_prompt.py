@@ -50,7 +50,10 @@ class ChoicePrompt(Static, can_focus=True):
         an option declares picks it."""
         options = [Binding(o.key, f"pick({o.key!r})", o.label, id=f"dice-tray.choice-{o.key}")
                    for o in prompt.options if o.key != "enter"]
-        set_bindings(self, [*options, *self.BINDINGS])
+        shown = {o.key for o in prompt.options}
+        also = [Binding(key, f"pick({key!r})", o.label, show=False, id=f"dice-tray.choice-also-{key}")
+                for o in prompt.options for key in o.also if key not in shown]     # (the French key in English)
+        set_bindings(self, [*options, *also, *self.BINDINGS])
 
     def done(self) -> None:
         """No choice open: the prompt keeps Enter and Escape only."""
