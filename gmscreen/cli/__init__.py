@@ -832,8 +832,10 @@ def _cmd_validate(argv: list[str]) -> int:
     from gmscreen.campaign import commands
 
     from gmscreen.play.effects import file_problems
+    from gmscreen.play.tables import known_table
 
-    return campaign_call(parser.prog, lambda: commands.cmd_validate(ns.file, checks=file_problems))
+    return campaign_call(parser.prog, lambda: commands.cmd_validate(
+        ns.file, checks=lambda campaign, path: file_problems(campaign, path, game=known_table(campaign.system))))
 
 
 def _cmd_export(argv: list[str]) -> int:

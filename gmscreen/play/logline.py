@@ -125,7 +125,9 @@ def helper_names(line: str, campaign: Campaign | None) -> list[str]:
 
     try:
         tokens = tokenize(line)
-        reserved = COMMON_WORDS | grammar_for(campaign).keywords
+        from .tables import table_for  # (issue 21, still to do: the log line is handed its game)
+
+        reserved = COMMON_WORDS | grammar_for(campaign, table_for(campaign.system)).keywords
         people = People(campaign)
     except Exception:  # noqa: BLE001 - a damaged campaign: dice stay numbered
         return []
@@ -199,7 +201,9 @@ def _opponent(line: str, campaign: Campaign | None) -> str | None:
         from .quickroll.grammar import opponent_name
 
         try:
-            name = opponent_name(line, campaign)
+            from .tables import table_for  # (issue 21, still to do: the log line is handed its game)
+
+            name = opponent_name(line, campaign, table_for(campaign.system))
         except Exception:  # noqa: BLE001 - a damaged line or campaign falls back to the word typed
             name = None
         if name:

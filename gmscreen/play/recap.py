@@ -175,7 +175,9 @@ def _character_changes(system: System, before: Campaign, after: Campaign, *, gm:
     out: dict[str, list[str]] = {}
     old = {c.id: c for c in before.characters}
     hidden = set() if gm else hidden_ids(before) | hidden_ids(after)     # never named to the players
-    own = default_track(system.id)
+    from .tables import table_for      # (issue 21, still to do: the recap is handed its game)
+
+    own = default_track(table_for(system.id))
     bound = own.name if own.sheet is not None else None
     for ch in after.characters:
         if ch.id in hidden:

@@ -27,3 +27,12 @@ def table_for(system_id: str) -> GameTable:
             table = registry.load(table)
         cached = _tables[system_id] = (plugin, table if table is not None else GameTable(system_id))
     return cached[1]
+
+
+def known_table(system_id: str) -> GameTable | None:
+    """The parts of `system_id`, or None when no package provides it (an edge's lookup of a
+    campaign that may name a system the loader has already refused)."""
+    try:
+        return table_for(system_id)
+    except KeyError:
+        return None

@@ -18,14 +18,14 @@ from gmscreen.cli.common import roll_lines as _roll_lines
 from gmscreen.play.logline import log_line
 from gmscreen.play.player_view import public_roll
 from gmscreen.play.quickroll import QuickRollError
-from gmscreen.play.quickroll.grammar import line_rules
+from gmscreen.play.tables import table_for
 from gmscreen.play.table_roll import roll_line
 from gmscreen.rules import SYSTEMS, get_system
 
 
 def _lines(system_id: str) -> list[str]:
     """Each example of the game's `?` help that types no faces, with `=` and nothing after."""
-    return [f"{example} =" for example, meaning in line_rules(system_id).help_examples
+    return [f"{example} =" for example, meaning in table_for(system_id).line.help_examples
             if meaning and "=" not in example]
 
 

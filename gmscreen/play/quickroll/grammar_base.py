@@ -94,10 +94,14 @@ class Context:
 
 class SystemGrammar:
     """What one system's words mean. Subclasses fill the hooks; `parse` drives them.
-    `system_id` left empty is the campaign's system (a game's grammar need not name it)."""
+    `system_id` left empty is the campaign's system (a game's grammar need not name it).
+    `game`: the game table it reads for (its effects read the conditions, and the draft it
+    builds carries it on to the roll), handed to it by `grammar.grammar_for` (typed `Any`:
+    this base, which the games' line parts import, names no part back)."""
 
     system_id = ""
     keywords: frozenset[str] = frozenset()
+    game: Any
 
     def __init__(self, campaign: Campaign) -> None:
         self.campaign = campaign

@@ -146,6 +146,8 @@ class ExtendedOpposition(TimedTest):
         """The fields the sides' conditions change in the next round played with `own` (its
         bonuses), and what became of each condition met."""
         from gmscreen.play.effects import apply_conditions, scene_of
+
+        from . import TABLE                  # this game's own parts
         from gmscreen.play.quickroll.grammar import Side
 
         sides = [Side(role, 0, character=campaign.character(ref) if ref else None)
@@ -153,7 +155,7 @@ class ExtendedOpposition(TimedTest):
         if not any(side.character is not None for side in sides):
             return {}, []
         base = {k: v for k, v in _round_request(timer.request, own, 1, 1).items() if not k.endswith("_dice")}
-        now, met, _unused = apply_conditions("magisphere", "opposed", base, sides, scene=scene_of(campaign))
+        now, met, _unused = apply_conditions(TABLE, "opposed", base, sides, scene=scene_of(campaign))
         return {k: v for k, v in now.items() if base.get(k) != v}, met
 
 

@@ -292,7 +292,7 @@ class InitiativePane(TablePane[Entry]):
         said = Text()
         if actions:
             count = len(actions)
-            malus = simultaneous_malus(session.system.id, count)
+            malus = simultaneous_malus(table_for(session.system.id), count)
             word = ngettext("{n} action", "{n} actions", count).format(n=count)
             forms = [Text.assemble(word, (" " + _("{malus} each").format(malus=signed(-malus)) if malus else "", "bold")),
                      Text.assemble(word, (f" {signed(-malus)}" if malus else "", "bold")),
@@ -379,7 +379,7 @@ class InitiativePane(TablePane[Entry]):
             if ch is not None and ch.conditions:
                 lines.append(_("Conditions: {list}").format(list=_("; ").join(condition_line(c) for c in ch.conditions)))
             actions = declared_actions(campaign, entry.id)
-            malus = simultaneous_malus(session.system.id, len(actions))
+            malus = simultaneous_malus(table_for(session.system.id), len(actions))
             for action in actions:
                 lines.append(f"• {clean(action)}" + (f"  ({signed(-malus)})" if malus else ""))
             if not lines:
@@ -774,7 +774,7 @@ class InitiativePane(TablePane[Entry]):
                 elif actions:
                     b.insert(("encounter", "declared"), None, Declaration(entry_id, actions))
 
-            malus = simultaneous_malus(session.system.id, len(actions))
+            malus = simultaneous_malus(table_for(session.system.id), len(actions))
             label = ngettext("Declares {n} action: {name}", "Declares {n} actions: {name}",
                              len(actions)).format(n=len(actions), name=clean(entry.name))
             if self._change(label, build) and malus:
