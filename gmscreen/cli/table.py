@@ -252,9 +252,10 @@ def _recap(ns: Any, prog: str) -> int:
     import sys
 
     from gmscreen.play.recap import RecapError, build_recap, recap_data, recap_markdown
+    from gmscreen.play.tables import table_for
 
     try:
-        recap = build_recap(ns.file, ns.session, gm=ns.gm)
+        recap = build_recap(ns.file, ns.session, gm=ns.gm, tables=table_for)
     except RecapError as err:
         raise CliError(f"{prog}: {err}") from None
     for warning in recap.warnings:

@@ -71,8 +71,12 @@ class PlayerState:
 
 
 def public_timers(campaign: Campaign) -> tuple[PublicTimer, ...]:
-    """Countdowns and extended tests as players may see them (`public.public_timer`)."""
-    return tuple(t for t in (public_timer(campaign, timer) for timer in campaign.timers) if t is not None)
+    """Countdowns and extended tests as players may see them (`public.public_timer`), read by
+    the campaign's game (found here: the player view is an edge the engines are driven from)."""
+    from .tables import table_for
+
+    game = table_for(campaign.system)
+    return tuple(t for t in (public_timer(campaign, timer, game=game) for timer in campaign.timers) if t is not None)
 
 
 def public_roll(record: RollRecord, campaign: Campaign | None, *, show_secret: bool = False,

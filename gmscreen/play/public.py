@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from gmscreen.rules._base import Description
 
     from .exchange import Draft
+    from .game import GameTable
     from .logline import LogLine
 
 # Told by every kind of every game: how lucky a roll was says how hard it was.
@@ -375,9 +376,10 @@ def timer_sight(campaign: Campaign | None, timer: Timer) -> Sight:
     return Sight(seen, frozenset(sides))
 
 
-def public_timer(campaign: Campaign, timer: Timer, sight: Sight | None = None) -> PublicTimer | None:
-    """`timer` as players may see it; None when they see nothing of it: a GM-only timer, or
-    one a hidden character plays (its label and progress name them)."""
+def public_timer(campaign: Campaign, timer: Timer, sight: Sight | None = None, *, game: GameTable) -> PublicTimer | None:
+    """`timer` as players may see it (its progress as `game`, the campaign's, says it); None
+    when they see nothing of it: a GM-only timer, or one a hidden character plays (its label
+    and progress name them)."""
     from .timers import name_of, status_word, timer_progress
 
     sight = sight if sight is not None else timer_sight(campaign, timer)
@@ -387,7 +389,7 @@ def public_timer(campaign: Campaign, timer: Timer, sight: Sight | None = None) -
     if sight.visibility is Visibility.DIFFICULTY_HIDDEN:     # its label and progress state the threshold
         label = _("{name}: a test").format(name=clean(name_of(campaign, timer.who)))
         return PublicTimer(label, running, status, secret_difficulty_words())
-    return PublicTimer(clean(timer.label), running, status, clean(timer_progress(campaign, timer)))
+    return PublicTimer(clean(timer.label), running, status, clean(timer_progress(campaign, timer, game=game)))
 
 
 def masked_timer_words(campaign: Campaign, timer: Timer, sight: Sight) -> tuple[str, str]:

@@ -107,7 +107,7 @@ class TableRoll:
 
         draft = self.draft
         if draft.timer is not None:
-            refusal = start_refusal(self.session.campaign, draft.timer, draft.request)
+            refusal = start_refusal(self.session.campaign, draft.timer, draft.request, game=draft.table)
             if refusal is not None:
                 raise Refused(refusal)
 

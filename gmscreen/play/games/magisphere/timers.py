@@ -98,6 +98,8 @@ class ExtendedOpposition(TimedTest):
         from gmscreen.play.interval_dice import table_interval_dice
         from gmscreen.play.timers import next_interval_dice
 
+        from . import TABLE                  # this game's own parts
+
         own = _settings(values)
         if own == _roller(timer.request):
             own = {}
@@ -106,9 +108,9 @@ class ExtendedOpposition(TimedTest):
             bitten, met = self._conditions(campaign, timer, own)
             own = {**own, **bitten}
         if faces:
-            dice, step = table_interval_dice(timer, faces)
+            dice, step = table_interval_dice(timer, faces, game=TABLE)
         else:
-            dice, step = next_interval_dice(timer, {})
+            dice, step = next_interval_dice(timer, {}, game=TABLE)
         played = len(timer.dice.get("actor_dice", []))
         stats = [dict(s) for s in timer.round_stats] + [{}] * max(0, played - len(timer.round_stats))
         stats = stats[:played] + [own]
