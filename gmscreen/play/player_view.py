@@ -82,8 +82,11 @@ def public_timers(campaign: Campaign) -> tuple[PublicTimer, ...]:
 def public_roll(record: RollRecord, campaign: Campaign | None, *, show_secret: bool = False,
                 ascii: bool = False) -> PublicRoll | None:
     """`record` as players may see it (`public.public_line`); None when they see nothing of it
-    (a GM-only roll, unless the GM chose to show its mark, `show_secret`)."""
-    line = public_line(record, campaign, ascii=ascii)
+    (a GM-only roll, unless the GM chose to show its mark, `show_secret`). The player view is
+    an edge: it finds the campaign's game that reads the line."""
+    from .tables import campaign_table
+
+    line = public_line(record, campaign, ascii=ascii, game=campaign_table(campaign))
     if line is None:
         if not show_secret:
             return None

@@ -277,13 +277,13 @@ def _walk(start: Campaign, changes: list[Change], recap: Recap, game: GameTable)
     return state
 
 
-def _note(record: RollRecord, system: System | None, campaign: Campaign, *, gm: bool) -> RollNote:
+def _note(record: RollRecord, system: System | None, campaign: Campaign, game: GameTable, *, gm: bool) -> RollNote:
     """A roll in the words of the log; for the players' ears (not `gm`), as they may see it
     (`public.public_line`: no line typed, nor luck, for a hidden difficulty)."""
-    row = log_line(record, system, campaign=campaign) if gm else public_line(record, campaign)
+    row = log_line(record, system, campaign=campaign, game=game) if gm else public_line(record, campaign, game=game)
     assert row is not None, "a roll players may not see in a recap for them"
-    if not gm and not roll_sight(record, campaign).whole:
-        return RollNote(record.seq, row.who, hidden_words(roll_sight(record, campaign)), row.outcome, row.dice, None)
+    if not gm and not roll_sight(record, campaign, game).whole:
+        return RollNote(record.seq, row.who, hidden_words(roll_sight(record, campaign, game)), row.outcome, row.dice, None)
     luck = record.result.get("luck")
     return RollNote(record.seq, row.who, row.test, row.outcome, row.dice,
                     float(luck) if isinstance(luck, (int, float)) and not isinstance(luck, bool) else None)
@@ -345,14 +345,14 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
     log = RollLog.load_session(rolls_path(path), wanted)    # that session's bytes, not the log's
     recap.warnings += [str(p) for p in log.warnings]
     records = [r for r in log.records if r.session == wanted]
-    shown = [r for r in records if gm or may_count(r, campaign)]
+    shown = [r for r in records if gm or may_count(r, campaign, game)]
     recap.rolls, recap.hidden_rolls = len(shown), len(records) - len(shown)
-    notes = {r.seq: _note(r, _system(r), campaign, gm=gm) for r in shown}
+    notes = {r.seq: _note(r, _system(r), campaign, game, gm=gm) for r in shown}
     for r in shown:
-        if log_line(r, _system(r), campaign=campaign).tone in (CRIT, FUMBLE) or _critical(r.result):
+        if log_line(r, _system(r), campaign=campaign, game=game).tone in (CRIT, FUMBLE) or _critical(r.result):
             recap.criticals.append(notes[r.seq])
     counted = [one for r in shown
-               for one in luck_stats.roll_lucks(r, hidden=() if gm else roll_sight(r, campaign).hidden_sides)]
+               for one in luck_stats.roll_lucks(r, hidden=() if gm else roll_sight(r, campaign, game).hidden_sides)]
     recap.luck = luck_stats.tallies(counted, wanted)
     table = recap.luck[0]
     # The luckiest and unluckiest are said with their luck: for the players, among the rolls

@@ -117,10 +117,11 @@ def _surfaces(session) -> dict[str, str]:
     out["recap"] = recap_markdown(recap)
     out["recap --json"] = json.dumps(recap_data(recap), ensure_ascii=False)
     campaign = session.campaign
-    rolls = luck_stats.counted(session.rolls, campaign=campaign)
+    game = table_for(campaign.system)
+    rolls = luck_stats.counted(session.rolls, campaign=campaign, game=game)
     out["luck"] = " ".join(luck_stats.verdict_sentence(t) + " " + luck_stats.mean_sentence(t)
                            for tallies in luck_stats.over_time(rolls).values() for t in tallies)
-    out["log while watching"] = " ".join(t for r in session.rolls for t in _texts(public_line(r, campaign)))
+    out["log while watching"] = " ".join(t for r in session.rolls for t in _texts(public_line(r, campaign, game=game)))
     out["undo label while watching"] = public_label(session.last_change, campaign) or ""
     return out
 
@@ -138,7 +139,8 @@ def _sample_surfaces(session, system_id: str) -> dict[str, str]:
 def _gm_texts(session, records, draft) -> str:
     """What the GM sees of the same rolls and timers: the tray's label of the line, the log's
     rows, the timers, the recap with `--gm`."""
-    lines = [log_line(r, record_system(r), campaign=session.campaign) for r in records]
+    lines = [log_line(r, record_system(r), campaign=session.campaign, game=table_for(session.campaign.system))
+             for r in records]
     timers = [t.label for t in session.campaign.timers]
     return " ".join([draft.label, *(t for line in lines for t in _texts(line)), *timers,
                      recap_markdown(build_recap(session.path, gm=True, tables=table_for))])
@@ -250,7 +252,7 @@ def _people(system_id: str, line: str) -> list[tuple[str, str]]:
     draft = parse(line, campaign)
     sides = [(("actor", "opponent")[n], side.character.name) for n, side in enumerate(draft.sides[:2])
              if side.character is not None]
-    return sides + [("helper", name) for name in helper_names(line, campaign)]
+    return sides + [("helper", name) for name in helper_names(line, campaign, table_for(system_id))]
 
 
 SIDED = [(s, line, role, name) for s, line in LINES for role, name in _people(s, line)]

@@ -1,8 +1,8 @@
 """The base of every game's quick-roll grammar: the error a line raises (`QuickRollError`),
 what the scanner found in it (`Context`) and the hooks a game's grammar fills (`SystemGrammar`).
 
-Kept apart from the scanner (`grammar.py`, which finds each game's grammar through its game
-table): a game's line part (`line_rules.LineRules`) names its grammar class from here, and
+Kept apart from the scanner (`grammar.py`, which is handed the game table whose grammar it
+runs): a game's line part (`line_rules.LineRules`) names its grammar class from here, and
 nothing here imports an engine or the games.
 """
 
