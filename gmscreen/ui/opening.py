@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .terminal.keygate import KeyGate
 
 ROLL_FOLLOW_SECONDS = 0.5               # another process's roll shows within a second
-_LOG_READ_DELAY = 0.25               # seconds after the first frame: see `on_ready`
+_LOG_READ_DELAY = 0.25                 # seconds after the first frame: see `_read_log_soon`
 
 
 class AppOpening(SessionKeeper, AppLayout):
