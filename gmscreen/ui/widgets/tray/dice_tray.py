@@ -270,7 +270,7 @@ class DiceTray(CampaignView, Widget):
         if table is not None and self._rng is not None and table.rng is not self._rng:
             table.rng = self._rng
         self._update_title()
-        self._show_gm_only()
+        self.set_class(self.gm_only, "-gm-only")     # a new table: its flag (drawn again only if it differs)
         if session is not self._history_of and session.rolls_loaded:
             self._history_of = session
             self._load_history(session)
