@@ -208,7 +208,7 @@ class DiceTray(CampaignView, Widget):
         self.line.placeholder = _(PLACEHOLDER)
         self._update_title()
         if self.line.value.strip() and self.session is not None:
-            self._reparse(self.line.value)
+            self._reparse(self.line.value, again=True)     # its words in the new language
         if self.flow is not None and self.flow.prompt is not None:
             self.choice_view.update(self._prompt_content())
         self._render_shown()
@@ -410,12 +410,13 @@ class DiceTray(CampaignView, Widget):
         names = tuple(ch.name for ch in self.session.campaign.characters) if self.session else ()
         self.app.push_screen(GrammarHelp(system, names))          # the examples type this campaign's people
 
-    def _reparse(self, value: str) -> None:
-        """The line as it now reads, handed to the table (its `DraftChanged` is drawn)."""
-        if self.table is not None:
-            self.table.type_line(value)
-        else:
+    def _reparse(self, value: str, *, again: bool = False) -> None:
+        """The line as it now reads, handed to the table (its `DraftChanged` is drawn); a line the
+        table holds already (emptied by the roll it made) is not read twice unless `again`."""
+        if self.table is None:
             self._show_draft()
+        elif again or self.table.line != value:
+            self.table.type_line(value)
 
     def _show_draft(self) -> None:
         if self.draft is not None:
