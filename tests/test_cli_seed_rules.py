@@ -89,9 +89,9 @@ def test_mir_a_wound_bites_in_a_fight_or_an_intrigue_and_reminds_elsewhere(capsy
 
 
 def test_mir_the_presets_name_what_the_seed_names(capsys) -> None:
-    from gmscreen.play.effects import effect_rules
+    from gmscreen.play.tables import table_for
 
-    rules = effect_rules("mir")
+    rules = table_for("mir").effects
     presets = {p.name: rules.read(p.effect) for p in rules.presets}
     assert presets["Préjugés"].target == presets["Blessé"].target == "antecedent"           # R4
     assert presets["Pluie torrentielle"].target == presets["Dans le noir"].target == ""      # R3
@@ -132,9 +132,9 @@ def test_tedeum_the_result_names_the_providence_level_of_a_woman(capsys, sample,
 
 
 def test_tedeum_the_presets_say_the_seeds_ivresse_and_adrenaline(capsys) -> None:
-    from gmscreen.play.effects import effect_rules
+    from gmscreen.play.tables import table_for
 
-    rules = effect_rules("tedeum")
+    rules = table_for("tedeum").effects
     presets = {p.name: rules.read(p.effect).amount for p in rules.presets}
     assert presets["Ivresse prononcée"] == -1 and presets["Afflux d'adrénaline"] == 1
 

@@ -2,8 +2,9 @@
 
 The graph is read from the source with `ast`: every import, also those inside functions and
 under `if TYPE_CHECKING:` (a circle a type checker needs is still a circle in the design).
-`ACYCLIC` lists the packages that must have none: all of them. In play/, the engines find a
-game's parts through `tables.table_for` (never through the `games` package), and the parts
+`ACYCLIC` lists the packages that must have none: all of them. In play/, the edges find a
+game's parts through `tables.table_for` (never through the `games` package) and hand them to
+the engines (tests/play/test_engines_handed_their_game.py), and the parts
 read the records they exchange with the engines from `play/exchange.py`, which imports no
 engine."""
 

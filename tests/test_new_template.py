@@ -113,7 +113,7 @@ def test_the_template_keeps_its_comments_through_a_change_saved_from_the_screen(
     try:
         with session.edit("add") as builder:
             builder.insert(("characters",), None, Character(id="zed", name="Zed", side="npc",
-                                                            sheet=example_sheet("mir")))
+                                                            sheet=example_sheet(table_for("mir"))))
         assert session.save_now() is None
     finally:
         session.close()

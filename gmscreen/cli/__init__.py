@@ -832,8 +832,10 @@ def _cmd_validate(argv: list[str]) -> int:
     from gmscreen.campaign import commands
 
     from gmscreen.play.effects import file_problems
+    from gmscreen.play.tables import known_table
 
-    return campaign_call(parser.prog, lambda: commands.cmd_validate(ns.file, checks=file_problems))
+    return campaign_call(parser.prog, lambda: commands.cmd_validate(
+        ns.file, checks=lambda campaign, path: file_problems(campaign, path, game=known_table(campaign.system))))
 
 
 def _cmd_export(argv: list[str]) -> int:
@@ -860,9 +862,11 @@ def _cmd_new(argv: list[str]) -> int:
         raise CliError(_("{prog}: --system: expected one of {systems}, got {system}").format(
             prog=parser.prog, systems=", ".join(SYSTEMS), system=repr(ns.system)) + _unknown_system_note())
     from gmscreen.campaign import commands
+    from gmscreen.play.tables import table_for
     from gmscreen.play.template import campaign_template
 
-    return campaign_call(parser.prog, lambda: commands.cmd_new(ns.file, ns.system, template=campaign_template))
+    return campaign_call(parser.prog, lambda: commands.cmd_new(
+        ns.file, ns.system, template=lambda campaign: campaign_template(campaign, table_for(campaign.system))))
 
 
 # ---------------------------------------------------------------- the screen

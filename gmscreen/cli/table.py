@@ -211,7 +211,7 @@ def _track(ns: Any, prog: str) -> int:
 
         char_id = ch.id
         if ns.add is not None:
-            spec = default_track(campaign.system)
+            spec = default_track(table.game)
             done(table.add_track(char_id, ns.add or spec.name, ns.max if ns.max is not None else spec.max))
         tracks = campaign.characters[next(i for i, c in enumerate(campaign.characters) if c.id == char_id)].tracks
         if hits:
@@ -252,9 +252,10 @@ def _recap(ns: Any, prog: str) -> int:
     import sys
 
     from gmscreen.play.recap import RecapError, build_recap, recap_data, recap_markdown
+    from gmscreen.play.tables import table_for
 
     try:
-        recap = build_recap(ns.file, ns.session, gm=ns.gm)
+        recap = build_recap(ns.file, ns.session, gm=ns.gm, tables=table_for)
     except RecapError as err:
         raise CliError(f"{prog}: {err}") from None
     for warning in recap.warnings:

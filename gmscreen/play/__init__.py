@@ -4,7 +4,8 @@ The encounter (`encounter`, `turns`, `declarations`, `roster_rules`), timers and
 tests (`timers`), the quick-roll line (`quickroll`: words, grammar, completion, history,
 choices), the roll from Enter to the log (`table_roll`), the odds memo (`chances`), a
 result in words (`render`, `logline`) and the catalogs that word every error (`messages`).
-What one game means lives in `games/<id>/`, found through `tables.table_for`. It imports
+What one game means lives in `games/<id>/`, found through `tables.table_for` by the `Table`
+(and the other edges) and handed to the engines, which never look a game up. It imports
 `rules` and `campaign`, never Textual: the screen shows it, and `gmscreen line` / `gmscreen
 turn` drive it alone.
 

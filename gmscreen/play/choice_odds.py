@@ -26,12 +26,11 @@ __all__ = ["Assumed", "assumed", "assumes_forms", "assumes_words", "priced"]
 
 
 def assumed(draft: Draft) -> Assumed | None:
-    """What the odds of `draft` assume (None: no choice inside this roll)."""
-    from .tables import table_for
-
+    """What the odds of `draft` assume (None: no choice inside this roll), as the game that
+    read it says (`RollRules.assumed`)."""
     if draft.forced or draft.missing:
         return None
-    return table_for(draft.system).roll.assumed(draft)
+    return draft.table.roll.assumed(draft)
 
 
 def assumes_forms(draft: Draft) -> list[str]:

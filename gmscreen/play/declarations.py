@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
 
+    from .game import GameTable
+
 
 def simultaneous_actions(campaign: Campaign, character_id: str) -> int:
     """Actions the character declared for this round (≥ 1); a game may give a malus per extra one."""
@@ -30,8 +32,6 @@ def declared_actions(campaign: Campaign, entry_id: str) -> list[str]:
     return []
 
 
-def simultaneous_malus(system_id: str, count: int) -> int:
-    """The malus to each of `count` simultaneous actions, by the game's rules (0 for one action)."""
-    from .tables import table_for     # the games load on first use
-
-    return table_for(system_id).fight.simultaneous_malus(count) if count > 1 else 0
+def simultaneous_malus(game: GameTable, count: int) -> int:
+    """The malus to each of `count` simultaneous actions, by `game`'s rules (0 for one action)."""
+    return game.fight.simultaneous_malus(count) if count > 1 else 0

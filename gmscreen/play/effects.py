@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from .effect_rules import EffectRules
     from .exchange import Draft, Side
+    from .game import GameTable
 
 APPLIED, LEFT_OUT, REMINDER, UNREADABLE, NO_FIELD = "applied", "left_out", "reminder", "unreadable", "no_field"
 OUT_OF_SCENE = "out_of_scene"       # read, but it bites elsewhere (MIR R4: in a fight or an Intrigue)
@@ -49,25 +50,18 @@ class ConditionEffect:
         return f"{self.effect} ({self.note})" if self.note else self.effect
 
 
-def effect_rules(system_id: str) -> EffectRules:
-    """What `system_id` reads in a condition's effect (its game table's `effects` part)."""
-    from .tables import table_for
-
-    return table_for(system_id).effects
-
-
-def effect_hint(system_id: str, text: str) -> str:
+def effect_hint(game: GameTable, text: str) -> str:
     """What the condition dialog says, live, of an effect being typed: "applies: −1 die" (the
     game's reading, in the UI language), "a reminder only" (nothing the rules read: a reminder
     meant as one, or words the game does not use, then with a few it does), "" while empty."""
     if not str(text).strip():
         return ""
-    rules = effect_rules(system_id)
+    rules = game.effects
     effect = rules.read(text)
     if effect is not None and not effect.reminder:
         return _("applies: {effect}").format(effect=rules.said(effect))
     examples = rules.examples() if effect is None else ""
-    return (_("a reminder only ({game} reads e.g. {examples})").format(game=get_system(system_id).game,
+    return (_("a reminder only ({game} reads e.g. {examples})").format(game=get_system(game.system_id).game,
                                                                          examples=examples)
             if examples else _("a reminder only"))
 
@@ -80,21 +74,21 @@ def scene_of(campaign: Campaign, words: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(words) | ({FIGHT} if campaign.encounter.round > 0 else set())
 
 
-def apply_conditions(system_id: str, kind: str, request: dict[str, Any], sides: Sequence[Side],
+def apply_conditions(game: GameTable, kind: str, request: dict[str, Any], sides: Sequence[Side],
                      without: Sequence[Sequence[str]] = (), helpers: Sequence[Character] = (),
                      scene: frozenset[str] = frozenset(),
                      ) -> tuple[dict[str, Any], list[ConditionEffect], list[int]]:
     """The request with the conditions of each side (and of each helper, in the order named)
     applied as they bite in `scene` (`scene_of`), capped as the game caps them, what became of
     each condition met, and the indexes of the `without` phrases (folded words, `sans X`) that
-    named none."""
+    named none. `game`: the campaign's game, whose `effects` part reads each effect."""
     from dataclasses import replace
 
     from .effect_rules import effect_shown
     from .quickroll.text import candidate, match
 
-    rules = effect_rules(system_id)
-    fields = {f.name for f in get_system(system_id).kinds[kind].fields}
+    rules = game.effects
+    fields = {f.name for f in get_system(game.system_id).kinds[kind].fields}
     out = dict(request)
     met: list[ConditionEffect] = []
     applied: list[tuple[str | int, Any, int]] = []     # where it went, the effect, its place in `met`
@@ -226,25 +220,30 @@ def noted_conditions(result: Mapping[str, Any], conditions: Sequence[ConditionEf
 
 # ---------------------------------------------------------------- the campaign as it loads
 
-def unreadable(campaign: Campaign) -> list[tuple[int, int, Condition]]:
-    """(character index, condition index, condition) for each effect the system cannot read."""
-    rules = effect_rules(campaign.system)
+def unreadable(campaign: Campaign, rules: EffectRules) -> list[tuple[int, int, Condition]]:
+    """(character index, condition index, condition) for each effect the system cannot read
+    (`rules`: its game's `effects` part)."""
     return [(i, j, c) for i, character in enumerate(campaign.characters)
             for j, c in enumerate(character.conditions)
             if str(c.effect).strip() and rules.read(c.effect) is None]
 
 
-def campaign_problems(campaign: Campaign, file: str, text: str | None = None) -> list[Problem]:
+def campaign_problems(campaign: Campaign, file: str, text: str | None = None, *,
+                      game: GameTable | None) -> list[Problem]:
     """A warning per condition effect the campaign's system cannot read: the file, the key path
     (`characters[2].conditions[0].effect`, its line when `text`, the file's text, is given),
-    and what the system accepts. Such an effect is shown as a reminder, never applied."""
+    and what the system accepts. Such an effect is shown as a reminder, never applied. `game`:
+    the campaign's game as the caller found it (None: a system no package provides, which the
+    loader has said; nothing more is said here)."""
     from gmscreen.campaign.errors import Problem
     from gmscreen.campaign.textsafe import clean
 
+    if game is None:
+        return []
     try:
-        found = unreadable(campaign)
-        rules = effect_rules(campaign.system)
-        game = get_system(campaign.system).game
+        rules = game.effects
+        found = unreadable(campaign, rules)
+        game_name = get_system(game.system_id).game
     except KeyError:              # a system no package provides: the loader has said so
         return []
     if not found:
@@ -257,18 +256,18 @@ def campaign_problems(campaign: Campaign, file: str, text: str | None = None) ->
     accepted = _(rules.accepted) if rules.accepted else _("no effect (every effect is a reminder)")
     return [Problem(file, f"characters[{i}].conditions[{j}].effect",
                     _("“{effect}” is not an effect {game} can apply (it accepts {accepted}): shown as a reminder, "
-                      "not applied").format(effect=clean(c.effect), game=game, accepted=accepted),
+                      "not applied").format(effect=clean(c.effect), game=game_name, accepted=accepted),
                     lines.get(("characters", i, "conditions", j, "effect")), warning=True)
             for i, j, c in found]
 
 
-def file_problems(campaign: Campaign, path: Path) -> list[Problem]:
+def file_problems(campaign: Campaign, path: Path, *, game: GameTable | None) -> list[Problem]:
     """`campaign_problems` of the campaign read from `path`, with lines from the file's text."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         text = None
-    return campaign_problems(campaign, str(path), text)
+    return campaign_problems(campaign, str(path), text, game=game)
 
 
 def conditions_lines(draft: Draft, chance: Callable[[Mapping[str, Any]], float], *, ascii: bool = False) -> list[str]:

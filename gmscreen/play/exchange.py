@@ -106,6 +106,17 @@ class Draft:
     conditions: list[Any] = field(default_factory=list)   # each condition met (`play.effects.ConditionEffect`)
     unconditioned: dict[str, Any] | None = None   # the odds request without the conditions applied
     dice_helpers: list[str] = field(default_factory=list)   # helpers rolling dice of their own (MIR R9)
+    # The game that read the line (its `GameTable`, handed to its grammar): the roll's choices,
+    # spending and timed test are its parts. Not part of what the draft says (never compared
+    # nor shown). Typed `Any`: this module, which the parts import, names no part back.
+    game: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def table(self) -> Any:
+        """The game that read this line (a draft built by hand must be given its `game`)."""
+        if self.game is None:
+            raise LookupError(f"a draft of {self.system!r} made without its game")
+        return self.game
 
     @property
     def odds_request(self) -> dict[str, Any]:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Timer
 
     from .forms import Form
+    from .game import GameTable
 
 
 class TableDiceError(ValueError):
@@ -35,30 +36,31 @@ def _slots(added: list[Any]) -> list[int]:
     return [len(item) if isinstance(item, list) else 1 for item in added]
 
 
-def interval_size(timer: Timer, campaign: Campaign | None = None) -> int:
+def interval_size(timer: Timer, campaign: Campaign | None = None, *, game: GameTable) -> int:
     """How many dice the next interval of `timer` rolls (0: it cannot be read), the roller's
     conditions as they stand in `campaign` (None: as the timer keeps them)."""
-    before = timer_result(timer)
-    if before is None or timed_test_of(timer) is None:
+    before = timer_result(timer, game=game)
+    if before is None or timed_test_of(timer, game=game) is None:
         return 0
-    template, _step = next_interval_dice(timer, before, interval_setup(timer, campaign)[0])
+    template, _step = next_interval_dice(timer, before, interval_setup(timer, campaign, game=game)[0], game=game)
     return sum(sum(_slots(template[f][len(timer.dice.get(f, [])):])) for f in template)
 
 
-def table_interval_dice(timer: Timer, text: str, request: dict[str, Any] | None = None) -> tuple[dict, str]:
+def table_interval_dice(timer: Timer, text: str, request: dict[str, Any] | None = None, *,
+                        game: GameTable) -> tuple[dict, str]:
     """The timer's dice with its next interval made of the faces in `text`, and the step's name;
     `request` the interval's own (`timers.interval_setup`), None: the timer's. TableDiceError
     when the faces do not read or are not as many as the interval rolls."""
     from .quickroll.grammar import QuickRollError, typed_faces
 
-    before = timer_result(timer)
-    if before is None or timed_test_of(timer) is None:
+    before = timer_result(timer, game=game)
+    if before is None or timed_test_of(timer, game=game) is None:
         raise TableDiceError(_("this timer's test cannot be read"))
     try:
         faces = [f for group in typed_faces(text) for f in group]
     except QuickRollError as exc:
         raise TableDiceError(exc.message) from None
-    template, step = next_interval_dice(timer, before, request)
+    template, step = next_interval_dice(timer, before, request, game=game)
     dice = {k: [list(v) if isinstance(v, list) else v for v in vals] for k, vals in timer.dice.items()}
     wanted = sum(sum(_slots(template[f][len(dice.get(f, [])):])) for f in template)
     if len(faces) != wanted:
@@ -78,26 +80,26 @@ def table_interval_dice(timer: Timer, text: str, request: dict[str, Any] | None 
     return dice, step
 
 
-def roll_table_interval(timer: Timer, text: str, campaign: Campaign | None = None) -> IntervalRoll:
+def roll_table_interval(timer: Timer, text: str, campaign: Campaign | None = None, *, game: GameTable) -> IntervalRoll:
     """The next interval with the faces typed: the logged request and result, as `roll_interval`
     gives them (the roller's conditions as they stand in `campaign`). TableDiceError for faces
     that do not fit; `rules.RequestError` for faces the rules refuse (a 13 on a d12)."""
-    request, met = interval_setup(timer, campaign)
-    dice, step = table_interval_dice(timer, text, request)
+    request, met = interval_setup(timer, campaign, game=game)
+    dice, step = table_interval_dice(timer, text, request, game=game)
     logged = {**request, **dice}
     result = rules.resolve(logged)
     return IntervalRoll(logged, noted_interval(result, met), dice, status_of(result), step,
                         timer_request=request if request != timer.request else None)
 
 
-def faces_check(timer: Timer, campaign: Campaign | None = None):
+def faces_check(timer: Timer, campaign: Campaign | None = None, *, game: GameTable):
     """The form's check of the faces typed: empty (the dice are rolled) or an interval's dice."""
 
     def check(text: str) -> str | None:
         if not text.strip().lstrip("="):
             return None
         try:
-            roll_interval_as(timer, {DICE_FIELD: text}, campaign)
+            roll_interval_as(timer, {DICE_FIELD: text}, campaign, game=game)
         except TableDiceError as exc:
             return exc.message
         except rules.RequestError as exc:
@@ -112,18 +114,18 @@ def faces_check(timer: Timer, campaign: Campaign | None = None):
 DICE_FIELD = "dice"
 
 
-def interval_form(campaign: Campaign, timer: Timer) -> Form:
+def interval_form(campaign: Campaign, timer: Timer, *, game: GameTable) -> Form:
     """What `R` asks before the next interval: the dice rolled at the table (empty: rolled
     here), and what the game lets the GM change for this interval (`TimedTest.round_fields`)."""
     from .forms import Field, Form
     from .timers import name_of
 
-    kind = timed_test_of(timer)
-    n = interval_size(timer, campaign)
+    kind = timed_test_of(timer, game=game)
+    n = interval_size(timer, campaign, game=game)
     example = " ".join(str(f) for f in (3, 7, 12, 1, 5, 9, 2, 11, 4, 6, 10, 8)[:max(n, 1)])
     fields = [Field(DICE_FIELD, ngettext("Die rolled at the table ({n}; empty: rolled here)",
                                          "Dice rolled at the table ({n}; empty: rolled here)", n).format(n=n),
-                    placeholder=example, check=faces_check(timer, campaign))]
+                    placeholder=example, check=faces_check(timer, campaign, game=game))]
     if kind is not None:
         fields += kind.round_fields(campaign, timer)
     return Form(_("Next interval of {label}").format(label=clean(timer.label)), fields,
@@ -131,21 +133,22 @@ def interval_form(campaign: Campaign, timer: Timer) -> Form:
                        "them").format(who=clean(name_of(campaign, timer.who))))
 
 
-def roll_interval_as(timer: Timer, values: dict[str, str], campaign: Campaign | None = None) -> IntervalRoll:
+def roll_interval_as(timer: Timer, values: dict[str, str], campaign: Campaign | None = None, *,
+                     game: GameTable) -> IntervalRoll:
     """The next interval as the form says: the faces typed (else rolled), with what the GM set
     for it (`TimedTest.round_fields`), the roller's conditions as they stand in `campaign`.
     TableDiceError, `rules.RequestError` as above."""
     from .timers import roll_interval
 
-    kind = timed_test_of(timer)
+    kind = timed_test_of(timer, game=game)
     own_round = kind is not None and kind.rounds_of_their_own and (
         bool(timer.round_stats) or kind.round_fields_changed(timer, values) or kind.round_of_its_own(campaign, timer))
     if own_round and kind is not None:
         return kind.roll_round(timer, values, (values.get(DICE_FIELD) or "").strip().lstrip("=").strip(), campaign)
     text = (values.get(DICE_FIELD) or "").strip()
     if text.lstrip("=").strip():
-        return roll_table_interval(timer, text, campaign)
-    rolled = roll_interval(timer, campaign)
+        return roll_table_interval(timer, text, campaign, game=game)
+    rolled = roll_interval(timer, campaign, game=game)
     if rolled is None:
         raise TableDiceError(_("this timer's test cannot be read"))
     return rolled

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.i18n import _, pgettext
@@ -24,6 +24,9 @@ from gmscreen.rules.records import record
 from .luck_words import DEFAULT_NOTABLE, luck_words
 from .quickroll.text import fold
 from .render import CompactRenderer, describe_result
+
+if TYPE_CHECKING:
+    from .game import GameTable
 
 # Tones, from the actor's point of view: the widget maps each to a style.
 GOOD, BAD, CRIT, FUMBLE, PLAIN = "good", "bad", "crit", "fumble", "plain"
@@ -79,17 +82,18 @@ def _tone(result: Mapping[str, Any], good: bool | None) -> str:
 
 
 def name_sides(headline: str, result: Mapping[str, Any], who: str, line: str,
-               campaign: Campaign | None = None) -> str:
+               campaign: Campaign | None = None, game: GameTable | None = None) -> str:
     """The rules say "l'acteur l'emporte" ("the actor wins"); the table says "Alexis l'emporte"
     ("Alexis wins"). The opponent is the character the line names after `vs` / `contre`, in
     full ("Le garde de la porte", not "garde"); without the campaign, or when no character
-    matches, the word typed. The side's words are those of the language spoken."""
+    matches, the word typed. The side's words are those of the language spoken. `game`: the
+    campaign's, whose words the line is read in (given with `campaign`, by the caller)."""
     winner = result.get("winner")
     actor, opponent = _("the actor"), _("the opponent")
     if winner == "actor" and who and actor in headline:
         return headline.replace(actor, who, 1)
     if winner == "opponent" and opponent in headline:
-        name = _opponent(line, campaign)
+        name = _opponent(line, campaign, game)
         if name:
             return headline.replace(opponent, name, 1)
     return headline
@@ -115,9 +119,22 @@ def _literal(text: str) -> Callable[[re.Match[str]], str]:
     return lambda _match: text
 
 
-def helper_names(line: str, campaign: Campaign | None) -> list[str]:
-    """The helpers the line names after `aide` / `help`, in order (the rules number their dice)."""
+def _handed(campaign: Campaign | None, game: GameTable | None) -> GameTable | None:
+    """The game a line naming the campaign's characters is read by: None without a campaign;
+    refused when a campaign comes without its game (the caller holds it: naming a hidden side
+    with the words typed alone could give it away)."""
     if campaign is None:
+        return None
+    if game is None:
+        raise TypeError("a campaign's names are read with its game: pass game=")
+    return game
+
+
+def helper_names(line: str, campaign: Campaign | None, game: GameTable | None = None) -> list[str]:
+    """The helpers the line names after `aide` / `help`, in order (the rules number their dice),
+    read by `game` (the campaign's)."""
+    game = _handed(campaign, game)
+    if campaign is None or game is None:
         return []
     from .quickroll.grammar import (COMMON_WORDS, HELP_WORDS, People, QuickRollError, grammar_for,
                                     match_character)
@@ -125,7 +142,7 @@ def helper_names(line: str, campaign: Campaign | None) -> list[str]:
 
     try:
         tokens = tokenize(line)
-        reserved = COMMON_WORDS | grammar_for(campaign).keywords
+        reserved = COMMON_WORDS | grammar_for(campaign, game).keywords
         people = People(campaign)
     except Exception:  # noqa: BLE001 - a damaged campaign: dice stay numbered
         return []
@@ -165,17 +182,18 @@ def short_name(name: str | None, line: str) -> str | None:
 
 
 def name_description(desc: Description, result: Mapping[str, Any], who: str, line: str,
-                     campaign: Campaign | None = None, *, opponent: str | None = None) -> Description:
+                     campaign: Campaign | None = None, *, opponent: str | None = None,
+                     game: GameTable | None = None) -> Description:
     """The rules' description in the table's words: the winner, each side's dice and detail by
     name, each helper's dice labelled with the helper's name ("aide Loriane"). The rules keep
     their roles; only the table knows who played them."""
-    opponent = opponent or _opponent(line, campaign)
-    headline = name_sides(desc.headline, result, who, line, campaign)
+    opponent = opponent or _opponent(line, campaign, game)
+    headline = name_sides(desc.headline, result, who, line, campaign, game)
     actor_short, opponent_short = short_name(who, line), short_name(opponent, line)
     if actor_short and actor_short == opponent_short:          # two guards: their full names
         actor_short, opponent_short = who, opponent
     shown_who, opponent = actor_short, opponent_short
-    helpers = helper_names(line, campaign) if result.get("helper_dice") else []
+    helpers = helper_names(line, campaign, game) if result.get("helper_dice") else []
     numbered = {pgettext("dice group", "help {n}").format(n=n): name for n, name in enumerate(helpers, start=1)}
 
     def label(text: str) -> str:
@@ -188,18 +206,19 @@ def name_description(desc: Description, result: Mapping[str, Any], who: str, lin
                    groups=tuple(replace(g, label=label(g.label)) for g in desc.groups))
 
 
-def opponent_in_line(line: str, campaign: Campaign | None) -> str | None:
-    """The opponent the line names after `vs` / `contre`: a character's full name, else the word
-    typed (None: no opponent)."""
-    return _opponent(line, campaign)
+def opponent_in_line(line: str, campaign: Campaign | None, game: GameTable | None = None) -> str | None:
+    """The opponent the line names after `vs` / `contre`: a character's full name (read by
+    `game`, the campaign's), else the word typed (None: no opponent)."""
+    return _opponent(line, campaign, game)
 
 
-def _opponent(line: str, campaign: Campaign | None) -> str | None:
-    if campaign is not None:
+def _opponent(line: str, campaign: Campaign | None, game: GameTable | None) -> str | None:
+    game = _handed(campaign, game)
+    if campaign is not None and game is not None:
         from .quickroll.grammar import opponent_name
 
         try:
-            name = opponent_name(line, campaign)
+            name = opponent_name(line, campaign, game)
         except Exception:  # noqa: BLE001 - a damaged line or campaign falls back to the word typed
             name = None
         if name:
@@ -209,12 +228,13 @@ def _opponent(line: str, campaign: Campaign | None) -> str | None:
 
 
 def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
-             campaign: Campaign | None = None, notable: int = DEFAULT_NOTABLE) -> LogLine:
-    """Turn one record into the words of its log row (`campaign` names the opponent in full;
-    the luck is said when under `notable` percent or over 100 minus it)."""
+             campaign: Campaign | None = None, notable: int = DEFAULT_NOTABLE,
+             game: GameTable | None = None) -> LogLine:
+    """Turn one record into the words of its log row (`campaign` names the opponent in full,
+    read by `game`, its game; the luck is said when under `notable` percent or over 100 minus it)."""
     who = clean(record.who)
     test = clean(record.line)
-    d = name_description(describe_result(system, record.result), record.result, who, test, campaign)
+    d = name_description(describe_result(system, record.result), record.result, who, test, campaign, game=game)
     return LogLine(
         seq=record.seq,
         session=record.session,
@@ -235,12 +255,12 @@ def log_line(record: RollRecord, system: System | None, *, ascii: bool = False,
 # ---------------------------------------------------------------- search
 
 def search_text(record: RollRecord, system: System | None, campaign: Campaign | None = None, *,
-                ascii: bool = False) -> str:
+                ascii: bool = False, game: GameTable | None = None) -> str:
     """What a search matches: every word its row shows (time, who, the typed line, the dice, the
     outcome with the names, the detail), and the outcome word in English too (a search finds
     "réussite" and "success" alike). Costs one `describe` per record, once per search session."""
     key = record.result.get("outcome", record.result.get("winner", ""))
     words = system.outcome_words.get(key, "") if system is not None and isinstance(key, str) else ""
-    line = log_line(record, system, ascii=ascii, campaign=campaign)
+    line = log_line(record, system, ascii=ascii, campaign=campaign, game=game)
     shown = " ".join((line.time, line.who, line.test, line.dice, line.outcome, line.detail))
     return fold(f"{shown} {_(words)} {words}" if words else shown)

@@ -29,7 +29,7 @@ the count. An entry logged before `sides` counts for its actor alone.
 from __future__ import annotations
 
 from dataclasses import field, replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from gmscreen.campaign.model import Campaign, RollRecord
 from gmscreen.campaign.textsafe import clean
@@ -37,6 +37,9 @@ from gmscreen.i18n import N_, _, ngettext
 from gmscreen.i18n.typography import Name, number, percent
 from gmscreen.rules import RequestError, get_system
 from gmscreen.rules.records import record
+
+if TYPE_CHECKING:
+    from .game import GameTable
 
 CURSED, BLESSED, FAIR, UNKNOWN = "cursed", "blessed", "fair", "unknown"
 ACTOR, OPPONENT, HELPER = "actor", "opponent", "helper"      # whose side a counted roll is seen from
@@ -238,7 +241,7 @@ def roll_lucks(record: RollRecord, chance_of: Callable[[Mapping[str, Any]], floa
 
 
 def counted(records: Iterable[RollRecord], *, include_masked: bool = False,
-            campaign: Campaign | None = None) -> list[RollLuck]:
+            campaign: Campaign | None = None, game: GameTable | None = None) -> list[RollLuck]:
     """The rolls the statistics see, for each side that had dice in them: every one, or (for the
     players' ears) those players may count (`public.may_count`: not a GM-only roll unrevealed,
     nor one of a hidden character)."""
@@ -246,8 +249,8 @@ def counted(records: Iterable[RollRecord], *, include_masked: bool = False,
 
     if include_masked:
         return [one for r in records for one in roll_lucks(r)]
-    return [one for r in records if may_count(r, campaign)
-            for one in roll_lucks(r, hidden=roll_sight(r, campaign).hidden_sides)]
+    return [one for r in records if may_count(r, campaign, game)
+            for one in roll_lucks(r, hidden=roll_sight(r, campaign, game).hidden_sides)]
 
 
 def tallies(rolls: list[RollLuck], session: int | None = None) -> list[LuckTally]:

@@ -71,15 +71,22 @@ class PlayerState:
 
 
 def public_timers(campaign: Campaign) -> tuple[PublicTimer, ...]:
-    """Countdowns and extended tests as players may see them (`public.public_timer`)."""
-    return tuple(t for t in (public_timer(campaign, timer) for timer in campaign.timers) if t is not None)
+    """Countdowns and extended tests as players may see them (`public.public_timer`), read by
+    the campaign's game (found here: the player view is an edge the engines are driven from)."""
+    from .tables import table_for
+
+    game = table_for(campaign.system)
+    return tuple(t for t in (public_timer(campaign, timer, game=game) for timer in campaign.timers) if t is not None)
 
 
 def public_roll(record: RollRecord, campaign: Campaign | None, *, show_secret: bool = False,
                 ascii: bool = False) -> PublicRoll | None:
     """`record` as players may see it (`public.public_line`); None when they see nothing of it
-    (a GM-only roll, unless the GM chose to show its mark, `show_secret`)."""
-    line = public_line(record, campaign, ascii=ascii)
+    (a GM-only roll, unless the GM chose to show its mark, `show_secret`). The player view is
+    an edge: it finds the campaign's game that reads the line."""
+    from .tables import campaign_table
+
+    line = public_line(record, campaign, ascii=ascii, game=campaign_table(campaign))
     if line is None:
         if not show_secret:
             return None

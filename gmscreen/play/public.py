@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from gmscreen.rules._base import Description
 
     from .exchange import Draft
+    from .game import GameTable
     from .logline import LogLine
 
 # Told by every kind of every game: how lucky a roll was says how hard it was.
@@ -110,17 +111,18 @@ def line_visibility(text: str, *, gm_only: bool) -> Visibility:
     return roll_visibility(gm_only=gm_only or bool(words & GM_WORDS), hidden=bool(words & HIDDEN_WORDS))
 
 
-def may_count(rec: RollRecord, campaign: Campaign | None = None) -> bool:
+def may_count(rec: RollRecord, campaign: Campaign | None = None, game: GameTable | None = None) -> bool:
     """A roll players may count (the recap's rolls, criticals and luck, luck over time): all but
     a GM-only roll not revealed, and one a hidden character made (counted, it would be named).
     A hidden difficulty hides the difficulty only."""
-    sight = roll_sight(rec, campaign)
+    sight = roll_sight(rec, campaign, game)
     return not sight.secret and ACTOR not in sight.hidden_sides
 
 
-def roll_sight(rec: RollRecord, campaign: Campaign | None = None) -> Sight:
+def roll_sight(rec: RollRecord, campaign: Campaign | None = None, game: GameTable | None = None) -> Sight:
     """What players may see of a logged roll: its visibility, and the sides they may not have
-    named (recorded when rolled; with `campaign`, also a side whose character is hidden now)."""
+    named (recorded when rolled; with `campaign` and `game`, its game, which reads the line,
+    also a side whose character is hidden now)."""
     seen = visibility(rec)
     if seen is Visibility.SECRET:
         return Sight(seen)
@@ -131,10 +133,10 @@ def roll_sight(rec: RollRecord, campaign: Campaign | None = None) -> Sight:
             if ACTOR not in sides and clean(rec.who).casefold() in names:
                 sides.add(ACTOR)
             if OPPONENT not in sides:
-                opponent = _opponent_of(rec.line, campaign)
+                opponent = _opponent_of(rec.line, campaign, game)
                 if opponent is not None and clean(opponent).casefold() in names:
                     sides.add(OPPONENT)
-            if HELPER not in sides and _hidden_helper(rec.line, campaign, names):
+            if HELPER not in sides and _hidden_helper(rec.line, campaign, names, game):
                 sides.add(HELPER)
     return Sight(seen, frozenset(sides))
 
@@ -149,17 +151,17 @@ def draft_sight(draft: Draft | None, *, gm_only: bool = False, campaign: Campaig
 
 def draft_hidden_sides(draft: Draft, campaign: Campaign | None = None) -> list[str]:
     """The sides of the roll typed played by a character the GM hides, and with `campaign`
-    a hidden helper (`aide`): what its record keeps."""
+    a hidden helper (`aide`, read by the game that read the line): what its record keeps."""
     out = []
     for n, side in enumerate(draft.sides[:2]):
         if side.character is not None and side.character.hidden:
             out.append(side.role if side.role in (ACTOR, OPPONENT) else SIDES[n])
-    if campaign is not None and _hidden_helper(draft.line, campaign, hidden_names(campaign)):
+    if campaign is not None and _hidden_helper(draft.line, campaign, hidden_names(campaign), draft.table):
         out.append(HELPER)
     return out
 
 
-def _hidden_helper(line: str, campaign: Campaign, names: set[str]) -> bool:
+def _hidden_helper(line: str, campaign: Campaign, names: set[str], game: GameTable | None) -> bool:
     """The line names a hidden character among those who help."""
     from .logline import helper_names
     from .quickroll.grammar import HELP_WORDS
@@ -167,7 +169,7 @@ def _hidden_helper(line: str, campaign: Campaign, names: set[str]) -> bool:
 
     if not names or HELP_WORDS.isdisjoint(fold(line).split()):
         return False
-    return any(clean(name).casefold() in names for name in helper_names(line, campaign))
+    return any(clean(name).casefold() in names for name in helper_names(line, campaign, game))
 
 
 def noted_sides(result: Mapping[str, Any], draft: Draft, campaign: Campaign | None = None) -> dict[str, Any]:
@@ -195,14 +197,14 @@ def hidden_names(campaign: Campaign) -> set[str]:
     return {clean(ch.name).casefold() for ch in campaign.characters if character_sight(ch).secret}
 
 
-def _opponent_of(line: str, campaign: Campaign) -> str | None:
+def _opponent_of(line: str, campaign: Campaign, game: GameTable | None) -> str | None:
     from .logline import opponent_in_line
     from .quickroll.grammar import VS_WORDS
     from .quickroll.text import fold
 
     if VS_WORDS.isdisjoint(fold(line).split()):     # no opponent: no line to read (a long log, searched)
         return None
-    return opponent_in_line(line, campaign)
+    return opponent_in_line(line, campaign, game)
 
 
 def is_hidden(*mappings: Mapping[str, Any] | None) -> bool:
@@ -252,27 +254,28 @@ def record_system(rec: RollRecord) -> System | None:
 
 
 def public_line(rec: RollRecord, campaign: Campaign | None, *, sight: Sight | None = None,
-                ascii: bool = False, notable: int | None = None) -> LogLine | None:
+                ascii: bool = False, notable: int | None = None, game: GameTable | None = None) -> LogLine | None:
     """The log row of `rec` as players may see it (None: nothing of it, a GM-only roll). Whole
     when public; else the dice and the outcome, who rolls unless hidden ("?"), and neither the
     line typed nor the detail nor the luck (`test`, `detail` and `luck` empty), which tell the
-    difficulty or name a hidden side. Described by the roll's own game."""
+    difficulty or name a hidden side. Described by the roll's own game; its line read by
+    `game`, the campaign's (given with `campaign`)."""
     from dataclasses import replace
 
     from .logline import _tone, compact_dice, log_line
     from .luck_words import DEFAULT_NOTABLE
     from .render import describe_result
 
-    sight = sight if sight is not None else roll_sight(rec, campaign)
+    sight = sight if sight is not None else roll_sight(rec, campaign, game)
     if sight.secret:
         return None
     system = record_system(rec)
-    line = log_line(rec, system, ascii=ascii, campaign=campaign,
+    line = log_line(rec, system, ascii=ascii, campaign=campaign, game=game,
                     notable=DEFAULT_NOTABLE if notable is None else notable)
     if sight.whole:
         return line
     who = clean(rec.who)
-    opponent = None if OPPONENT in sight.hidden_sides or campaign is None else _opponent_of(rec.line, campaign)
+    opponent = None if OPPONENT in sight.hidden_sides or campaign is None else _opponent_of(rec.line, campaign, game)
     named = public_description(describe_result(system, rec.result), rec.result, sight, who, opponent)
     return replace(line, who="?" if ACTOR in sight.hidden_sides else who, test="", detail="", luck="",
                    outcome=clean(named.headline), dice=clean(compact_dice(named.groups, ascii=ascii)),
@@ -375,9 +378,10 @@ def timer_sight(campaign: Campaign | None, timer: Timer) -> Sight:
     return Sight(seen, frozenset(sides))
 
 
-def public_timer(campaign: Campaign, timer: Timer, sight: Sight | None = None) -> PublicTimer | None:
-    """`timer` as players may see it; None when they see nothing of it: a GM-only timer, or
-    one a hidden character plays (its label and progress name them)."""
+def public_timer(campaign: Campaign, timer: Timer, sight: Sight | None = None, *, game: GameTable) -> PublicTimer | None:
+    """`timer` as players may see it (its progress as `game`, the campaign's, says it); None
+    when they see nothing of it: a GM-only timer, or one a hidden character plays (its label
+    and progress name them)."""
     from .timers import name_of, status_word, timer_progress
 
     sight = sight if sight is not None else timer_sight(campaign, timer)
@@ -387,7 +391,7 @@ def public_timer(campaign: Campaign, timer: Timer, sight: Sight | None = None) -
     if sight.visibility is Visibility.DIFFICULTY_HIDDEN:     # its label and progress state the threshold
         label = _("{name}: a test").format(name=clean(name_of(campaign, timer.who)))
         return PublicTimer(label, running, status, secret_difficulty_words())
-    return PublicTimer(clean(timer.label), running, status, clean(timer_progress(campaign, timer)))
+    return PublicTimer(clean(timer.label), running, status, clean(timer_progress(campaign, timer, game=game)))
 
 
 def masked_timer_words(campaign: Campaign, timer: Timer, sight: Sight) -> tuple[str, str]:

@@ -23,7 +23,7 @@ import copy
 import re
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from gmscreen.campaign import history
 from gmscreen.campaign.changes import Change, ChangeError, apply_change
@@ -45,6 +45,9 @@ from .public import (PUBLIC, hidden_ids, hidden_words, may_count, public_label, 
                      secret_difficulty_words, timer_sight)
 from .timers import status_word, timer_progress
 from .tracks import default_track
+
+if TYPE_CHECKING:
+    from .game import GameTable
 
 
 class RecapError(ValueError):
@@ -171,11 +174,12 @@ def _value(v: Any) -> str:
     return "—" if v is None else clean(v)
 
 
-def _character_changes(system: System, before: Campaign, after: Campaign, *, gm: bool = True) -> dict[str, list[str]]:
+def _character_changes(system: System, game: GameTable, before: Campaign, after: Campaign, *,
+                       gm: bool = True) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     old = {c.id: c for c in before.characters}
     hidden = set() if gm else hidden_ids(before) | hidden_ids(after)     # never named to the players
-    own = default_track(system.id)
+    own = default_track(game)
     bound = own.name if own.sheet is not None else None
     for ch in after.characters:
         if ch.id in hidden:
@@ -215,7 +219,7 @@ def _character_changes(system: System, before: Campaign, after: Campaign, *, gm:
     return out
 
 
-def _walk(start: Campaign, changes: list[Change], recap: Recap) -> Campaign:
+def _walk(start: Campaign, changes: list[Change], recap: Recap, game: GameTable) -> Campaign:
     """Apply the session's changes one by one, noting the fight's comings and goings and the
     timers; returns the state at the session's end."""
     state = copy.deepcopy(start)
@@ -253,7 +257,7 @@ def _walk(start: Campaign, changes: list[Change], recap: Recap) -> Campaign:
         label = clean(t.label)
         sight = PUBLIC if recap.gm else timer_sight(state, end)
         if not sight.whole:
-            shown = public_timer(state, end, sight)
+            shown = public_timer(state, end, sight, game=game)
             if shown is None:               # a GM-only test, one a hidden character plays
                 continue
             label = shown.label
@@ -268,18 +272,18 @@ def _walk(start: Campaign, changes: list[Change], recap: Recap) -> Campaign:
         if end.status != "running":
             said += " · " + _("finished: {status}").format(status=status_word(end.status))
         elif tid in ids_now:
-            said += " · " + (timer_progress(state, end) if sight.whole else secret_difficulty_words())
+            said += " · " + (timer_progress(state, end, game=game) if sight.whole else secret_difficulty_words())
         recap.timers.append(said)
     return state
 
 
-def _note(record: RollRecord, system: System | None, campaign: Campaign, *, gm: bool) -> RollNote:
+def _note(record: RollRecord, system: System | None, campaign: Campaign, game: GameTable, *, gm: bool) -> RollNote:
     """A roll in the words of the log; for the players' ears (not `gm`), as they may see it
     (`public.public_line`: no line typed, nor luck, for a hidden difficulty)."""
-    row = log_line(record, system, campaign=campaign) if gm else public_line(record, campaign)
+    row = log_line(record, system, campaign=campaign, game=game) if gm else public_line(record, campaign, game=game)
     assert row is not None, "a roll players may not see in a recap for them"
-    if not gm and not roll_sight(record, campaign).whole:
-        return RollNote(record.seq, row.who, hidden_words(roll_sight(record, campaign)), row.outcome, row.dice, None)
+    if not gm and not roll_sight(record, campaign, game).whole:
+        return RollNote(record.seq, row.who, hidden_words(roll_sight(record, campaign, game)), row.outcome, row.dice, None)
     luck = record.result.get("luck")
     return RollNote(record.seq, row.who, row.test, row.outcome, row.dice,
                     float(luck) if isinstance(luck, (int, float)) and not isinstance(luck, bool) else None)
@@ -298,8 +302,11 @@ def _system(record: RollRecord) -> System | None:
         return None
 
 
-def build_recap(path: str | Path, session: int | None = None, *, gm: bool = False) -> Recap:
-    """The recap of `session` (default: the campaign's current one). Reads only.
+def build_recap(path: str | Path, session: int | None = None, *, gm: bool = False,
+                tables: Callable[[str], GameTable]) -> Recap:
+    """The recap of `session` (default: the campaign's current one). Reads only. `tables`
+    finds the game of the campaign read (`tables.table_for`, given by the command or the
+    screen that asks: the recap never looks a game up itself).
 
     Raises CampaignError when a file cannot be read, RecapError for a session the campaign
     never had."""
@@ -310,6 +317,7 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
     _undo, _redo, applied, problems = replay_journal(campaign, journal)
     warnings += [str(p) for p in problems]
     system = get_system(campaign.system)
+    game = tables(campaign.system)
     current = campaign.session
     wanted = current if session is None else session
     if type(wanted) is not int or wanted < 1 or wanted > current:
@@ -326,8 +334,8 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
     try:
         for entry in reversed(entries[first:]):
             apply_change(start, entry.change.inverse())
-        end = _walk(start, _net(mine), recap)
-        recap.changes = _character_changes(system, start, end, gm=gm)
+        end = _walk(start, _net(mine), recap, game)
+        recap.changes = _character_changes(system, game, start, end, gm=gm)
     except (ChangeError, KeyError, IndexError, TypeError, ValueError, AttributeError):
         recap.warnings.append(_("{file}: the change history does not match the campaign file: the changes are "
                                 "listed by their names only").format(file=history.history_path(path).name))
@@ -337,14 +345,14 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
     log = RollLog.load_session(rolls_path(path), wanted)    # that session's bytes, not the log's
     recap.warnings += [str(p) for p in log.warnings]
     records = [r for r in log.records if r.session == wanted]
-    shown = [r for r in records if gm or may_count(r, campaign)]
+    shown = [r for r in records if gm or may_count(r, campaign, game)]
     recap.rolls, recap.hidden_rolls = len(shown), len(records) - len(shown)
-    notes = {r.seq: _note(r, _system(r), campaign, gm=gm) for r in shown}
+    notes = {r.seq: _note(r, _system(r), campaign, game, gm=gm) for r in shown}
     for r in shown:
-        if log_line(r, _system(r), campaign=campaign).tone in (CRIT, FUMBLE) or _critical(r.result):
+        if log_line(r, _system(r), campaign=campaign, game=game).tone in (CRIT, FUMBLE) or _critical(r.result):
             recap.criticals.append(notes[r.seq])
     counted = [one for r in shown
-               for one in luck_stats.roll_lucks(r, hidden=() if gm else roll_sight(r, campaign).hidden_sides)]
+               for one in luck_stats.roll_lucks(r, hidden=() if gm else roll_sight(r, campaign, game).hidden_sides)]
     recap.luck = luck_stats.tallies(counted, wanted)
     table = recap.luck[0]
     # The luckiest and unluckiest are said with their luck: for the players, among the rolls

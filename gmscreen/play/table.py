@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from .encounter import TurnMove
     from .exchange import Draft, Prompt
+    from .game import GameTable
     from .joins import Join
     from .quickroll.grammar_base import QuickRollError
     from .table_roll import TableRoll
@@ -64,6 +65,11 @@ class Table(TableWrites):
 
     def __init__(self, session: CampaignSession, *, rng: random.Random | None = None) -> None:
         super().__init__(session)
+        from .tables import table_for
+
+        # The campaign's game, found once here and handed to every engine the table drives
+        # (the grammar, the tracks…); the engines never look it up themselves.
+        self.game: GameTable = table_for(session.campaign.system)
         self.rng = rng if rng is not None else random.Random()
         self.selected: str | None = None
         self.gm_only = False
@@ -184,7 +190,7 @@ class Table(TableWrites):
         self.draft, self.error = None, None
         if self.line.strip():
             try:
-                self.draft = parse(self.line, self.session.campaign, selected=self.selected)
+                self.draft = parse(self.line, self.session.campaign, game=self.game, selected=self.selected)
             except QuickRollError as exc:
                 self.error = exc
             except RequestError as exc:
@@ -324,7 +330,7 @@ class Table(TableWrites):
         from .table_roll import roll_line
 
         roll = roll_line(self.session, text, selected=self.selected, keys=keys, policy=policy,
-                         gm_only=self.gm_only, table=self, rng=self.rng)
+                         gm_only=self.gm_only, table=self, rng=self.rng, game=self.game)
         self.remember(text)
         return roll
 
@@ -397,7 +403,7 @@ class Table(TableWrites):
 
         if not self.may_edit():
             return None
-        return self._tracked(add_track(self.session.campaign, char_id, name, maximum, self.change))
+        return self._tracked(add_track(self.session.campaign, char_id, name, maximum, self.change, game=self.game))
 
     def move_track(self, char_id: str, delta: int, position: int = 0) -> TrackMove | None:
         """`+`/`-` on a character's track: hits taken or healed, defeat said."""
@@ -405,7 +411,7 @@ class Table(TableWrites):
 
         if not self.may_edit():
             return None
-        return self._tracked(move_track(self.session.campaign, char_id, delta, self.change, position))
+        return self._tracked(move_track(self.session.campaign, char_id, delta, self.change, position, game=self.game))
 
     def _tracked(self, move: TrackMove) -> TrackMove:
         if move.problem:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession, EditBuilder
 
     from .exchange import Option, Prompt, Spend
+    from .game import GameTable
 
 # How `roll_line` answers a prompt no key was given for.
 POLICIES = ("odds", "enter")
@@ -44,11 +45,17 @@ class Refused(ValueError):
     fight); nothing was rolled."""
 
 
-def read_line(campaign: Campaign, text: str, *, selected: str | None = None) -> Draft:
-    """The line as the tray reads it; a refusal of the rules is said as a line error too.
-    Raises `QuickRollError`."""
+def read_line(campaign: Campaign, text: str, *, selected: str | None = None, game: GameTable | None = None) -> Draft:
+    """The line as the tray reads it, by `game` (None: the campaign's, found here: this is the
+    edge a script or a test reads a line through); a refusal of the rules is said as a line
+    error too. Raises `QuickRollError`."""
+    if game is None:
+        from .tables import table_for
+
+        get_system(campaign.system)        # an unknown system: the rules' one clear error
+        game = table_for(campaign.system)
     try:
-        return parse(text, campaign, selected=selected)
+        return parse(text, campaign, game=game, selected=selected)
     except RequestError as exc:
         raise QuickRollError("rule", 0, error=exc) from None
 
@@ -100,7 +107,7 @@ class TableRoll:
 
         draft = self.draft
         if draft.timer is not None:
-            refusal = start_refusal(self.session.campaign, draft.timer, draft.request)
+            refusal = start_refusal(self.session.campaign, draft.timer, draft.request, game=draft.table)
             if refusal is not None:
                 raise Refused(refusal)
 
@@ -206,13 +213,11 @@ class TableRoll:
         from .encounter import slugify, unique_slug
         from .timers import status_of
 
-        from .tables import table_for
-
         assert draft.timer is not None
         kind = get_system(draft.system).kinds[draft.kind]
         dice = {k: result[k] for k in kind.dice_fields if k in result}
         base = {k: v for k, v in request.items() if k not in kind.dice_fields}
-        test = table_for(draft.system).fight.timed_test(str(draft.timer.get("kind", "")))
+        test = draft.table.fight.timed_test(str(draft.timer.get("kind", "")))
         fields = test.start_fields(base, draft.unconditioned, result) if test is not None else {"request": base}
         taken = {t.id for t in self.session.campaign.timers}
         timer_id = unique_slug(slugify(draft.timer["label"], "test"), taken)
@@ -304,8 +309,9 @@ def logged(result: dict[str, Any], draft: Draft, campaign: Campaign | None = Non
 
 def roll_line(session: CampaignSession, text: str, *, selected: str | None = None, keys: Sequence[str] = (),
               policy: str = "odds", gm_only: bool = False, table: RollTable | None = None,
-              rng: random.Random | None = None) -> TableRoll:
-    """Roll one quick-roll line on `session` exactly as the tray would, and log it.
+              rng: random.Random | None = None, game: GameTable | None = None) -> TableRoll:
+    """Roll one quick-roll line on `session` exactly as the tray would, and log it (read by
+    `game`; None: the campaign's, as `read_line` finds it).
 
     Each prompt takes the next of `keys`, then `policy` ("odds": the choice the odds shown while
     typing assume; "enter": each prompt's default, as Enter). Raises `QuickRollError` for a line
@@ -317,7 +323,7 @@ def roll_line(session: CampaignSession, text: str, *, selected: str | None = Non
     could not be written is told as a `Notice` by `table`."""
     if policy not in POLICIES:
         raise ValueError(f"unknown choice policy {policy!r} (expected one of {', '.join(POLICIES)})")
-    draft = read_line(session.campaign, text, selected=selected)
+    draft = read_line(session.campaign, text, selected=selected, game=game)
     if draft.missing:
         raise QuickRollError("missing", 0, text=draft.missing)
     roll = TableRoll(session, draft, table=table, rng=rng, gm_only=gm_only)

@@ -10,7 +10,7 @@ The comments are in the current language.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gmscreen.campaign import _toml
 from gmscreen.campaign.errors import CampaignError
@@ -20,7 +20,8 @@ from gmscreen.campaign.store import load_campaign
 from gmscreen.i18n import _
 from gmscreen.rules import Stat, StatGroup, System, get_system
 
-from .tables import table_for
+if TYPE_CHECKING:
+    from .game import GameTable
 
 RULE = "# " + "-" * 64
 
@@ -56,14 +57,15 @@ def _default_sheet(system: System) -> dict[str, Any]:
     return sheet
 
 
-def example_sheet(system_id: str) -> dict[str, Any]:
+def example_sheet(game: GameTable) -> dict[str, Any]:
     """The example character's sheet: the sample's, with the game's resource added when missing."""
+    system_id = game.system_id
     system = get_system(system_id)
     example = _example(system_id)
     sheet = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in (example.sheet if example else {}).items()}
     for key, value in _default_sheet(system).items():
         sheet.setdefault(key, value)
-    resource = table_for(system_id).sheet.resource(system)
+    resource = game.sheet.resource(system)
     if resource is not None:
         group = sheet.setdefault(resource.group, {})
         group.setdefault(resource.key, resource.stat.default)
@@ -109,10 +111,10 @@ def _sheet_lines(system: System, sheet: Mapping[str, Any], resource: tuple[str, 
     return lines
 
 
-def _condition_lines(system_id: str) -> list[str]:
-    presets = table_for(system_id).effects.presets
+def _condition_lines(game: GameTable) -> list[str]:
+    presets = game.effects.presets
     lines = ["", "# " + _("A condition: name, effect in the game's words, rounds left (leave out: until removed)."),
-             "# " + _("Examples of effects: {examples}").format(examples=table_for(system_id).effects.examples(3))
+             "# " + _("Examples of effects: {examples}").format(examples=game.effects.examples(3))
              if presets else "# " + _("Effect: free text."),
              "[[characters.conditions]]"]
     if presets:
@@ -124,11 +126,11 @@ def _condition_lines(system_id: str) -> list[str]:
     return lines
 
 
-def campaign_template(campaign: Campaign) -> str:
-    """The text of a new campaign file for `campaign` (name, system, initiative, rules)."""
+def campaign_template(campaign: Campaign, game: GameTable) -> str:
+    """The text of a new campaign file for `campaign` (name, system, initiative, rules), with
+    what `game` (the campaign's, as the command found it) says of its sheets and conditions."""
     system = get_system(campaign.system)
-    table = table_for(campaign.system)
-    res = table.sheet.resource(system)
+    res = game.sheet.resource(system)
     resource = tuple(k for k in ((res.key, res.max_key) if res else ()) if k)
     example = _example(campaign.system)
     lines = [
@@ -166,8 +168,8 @@ def campaign_template(campaign: Campaign) -> str:
     if example is not None and example.gender is not None:
         lines.append("gender = " + _toml.value(example.gender) + "   # " + _("\"f\" or \"m\": some labels depend on it"))
     lines.append("notes = " + _toml.value(_("Who plays them, what they want.")))
-    lines += _sheet_lines(system, example_sheet(campaign.system), resource)
-    lines += _condition_lines(campaign.system)
+    lines += _sheet_lines(system, example_sheet(game), resource)
+    lines += _condition_lines(game)
     lines += [
         "",
         RULE,

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, Character
     from gmscreen.campaign.session import EditBuilder
 
+    from .game import GameTable
+
 ChangeFn = Callable[[str, Callable[["EditBuilder"], None]], bool]
 MAX_HITS = 999           # the largest maximum the form offers (the file allows more)
 
@@ -57,22 +59,20 @@ def track_text(track: Track) -> str:
     return f"{clean(track.name)} {track.value}/{track.max}"
 
 
-def default_track(system_id: str) -> TrackSpec:
-    """The track the game adds by default (its fight part's `default_track`)."""
+def default_track(game: GameTable) -> TrackSpec:
+    """The track `game` adds by default (its fight part's `default_track`)."""
     from gmscreen.rules import get_system
 
-    from .tables import table_for
-
-    return table_for(system_id).fight.default_track(get_system(system_id))
+    return game.fight.default_track(get_system(game.system_id))
 
 
 def _index(campaign: Campaign, char_id: str) -> int | None:
     return next((i for i, c in enumerate(campaign.characters) if c.id == char_id), None)
 
 
-def _bound(campaign: Campaign, track: Track) -> tuple[str, str] | None:
+def _bound(game: GameTable, track: Track) -> tuple[str, str] | None:
     """The sheet value the game's own track stands for, when `track` is that one."""
-    spec = default_track(campaign.system)
+    spec = default_track(game)
     return spec.sheet if spec.sheet is not None and track.name == spec.name else None
 
 
@@ -84,9 +84,9 @@ def _sheet_ops(b: EditBuilder, ch: Character, index: int, where: tuple[str, str]
 
 
 def add_track(campaign: Campaign, char_id: str, name: str, maximum: int, change: ChangeFn,
-              value: int | None = None) -> TrackMove:
-    """A new track on a character (one change). The game's own track starts from the sheet
-    value it stands for (MIR: the wounds already written), any other from 0."""
+              value: int | None = None, *, game: GameTable) -> TrackMove:
+    """A new track on a character (one change). The game's own track (`game`: the campaign's)
+    starts from the sheet value it stands for (MIR: the wounds already written), any other from 0."""
     index = _index(campaign, char_id)
     if index is None:
         return TrackMove(problem=_("no character {id!r}").format(id=char_id))
@@ -101,7 +101,7 @@ def add_track(campaign: Campaign, char_id: str, name: str, maximum: int, change:
         return TrackMove(problem=_("{name} already has a track {track}").format(name=clean(ch.name),
                                                                                  track=clean(name)))
     track = Track(name, 0, maximum)
-    where = _bound(campaign, track)
+    where = _bound(game, track)
     if value is None and where is not None:
         group = ch.sheet.get(where[0])
         found = group.get(where[1]) if isinstance(group, dict) else None
@@ -116,9 +116,10 @@ def add_track(campaign: Campaign, char_id: str, name: str, maximum: int, change:
     return TrackMove(moved=moved, notices=notices if moved else [])
 
 
-def move_track(campaign: Campaign, char_id: str, delta: int, change: ChangeFn, position: int = 0) -> TrackMove:
+def move_track(campaign: Campaign, char_id: str, delta: int, change: ChangeFn, position: int = 0, *,
+               game: GameTable) -> TrackMove:
     """`+`/`-`: `delta` hits more (or healed) on a character's track, one change; the game's
-    own track moves its sheet value with it. Says when it defeats them or brings them back."""
+    own track (`game`: the campaign's) moves its sheet value with it. Says when it defeats them or brings them back."""
     index = _index(campaign, char_id)
     if index is None:
         return TrackMove(problem=_("no character {id!r}").format(id=char_id))
@@ -135,7 +136,7 @@ def move_track(campaign: Campaign, char_id: str, delta: int, change: ChangeFn, p
                                                                             name=clean(ch.name)))
     was_out = is_defeated(ch)
     before = track.value
-    where = _bound(campaign, track)
+    where = _bound(game, track)
 
     def build(b: EditBuilder) -> None:
         b.set(("characters", index, "tracks", position, "value"), new)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from gmscreen.campaign.model import Entry, TickedCondition, TickedCountdown, TurnTicks
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import N_, _, ngettext
-from .timers import timer_progress
+from .timers import countdown_progress
 from .tracks import defeated_ids
 
 if TYPE_CHECKING:
@@ -253,7 +253,7 @@ def give_back(b: EditBuilder, campaign: Campaign, ticks: TurnTicks,
         if status != countdown.status_after:
             b.set(("timers", j, "status"), status)
             notices.append(_("{label}: again {progress}").format(label=clean(timer.label),
-                                                                  progress=timer_progress(campaign, timer)))
+                                                                  progress=countdown_progress(timer)))
     enc = campaign.encounter
     present = {e.id for e in enc.entries}
     for decl in ticks.declared:

@@ -37,9 +37,11 @@ def run(path: Path | None, *, new_system: str | None = None, ascii: bool = False
             print(_("gmscreen: --new: a CAMPAIGN.toml file to create is required"), file=sys.stderr)
             return 2
         from gmscreen.campaign.commands import cmd_new
+        from gmscreen.play.tables import table_for
         from gmscreen.play.template import campaign_template
 
-        status = cmd_new(path, new_system, out=io.StringIO(), err=sys.stderr, template=campaign_template)
+        status = cmd_new(path, new_system, out=io.StringIO(), err=sys.stderr,
+                         template=lambda campaign: campaign_template(campaign, table_for(campaign.system)))
         if status:
             return status
     # Start-up allocates a few hundred thousand objects that live all session (Textual's

@@ -104,9 +104,9 @@ class AppOpening(SessionKeeper, AppLayout):
             return
         missing = [p for p in MAIN_PANES if self.pane(p) is None]
         if step == 0:
-            from gmscreen.play.quickroll.grammar import line_rules  # ready before the first key
+            from gmscreen.play.tables import table_for  # the game's line ready before the first key
 
-            line_rules(session.campaign.system)
+            table_for(session.campaign.system).line
         elif step <= len(missing):         # (a module a turn: the imports are most of the cost)
             from .panes import pane_class
 
@@ -262,8 +262,10 @@ class AppOpening(SessionKeeper, AppLayout):
         if session is not self.session:
             return
         from gmscreen.play.effects import file_problems
+        from gmscreen.play.tables import known_table
 
-        self._warn_all([str(p) for p in file_problems(session.campaign, Path(session.path))], "warning",
+        self._warn_all([str(p) for p in file_problems(session.campaign, Path(session.path),
+                                                      game=known_table(session.campaign.system))], "warning",
                        f"gmscreen validate {session.path}")
 
     def _show_ready(self) -> None:

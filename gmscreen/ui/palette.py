@@ -20,6 +20,7 @@ from gmscreen import i18n
 from gmscreen.i18n import N_, _
 from gmscreen.play.quickroll.grammar import Side, grammar_for
 from gmscreen.play.quickroll.text import words
+from gmscreen.play.tables import table_for
 from gmscreen.rules.records import record
 from .binding_words import describe, textual_word
 from .host import SCREEN_GROUP
@@ -164,7 +165,7 @@ class GMScreenCommands(Provider):
                                         _("party") if character.side == "party" else _("NPC"), True))
             selected = app.selected_id
             characters.sort(key=lambda c: c.id != selected)
-            grammar = grammar_for(session.campaign)
+            grammar = grammar_for(session.campaign, table_for(session.campaign.system))
             for character in characters:
                 name = clean(character.name)
                 # Only what the quick-roll line takes as a trait (not MIR's Voies or wounds).

@@ -205,12 +205,13 @@ def test_changes_never_set_a_counter_or_a_timer_past_what_the_validator_takes(ca
 
 def test_the_next_interval_is_refused_before_a_timer_passes_its_dice():
     from gmscreen.campaign.model import Timer
+    from gmscreen.play.tables import table_for
     from gmscreen.play.timers import interval_refusal
 
     timer = Timer("t", "Poursuite", kind="opposition", who="a", request={},
                   dice={"actor_dice": [10] * 4950, "opponent_dice": [10] * 4951})
-    assert interval_refusal(None, timer) == ("Poursuite keeps 9,901 dice, the most a timer keeps: end it and start "
-                                             "another")
+    assert interval_refusal(None, timer, game=table_for("mir")) == (
+        "Poursuite keeps 9,901 dice, the most a timer keeps: end it and start another")
 
 
 def test_a_roll_is_never_written_with_a_number_the_reader_refuses(tmp_path):

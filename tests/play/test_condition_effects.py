@@ -13,9 +13,10 @@ from gmscreen.campaign import sample_path
 from gmscreen.campaign.store import load_campaign
 from gmscreen.play import chances
 from gmscreen.play.effects import (APPLIED, LEFT_OUT, REMINDER, UNREADABLE, campaign_problems,
-                                   conditions_said, effect_rules, file_problems)
+                                   conditions_said, file_problems)
 from gmscreen.play.quickroll import QuickRollError, complete, parse
 from gmscreen.play.table_roll import roll_line
+from gmscreen.play.tables import table_for
 from gmscreen.rules import odds, success_chance
 
 SYSTEMS = ("mir", "tedeum", "magisphere", "arpeges", "eclats")
@@ -67,7 +68,7 @@ def camp(tmp_path):
     ("eclats", "Ne peut pas agir", 0, "", True),
 ])
 def test_each_game_reads_its_own_effect_words(system, text, amount, target, reminder):
-    effect = effect_rules(system).read(text)
+    effect = table_for(system).effects.read(text)
     assert effect is not None
     assert (effect.amount, effect.target, effect.reminder) == (amount, target, reminder)
     assert "(" not in effect.shown                    # the comment is not part of the effect shown
@@ -79,14 +80,14 @@ def test_each_game_reads_its_own_effect_words(system, text, amount, target, remi
     ("mir", "blessure +1 dé"),          # R4 only removes dice
 ])
 def test_words_a_game_does_not_use_are_not_guessed(system, text):
-    assert effect_rules(system).read(text) is None
+    assert table_for(system).effects.read(text) is None
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_effect_of_the_samples_and_of_the_games_list_is_read(system, camp, tmp_path):
     """Each effect the samples write is read by its game (or is a deliberate reminder), and so
     is each of the game's list of conditions; no sample draws a warning."""
-    rules = effect_rules(system)
+    rules = table_for(system).effects
     campaign = camp(system)
     written = [c.effect for ch in campaign.characters for c in ch.conditions if c.effect]
     assert written, system
@@ -94,7 +95,7 @@ def test_every_effect_of_the_samples_and_of_the_games_list_is_read(system, camp,
     assert len(rules.presets) >= 2 and {c.name for ch in campaign.characters for c in ch.conditions} <= {
         p.name for p in rules.presets}
     assert all(rules.read(text) is not None for text in written + listed)
-    assert campaign_problems(campaign, "x.toml") == []
+    assert campaign_problems(campaign, "x.toml", game=table_for(campaign.system)) == []
 
 
 # ---------------------------------------------------------------- applied to the request, the odds said
@@ -219,7 +220,7 @@ def test_an_unreadable_effect_is_a_reminder_and_a_warning_with_its_key_path(camp
     assert [e.state for e in draft.conditions] == [UNREADABLE]
     said = conditions_said(draft, chances.chance)
     assert said.applied == "" and said.reminders == "rappel : Transie — saigne du nez"
-    problems = file_problems(campaign, tmp_path / "eclats.toml")
+    problems = file_problems(campaign, tmp_path / "eclats.toml", game=table_for("eclats"))
     assert len(problems) == 1
     problem = problems[0]
     assert problem.warning and problem.path == "characters[2].conditions[0].effect"
@@ -250,8 +251,7 @@ def test_a_helpers_conditions_count_on_their_help(camp):
 def test_the_condition_dialog_suggests_the_games_own_effects(system, examples) -> None:
     """The effect field's placeholder: effects of the game's own presets that it reads, not MIR's
     wording in every game."""
-    from gmscreen.play.effects import effect_rules
 
-    rules = effect_rules(system)
+    rules = table_for(system).effects
     assert rules.examples() == examples
     assert all(rules.read(e.strip("…")) is not None for e in examples.split(", "))

@@ -12,8 +12,9 @@ import pytest
 from gmscreen import i18n
 from gmscreen.campaign import sample_path
 from gmscreen.campaign.store import load_campaign
-from gmscreen.play.effects import APPLIED, REMINDER, campaign_problems, effect_hint, effect_rules
+from gmscreen.play.effects import APPLIED, REMINDER, campaign_problems, effect_hint
 from gmscreen.play.quickroll import parse
+from gmscreen.play.tables import table_for
 
 
 def _campaign(tmp_path, system: str, old: str, new: str):
@@ -57,7 +58,7 @@ def _campaign(tmp_path, system: str, old: str, new: str):
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_an_english_effect_reads_as_its_french_words_in_either_language(system, english, french, lang):
     i18n.set_language(lang)
-    rules = effect_rules(system)
+    rules = table_for(system).effects
     read, expected = rules.read(english), rules.read(french)
     assert read is not None and expected is not None
     assert (read.amount, read.target, read.reminder) == (expected.amount, expected.target, expected.reminder)
@@ -114,16 +115,16 @@ def test_an_english_effect_changes_the_roll_exactly_as_the_french(tmp_path, syst
 ])
 def test_the_dialog_hint_is_the_games_reading_in_the_ui_language(system, typed, en, fr):
     i18n.set_language("en")
-    assert effect_hint(system, typed) == en
+    assert effect_hint(table_for(system), typed) == en
     i18n.set_language("fr")
-    assert effect_hint(system, typed) == fr
+    assert effect_hint(table_for(system), typed) == fr
 
 
 def test_an_effect_no_game_word_reads_is_a_reminder_with_what_the_game_reads():
     i18n.set_language("en")
-    assert effect_hint("mir", "blinded") == "a reminder only (MIR reads e.g. −1 die, wound −1 die…)"
+    assert effect_hint(table_for("mir"), "blinded") == "a reminder only (MIR reads e.g. −1 die, wound −1 die…)"
     i18n.set_language("fr")
-    assert effect_hint("mir", "blinded") == "un simple rappel (MIR lit par exemple −1 dé, blessure −1 dé…)"
+    assert effect_hint(table_for("mir"), "blinded") == "un simple rappel (MIR lit par exemple −1 dé, blessure −1 dé…)"
 
 
 @pytest.mark.parametrize("system,en,fr", [
@@ -134,7 +135,7 @@ def test_an_effect_no_game_word_reads_is_a_reminder_with_what_the_game_reads():
     ("eclats", "FOR −1, END −1…", "FOR −1, END −1…"),
 ])
 def test_the_dialogs_examples_speak_the_ui_language_and_read_back(system, en, fr):
-    rules = effect_rules(system)
+    rules = table_for(system).effects
     for lang, examples in (("en", en), ("fr", fr)):
         i18n.set_language(lang)
         assert rules.examples() == examples
@@ -155,11 +156,11 @@ def test_the_dialogs_examples_speak_the_ui_language_and_read_back(system, en, fr
 def test_the_warning_for_an_unread_effect_names_the_games_words_in_the_ui_language(tmp_path, system, old, en, fr):
     campaign = _campaign(tmp_path, system, old, "blinded")
     i18n.set_language("en")
-    problems = campaign_problems(campaign, "x.toml")
+    problems = campaign_problems(campaign, "x.toml", game=table_for(campaign.system))
     assert problems and all(p.warning and "“blinded” is not an effect" in p.message and en in p.message
                             for p in problems)
     i18n.set_language("fr")
-    problems = campaign_problems(campaign, "x.toml")
+    problems = campaign_problems(campaign, "x.toml", game=table_for(campaign.system))
     assert problems and all("« blinded » n'est pas un effet" in p.message and fr in p.message for p in problems)
 
 
@@ -167,7 +168,7 @@ def test_cant_act_is_a_reminder_meant_as_one_in_every_game_not_a_warning(tmp_pat
     for system, old in (("mir", "−1 dé"), ("tedeum", "Malus (un dé plus faible)"), ("magisphere", "Malus 3"),
                         ("arpeges", "−2 à la difficulté de ses actions"), ("eclats", "FOR −1 (un lancer de moins)")):
         campaign = _campaign(tmp_path, system, old, "can't act")
-        assert campaign_problems(campaign, "x.toml") == [], system
-        assert effect_rules(system).read("cannot act").reminder, system
+        assert campaign_problems(campaign, "x.toml", game=table_for(campaign.system)) == [], system
+        assert table_for(system).effects.read("cannot act").reminder, system
     draft = parse("alexis tir sd2", _campaign(tmp_path, "mir", "−1 dé", "can't act"))
     assert [e.state for e in draft.conditions] == [REMINDER] and "modifier" not in draft.request

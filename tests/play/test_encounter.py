@@ -225,8 +225,8 @@ def test_bad_shapes_are_named_at_their_key(sessions, english) -> None:
 
 
 def test_declaration_malus_is_the_games() -> None:
-    assert simultaneous_malus("arpeges", 1) == 0 and simultaneous_malus("arpeges", 3) == 6
-    assert simultaneous_malus("mir", 3) == 0
+    assert simultaneous_malus(table_for("arpeges"), 1) == 0 and simultaneous_malus(table_for("arpeges"), 3) == 6
+    assert simultaneous_malus(table_for("mir"), 3) == 0
     assert "R12" in table_for("arpeges").fight.declaration_note()
     assert table_for("eclats").fight.declaration_note() == ""
     assert FightRules().simultaneous_malus(4) == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gmscreen import rules
+from gmscreen.play.tables import table_for
 from gmscreen.play.interval_dice import (TableDiceError, faces_check, interval_form, interval_size,
                                          roll_interval_as, roll_table_interval, table_dice_words,
                                          table_interval_dice)
@@ -29,8 +30,8 @@ def _mir_after_the_fight(sessions):
 def test_a_mir_test_takes_the_faces_typed(sessions) -> None:
     session = _mir_after_the_fight(sessions)
     timer = session.campaign.timers[0]                  # Guérison, 2 tests made, 5 d12 a test
-    assert interval_size(timer) == 5
-    rolled = roll_table_interval(timer, "= 3 7 12 1 5")
+    assert interval_size(timer, game=table_for("mir")) == 5
+    rolled = roll_table_interval(timer, "= 3 7 12 1 5", game=table_for("mir"))
     assert rolled.step == "test 3" and rolled.dice["rolls"][2] == [3, 7, 12, 1, 5]
     assert rolled.dice["rolls"][:2] == timer.dice["rolls"]
     assert rolled.request == {**timer.request, **rolled.dice} and rolled.result == rules.resolve(rolled.request)
@@ -38,15 +39,15 @@ def test_a_mir_test_takes_the_faces_typed(sessions) -> None:
     session = sessions.reopen(session)                  # kept on disk as a rolled interval is
     saved = session.campaign.timers[0]
     assert saved.dice["rolls"][2] == [3, 7, 12, 1, 5] and saved.status == rolled.status
-    assert timer_progress(session.campaign, saved).startswith(f"{rolled.result['total_successes']}/8")
+    assert timer_progress(session.campaign, saved, game=table_for("mir")).startswith(f"{rolled.result['total_successes']}/8")
 
 
 def test_a_magisphere_round_takes_one_d20_a_side(sessions) -> None:
     session = sessions.open("magisphere")
     timer = session.campaign.timers[0]                  # la Revanche: two rounds played
-    assert interval_size(timer) == 2
+    assert interval_size(timer, game=table_for("magisphere")) == 2
     for text in ("14 9", "= 14 / 9", "14,9"):         # as the line takes them, groups or not
-        dice, step = table_interval_dice(timer, text)
+        dice, step = table_interval_dice(timer, text, game=table_for("magisphere"))
         assert step == "round 3" and dice == {"actor_dice": [20, 7, 14], "opponent_dice": [18, 15, 9]}
     assert timer.dice == {"actor_dice": [20, 7], "opponent_dice": [18, 15]}      # the timer itself unchanged
 
@@ -60,25 +61,25 @@ def test_a_magisphere_round_takes_one_d20_a_side(sessions) -> None:
 def test_faces_that_are_not_the_interval_are_refused_in_words(sessions, text, said) -> None:
     session = _mir_after_the_fight(sessions)
     timer = session.campaign.timers[0]
-    message = faces_check(timer)(text)
+    message = faces_check(timer, game=table_for("mir"))(text)
     assert message is not None and said in message
     if said != "13":
         with pytest.raises(TableDiceError):
-            table_interval_dice(timer, text)
+            table_interval_dice(timer, text, game=table_for("mir"))
     else:
         with pytest.raises(rules.RequestError):
-            roll_table_interval(timer, text)
-    assert faces_check(timer)("") is None and faces_check(timer)("3 7 12 1 5") is None
+            roll_table_interval(timer, text, game=table_for("mir"))
+    assert faces_check(timer, game=table_for("mir"))("") is None and faces_check(timer, game=table_for("mir"))("3 7 12 1 5") is None
 
 
 def test_the_form_asks_the_faces_and_empty_rolls_them(sessions) -> None:
     session = _mir_after_the_fight(sessions)
     timer = session.campaign.timers[0]
-    form = interval_form(session.campaign, timer)
+    form = interval_form(session.campaign, timer, game=table_for("mir"))
     assert form.fields[0].name == "dice" and "(5 ;" in form.fields[0].label
-    rolled = roll_interval_as(timer, {"dice": ""})
+    rolled = roll_interval_as(timer, {"dice": ""}, game=table_for("mir"))
     assert len(rolled.dice["rolls"][2]) == 5 and all(1 <= f <= 12 for f in rolled.dice["rolls"][2])
-    typed = roll_interval_as(timer, {"dice": "12 12 1 1 1"})
+    typed = roll_interval_as(timer, {"dice": "12 12 1 1 1"}, game=table_for("mir"))
     assert typed.dice["rolls"][2] == [12, 12, 1, 1, 1]
     assert table_dice_words({"dice": "= 12 12 1 1 1"}) == " = 12 12 1 1 1" and table_dice_words(None) == ""
 
@@ -120,7 +121,7 @@ def test_a_chase_alternates_skills_round_by_round(sessions) -> None:
     values = {"dice": "16 / 10", "label": "Natation", "actor_stat": "6", "actor_skill": "0",
               "opponent_stat": "12", "opponent_skill": "4"}
     assert OPPOSITION.round_fields_changed(timer, values)
-    rolled = roll_interval_as(timer, values)
+    rolled = roll_interval_as(timer, values, game=table_for("magisphere"))
     assert rolled.request == {"system": "magisphere", "kind": "opposed", "actor_stat": 6, "actor_skill": 0,
                               "opponent_stat": 12, "opponent_skill": 4, "actor_dice": [16], "opponent_dice": [10]}
     assert rolled.result["winner"] == "opponent" and rolled.result["opponent_points"] == 1
@@ -134,11 +135,11 @@ def test_a_chase_alternates_skills_round_by_round(sessions) -> None:
     session = sessions.reopen(session)
     saved = session.campaign.timers[0]
     assert saved.round_stats == rolled.round_stats
-    assert timer_progress(session.campaign, saved) == "Granok 2 – 2 le gros Bob · en 3 · round 3"
+    assert timer_progress(session.campaign, saved, game=table_for("magisphere")) == "Granok 2 – 2 le gros Bob · en 3 · round 3"
     # the next round as the opposition says (r): Force again, added up with the Natation round
     from gmscreen.play.timers import roll_interval
 
-    again = roll_interval(saved)
+    again = roll_interval(saved, game=table_for("magisphere"))
     assert again is not None and len(again.round_stats) == 4 and again.round_stats[3] == {}
     assert again.request["actor_stat"] == 10 and again.request["kind"] == "opposed"
     assert again.status in ("actor", "opponent", "running", "tie")
@@ -150,7 +151,7 @@ def test_a_campaign_with_rounds_of_their_own_validates(sessions) -> None:
     session = sessions.open("magisphere")
     timer = session.campaign.timers[0]
     rolled = roll_interval_as(timer, {"dice": "11 11", "label": "Natation", "actor_stat": "6", "actor_skill": "0",
-                                      "opponent_stat": "12", "opponent_skill": "4"})
+                                      "opponent_stat": "12", "opponent_skill": "4"}, game=table_for("magisphere"))
     _keep(session, 0, rolled)
     session.save_now()
     text = session.path.read_text(encoding="utf-8")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gmscreen.campaign.model import Condition
+from gmscreen.play.tables import table_for
 from gmscreen.play.encounter import next_turn
 from gmscreen.play.table_roll import roll_line
 from gmscreen.play.timers import record_interval, roll_interval
@@ -31,7 +32,7 @@ def _steady_dice(monkeypatch):
 
 def _roll(session, index: int):
     timer = session.campaign.timers[index]
-    rolled = roll_interval(timer, session.campaign)
+    rolled = roll_interval(timer, session.campaign, game=table_for(session.campaign.system))
     assert rolled is not None
     with session.edit(f"{timer.label} · {rolled.step}") as b:
         record_interval(b, index, timer, rolled)
@@ -86,13 +87,13 @@ def test_a_wound_outside_a_fight_waits_for_one_and_a_timer_kept_before_is_read_a
     second = _roll(session, index)
     assert len(second.dice["rolls"][1]) == 5 and c.timers[index].request["test_modifiers"] == [0, 0]
     # The sample's own timer re-reads too (its wound waits for a fight) ...
-    sample = roll_interval(c.timers[0], c)
+    sample = roll_interval(c.timers[0], c, game=table_for("mir"))
     assert sample is not None and sample.timer_request["test_modifiers"] == [0, 0, 0]
     assert len(sample.dice["rolls"][2]) == 5 and sample.result["conditions"]["reminded"]
     # ... and one kept before conditions were re-read (no test_modifiers) is read as it was.
     legacy = c.timers[0]
     del legacy.request["test_modifiers"]
-    rolled = roll_interval(legacy, c)
+    rolled = roll_interval(legacy, c, game=table_for("mir"))
     assert rolled is not None and rolled.timer_request is None and len(rolled.dice["rolls"][2]) == 5
 
 

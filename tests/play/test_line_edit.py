@@ -3,7 +3,7 @@ before the dice read off the table (`= 3 7 12`), or at the end."""
 
 from __future__ import annotations
 
-from gmscreen.play.quickroll.grammar import parse
+from gmscreen.play.quickroll import parse      # the surface: it finds the campaign's game
 from gmscreen.play.quickroll.line_edit import with_difficulty
 
 

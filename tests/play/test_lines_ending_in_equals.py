@@ -18,14 +18,14 @@ from gmscreen.cli.common import roll_lines as _roll_lines
 from gmscreen.play.logline import log_line
 from gmscreen.play.player_view import public_roll
 from gmscreen.play.quickroll import QuickRollError
-from gmscreen.play.quickroll.grammar import line_rules
+from gmscreen.play.tables import table_for
 from gmscreen.play.table_roll import roll_line
 from gmscreen.rules import SYSTEMS, get_system
 
 
 def _lines(system_id: str) -> list[str]:
     """Each example of the game's `?` help that types no faces, with `=` and nothing after."""
-    return [f"{example} =" for example, meaning in line_rules(system_id).help_examples
+    return [f"{example} =" for example, meaning in table_for(system_id).line.help_examples
             if meaning and "=" not in example]
 
 
@@ -50,8 +50,9 @@ def test_a_line_ending_in_equals_is_refused_or_reads_from_the_log_as_it_was_roll
             kind = system.kinds[record.request["kind"]]
             assert _roll_lines(system, kind, record.request, record.result) == \
                 _roll_lines(system, kind, record.request, fresh.result), line
-            assert log_line(record, system, campaign=session.campaign) == \
-                log_line(fresh, system, campaign=session.campaign), line
+            game = table_for(session.campaign.system)
+            assert log_line(record, system, campaign=session.campaign, game=game) == \
+                log_line(fresh, system, campaign=session.campaign, game=game), line
             assert public_roll(record, session.campaign) == public_roll(fresh, session.campaign)
             assert export_markdown(session.campaign, [record]) == export_markdown(session.campaign, [fresh])
     if system_id == "eclats":               # the game where no die is a roll: the skill alone

@@ -10,6 +10,7 @@ import pytest
 
 from gmscreen.campaign.rolllog import RollLog, rolls_path
 from gmscreen.play import luck_stats
+from gmscreen.play.tables import table_for
 from gmscreen.play.luck_words import luck_words
 from gmscreen.play import Table
 from gmscreen.play.table_roll import roll_line
@@ -70,7 +71,7 @@ def test_an_extended_opposition_logs_one_measure_whatever_its_rounds(sessions) -
     timer = session.campaign.timers[0]
     values = {"dice": "16 / 10", "label": "Natation", "actor_stat": "6", "actor_skill": "0",
               "opponent_stat": "12", "opponent_skill": "4"}
-    own = roll_interval_as(timer, values)
+    own = roll_interval_as(timer, values, game=table_for("magisphere"))
     alone = resolve(own.request)                                       # the round as a roll of its own
     whole = rounds_result(timer.request, own.dice, own.round_stats)
     logged = interval_log_fields(session.campaign, timer, own)["result"]
@@ -79,7 +80,7 @@ def test_an_extended_opposition_logs_one_measure_whatever_its_rounds(sessions) -
     with session.edit(f"{timer.label} · {own.step}") as b:
         record_interval(b, 0, timer, own)
     saved = session.campaign.timers[0]
-    plain = roll_interval(saved)
+    plain = roll_interval(saved, game=table_for("magisphere"))
     assert plain is not None
     assert plain.result["luck"] == rounds_result(saved.request, plain.dice, plain.round_stats)["luck"]
 

@@ -92,8 +92,8 @@ def _play(session, text: str) -> list:
     records = [roll.record]
     if roll.timer is not None:
         index, timer = next((i, t) for i, t in enumerate(session.campaign.timers) if t.id == roll.timer)
-        if timer.status == "running" and interval_refusal(session.campaign, timer) is None:
-            rolled = roll_interval(timer)
+        if timer.status == "running" and interval_refusal(session.campaign, timer, game=table_for(session.campaign.system)) is None:
+            rolled = roll_interval(timer, game=table_for(session.campaign.system))
             records.append(table.record_roll(**interval_log_fields(session.campaign, timer, rolled)))
             assert table.change(f"{timer.label} · {rolled.step}", lambda b: record_interval(b, index, timer, rolled))
     assert told == [] and all(r is not None for r in records)
@@ -113,14 +113,15 @@ def _surfaces(session) -> dict[str, str]:
         out["player view, secret marks"] = " ".join(_texts(watch.state(show_secret=True)))
     finally:
         watch.close()
-    recap = build_recap(session.path)
+    recap = build_recap(session.path, tables=table_for)
     out["recap"] = recap_markdown(recap)
     out["recap --json"] = json.dumps(recap_data(recap), ensure_ascii=False)
     campaign = session.campaign
-    rolls = luck_stats.counted(session.rolls, campaign=campaign)
+    game = table_for(campaign.system)
+    rolls = luck_stats.counted(session.rolls, campaign=campaign, game=game)
     out["luck"] = " ".join(luck_stats.verdict_sentence(t) + " " + luck_stats.mean_sentence(t)
                            for tallies in luck_stats.over_time(rolls).values() for t in tallies)
-    out["log while watching"] = " ".join(t for r in session.rolls for t in _texts(public_line(r, campaign)))
+    out["log while watching"] = " ".join(t for r in session.rolls for t in _texts(public_line(r, campaign, game=game)))
     out["undo label while watching"] = public_label(session.last_change, campaign) or ""
     return out
 
@@ -138,10 +139,11 @@ def _sample_surfaces(session, system_id: str) -> dict[str, str]:
 def _gm_texts(session, records, draft) -> str:
     """What the GM sees of the same rolls and timers: the tray's label of the line, the log's
     rows, the timers, the recap with `--gm`."""
-    lines = [log_line(r, record_system(r), campaign=session.campaign) for r in records]
+    lines = [log_line(r, record_system(r), campaign=session.campaign, game=table_for(session.campaign.system))
+             for r in records]
     timers = [t.label for t in session.campaign.timers]
     return " ".join([draft.label, *(t for line in lines for t in _texts(line)), *timers,
-                     recap_markdown(build_recap(session.path, gm=True))])
+                     recap_markdown(build_recap(session.path, gm=True, tables=table_for))])
 
 
 def _said(word: str, text: str) -> bool:
@@ -235,7 +237,7 @@ def test_a_hidden_difficulty_keeps_only_the_difficulty_from_the_players(sessions
     surfaces = _surfaces(session)
     _assert_hidden(surfaces, secrets, _gm_texts(session, records, draft), f"{system_id} {line} caché")
     # Only the difficulty: the roll is the players', counted in the recap and its luck.
-    recap = build_recap(session.path)
+    recap = build_recap(session.path, tables=table_for)
     assert recap.rolls == len(records) and recap.hidden_rolls == 0
     shown = CampaignWatch(session.path)
     shown.open()
@@ -250,7 +252,7 @@ def _people(system_id: str, line: str) -> list[tuple[str, str]]:
     draft = parse(line, campaign)
     sides = [(("actor", "opponent")[n], side.character.name) for n, side in enumerate(draft.sides[:2])
              if side.character is not None]
-    return sides + [("helper", name) for name in helper_names(line, campaign)]
+    return sides + [("helper", name) for name in helper_names(line, campaign, table_for(system_id))]
 
 
 SIDED = [(s, line, role, name) for s, line in LINES for role, name in _people(s, line)]
@@ -305,7 +307,7 @@ def test_a_timer_made_by_a_form_against_a_hidden_npc_records_it(sessions) -> Non
         b.set(("characters", bob, "hidden"), False)
     session.save_now()
     saved = load_campaign(session.path).timers[-1]
-    assert saved.hidden_sides == ["opponent"] and public_timer(campaign, saved) is None
+    assert saved.hidden_sides == ["opponent"] and public_timer(campaign, saved, game=table_for("magisphere")) is None
 
 
 def test_a_timers_secrets_are_saved_only_when_set_and_validated(sessions) -> None:

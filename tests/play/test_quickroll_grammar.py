@@ -101,7 +101,9 @@ def test_the_history_pauses_before_each_line_it_reads(camp):
     lines = ["loriane éloquence sd3", "loriane éloquence sd3", "alexis tir sd2", "personne nulle part sd2"]
     records = [RollRecord(i, "2025-03-01T21:04:11+01:00", 1, "x", line, {}, {}) for i, line in enumerate(lines)]
     pauses = []
-    found = history_from_log(records, camp("mir"), 10, pause=lambda: pauses.append(1))
+    from gmscreen.play.tables import table_for
+
+    found = history_from_log(records, camp("mir"), 10, pause=lambda: pauses.append(1), game=table_for("mir"))
     assert found == ["loriane éloquence sd3", "alexis tir sd2"] and len(pauses) == 3     # each line read once
 
 
@@ -424,7 +426,9 @@ def test_a_game_brings_its_own_line_part_through_the_registry(camp) -> None:
                                       table=GameTable("push", line=PushLine())))
     try:
         campaign = replace(camp("eclats"), system="push")
-        grammar = grammar_for(campaign)
+        from gmscreen.play.tables import table_for
+
+        grammar = grammar_for(campaign, table_for("push"))
         assert isinstance(grammar, PushGrammar) and grammar.system_id == "push"
         assert complete("ysaure pou", 10, campaign).candidates == ("pousse",)
         text = grammar_help("push")

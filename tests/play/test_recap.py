@@ -49,7 +49,7 @@ def test_the_recap_says_what_the_session_did_net_of_undo(sessions) -> None:
     session.close()
     assert history_path(session.path).is_file()
     i18n.set_language("en")
-    recap = build_recap(session.path)
+    recap = build_recap(session.path, tables=table_for)
     assert recap.session == 3 and recap.current
     alexis = recap.changes["Alexis"]
     assert "now Aveuglé" in alexis and "no longer Ébloui par la lanterne" in alexis
@@ -65,10 +65,10 @@ def test_the_recap_says_what_the_session_did_net_of_undo(sessions) -> None:
     assert "Joined the fight: Frère Anselme, geôlier" in text
     assert "Loriane: the dice" not in text                                # her only roll was secret
     assert "- Alexis: the dice are" in text and "- Critical: #1 Callia" in text
-    gm = build_recap(session.path, gm=True)
+    gm = build_recap(session.path, gm=True, tables=table_for)
     assert gm.rolls == 3 and gm.hidden_rolls == 0 and "- Loriane: the dice are" in recap_markdown(gm)
     i18n.set_language("fr")
-    assert recap_markdown(build_recap(session.path)).startswith("# Résumé de la session 3")
+    assert recap_markdown(build_recap(session.path, tables=table_for)).startswith("# Résumé de la session 3")
 
 
 def test_each_session_has_its_own_recap(sessions) -> None:
@@ -82,24 +82,24 @@ def test_each_session_has_its_own_recap(sessions) -> None:
     with session.edit("Callia") as b:
         b.insert(("characters", 2, "conditions"), None, Condition("Épuisée"))
     session.close()
-    four = build_recap(session.path)
+    four = build_recap(session.path, tables=table_for)
     assert four.session == 4 and four.rolls == 1
     assert list(four.changes) == ["Callia"] and four.joined == []
-    three = build_recap(session.path, 3)
+    three = build_recap(session.path, 3, tables=table_for)
     assert not three.current and "Callia" not in three.changes and "Loriane" in three.changes
     assert three.rolls == 2
     assert recap_data(three)["changes"]["Loriane"] == ["Héritage 3 → 4"]
     with pytest.raises(RecapError):
-        build_recap(session.path, 5)
+        build_recap(session.path, 5, tables=table_for)
     with pytest.raises(RecapError):
-        build_recap(session.path, 0)
+        build_recap(session.path, 0, tables=table_for)
 
 
 def test_the_recap_writes_nothing_and_needs_no_lock(sessions) -> None:
     session = _play_session_3(sessions)            # still open: the campaign is locked
     folder = session.path.parent
     before = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
-    recap = build_recap(session.path)
+    recap = build_recap(session.path, tables=table_for)
     assert recap.changes["Alexis"]                  # what the journal holds, not saved yet
     assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == before
 
@@ -125,7 +125,7 @@ def test_the_luckiest_and_unluckiest_rolls_by_their_luck(sessions) -> None:
         session.record_roll(who=who, line=f"3d12 sd2 = {dice}", request={**request, "dice": dice}, result=result)
     session.close()
     i18n.set_language("en")
-    recap = build_recap(session.path)
+    recap = build_recap(session.path, tables=table_for)
     assert (recap.luckiest.who, recap.unluckiest.who) == ("Alexis", "Loriane")
     assert recap.luckiest.luck == _mir_luck(3, 5) and recap.unluckiest.luck == 1.0
     text = recap_markdown(recap)
@@ -142,5 +142,5 @@ def test_a_stat_whose_label_two_groups_share_is_named_with_its_group(sessions) -
     with session.edit("Caractéristique → Louvensac") as b:
         b.set(("characters", 0, "sheet", "characteristics", "puissance"), 8)
     session.close()
-    said = build_recap(session.path).changes["Mlle de Louvensac"]
+    said = build_recap(session.path, tables=table_for).changes["Mlle de Louvensac"]
     assert "Expérience · Entregent 0 → 2" in said and "Caractéristiques · Puissance 6 → 8" in said

@@ -144,7 +144,7 @@ def _named(system_id: str, line: str, seed: int, want=lambda r: True):
         if want(flow.result):
             break
     desc = get_system(system_id).describe(flow.result)
-    return name_description(desc, flow.result, draft.who, line, campaign), flow.result
+    return name_description(desc, flow.result, draft.who, line, campaign, game=draft.table), flow.result
 
 
 ROLE_WORDS = re.compile(r"\b(acteur|opposant|actor|opponent)\b|l'acteur|l'opposant")

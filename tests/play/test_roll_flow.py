@@ -13,6 +13,7 @@ import pytest
 from gmscreen.campaign import open_session, sample_path
 from gmscreen.campaign.pending import pending_path, read_pending
 from gmscreen.campaign.rolllog import RollLog, rolls_path
+from gmscreen.play.tables import table_for
 from gmscreen.play.quickroll import QuickRollError
 from gmscreen.play import Table
 from gmscreen.play.table_roll import ChoiceError, TableRoll, read_line, roll_line
@@ -212,7 +213,7 @@ def test_mir_r20_the_line_refuses_a_long_extended_test_during_a_fight_as_r_does(
     line = f"loriane guérison 8 {interval} max3"
     draft = read_line(campaign, line)
     as_a_timer = Timer(id="", label=draft.timer["label"], kind="extended", who="loriane", request=draft.request)
-    said = interval_refusal(campaign, as_a_timer)                     # what `r` says on that timer
+    said = interval_refusal(campaign, as_a_timer, game=table_for("mir"))                     # what `r` says on that timer
     timers = len(campaign.timers)
     if interval == "tour":                                            # a Simple one: allowed
         assert said is None and roll_line(session, line).timer is not None

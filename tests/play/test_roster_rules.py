@@ -66,7 +66,7 @@ def test_an_opposition_against_them_keeps_their_name(sessions):
     remove(session, "gros-bob")
     timer = session.campaign.timers[0]
     assert timer.opponent == "le gros Bob"
-    assert timer_progress(session.campaign, timer) == "Granok 2 – 1 le gros Bob · en 3 · round 2"
+    assert timer_progress(session.campaign, timer, game=table_for("magisphere")) == "Granok 2 – 1 le gros Bob · en 3 · round 2"
     session = sessions.reopen(session)
     assert session.campaign.timers[0].opponent == "le gros Bob"
 

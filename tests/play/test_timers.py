@@ -35,7 +35,7 @@ def add(session, timer: Timer) -> int:
 
 def roll(session, index: int):
     timer = session.campaign.timers[index]
-    rolled = roll_interval(timer, session.campaign)       # as the pane rolls it: the conditions re-read
+    rolled = roll_interval(timer, session.campaign, game=table_for(session.campaign.system))       # as the pane rolls it: the conditions re-read
     assert rolled is not None
     with session.edit(f"{timer.label} · {rolled.step}") as b:
         record_interval(b, index, timer, rolled)
@@ -67,8 +67,8 @@ def test_mir_extended_test_form_request_and_intervals(sessions):
                              "max_tests": 0, "interval": "tour", "test_modifiers": []}
     timer.id = "infiltration"
     index = add(session, timer)
-    assert timed_test_of(c.timers[index]) is test
-    assert interval_refusal(c, c.timers[index]) is None          # 1 tour: allowed during the fight
+    assert timed_test_of(c.timers[index], game=table_for("mir")) is test
+    assert interval_refusal(c, c.timers[index], game=table_for("mir")) is None          # 1 tour: allowed during the fight
     rolled = roll(session, index)
     assert rolled.step == "test 1" and len(rolled.dice["rolls"]) == 1
     # Callia's Fièvre grise (−1 dé) bites at this interval: 5 dice, the change kept for test 1.
@@ -80,20 +80,20 @@ def test_mir_extended_test_form_request_and_intervals(sessions):
     saved = session.campaign.timers[index]
     assert saved.dice == rolled.dice and saved.status == rolled.status
     assert saved.request["test_modifiers"] == [-1]
-    assert timer_progress(session.campaign, saved).startswith(f"{rolled.result['total_successes']}/6 · test 1")
+    assert timer_progress(session.campaign, saved, game=table_for("mir")).startswith(f"{rolled.result['total_successes']}/6 · test 1")
 
 
 def test_mir_r20_then_the_last_day_of_the_sample(sessions):
     session = sessions.open("mir")
     c = session.campaign
     timer = c.timers[0]
-    assert timer_progress(c, timer) == "6/8 · test 2/3 · 1 jour"
-    refusal = interval_refusal(c, timer)
+    assert timer_progress(c, timer, game=table_for("mir")) == "6/8 · test 2/3 · 1 jour"
+    refusal = interval_refusal(c, timer, game=table_for("mir"))
     assert refusal is not None and refusal.startswith("R20 : pendant un combat")
     assert "celui-ci prend 1 jour" in refusal
     with session.edit("Fin du combat") as b:
         b.set(("encounter", "round"), 0)
-    assert interval_refusal(c, timer) is None
+    assert interval_refusal(c, timer, game=table_for("mir")) is None
     rolled = roll(session, 0)
     assert rolled.step == "test 3" and len(rolled.dice["rolls"][2]) == 5      # Guérison 2 + Héritage 3
     assert c.timers[0].status == rolled.result["outcome"] != "pending"        # the third and last test
@@ -114,7 +114,7 @@ def test_magisphere_opposition_form_request_and_a_round(sessions):
     assert timer.request == {"system": "magisphere", "kind": "extended_opposed", "target": 2, "actor_stat": 11,
                              "actor_skill": 0, "opponent_stat": 9, "opponent_skill": 4}
     assert test.make(c, system, shady, {**values, "opponent": "Un inconnu"}).opponent == "Un inconnu"
-    assert interval_refusal(c, c.timers[0]) is None
+    assert interval_refusal(c, c.timers[0], game=table_for("magisphere")) is None
     rolled = roll(session, 0)                                     # the sample's Revanche, round 3
     assert rolled.step == "round 3"
     assert len(rolled.dice["actor_dice"]) == len(rolled.dice["opponent_dice"]) == 3
@@ -123,7 +123,7 @@ def test_magisphere_opposition_form_request_and_a_round(sessions):
     assert rolled.request["kind"] == "opposed" and rolled.request["opponent_bonus"] == 1
     assert rolled.result["conditions"] == {"applied": ["Granok · Bras engourdi: Malus 1"]}
     assert c.timers[0].round_stats == [{}, {}, {"opponent_bonus": 1}]
-    winner = timer_result(c.timers[0])["winner"]
+    winner = timer_result(c.timers[0], game=table_for("magisphere"))["winner"]
     assert c.timers[0].status == ("running" if winner == "pending" else winner)
 
 
@@ -132,7 +132,7 @@ def test_next_dice_never_change_the_timer_itself():
                   request={"system": "magisphere", "kind": "extended_opposed", "target": 3,
                            "actor_stat": 10, "opponent_stat": 9},
                   dice={"actor_dice": [5], "opponent_dice": [6]})
-    dice, step = next_interval_dice(timer, timer_result(timer))
+    dice, step = next_interval_dice(timer, timer_result(timer, game=table_for("magisphere")), game=table_for("magisphere"))
     assert step == "round 2" and timer.dice == {"actor_dice": [5], "opponent_dice": [6]}
     assert dice["actor_dice"][0] == 5 and len(dice["opponent_dice"]) == 2
 
@@ -140,11 +140,11 @@ def test_next_dice_never_change_the_timer_itself():
 def test_a_timer_no_game_knows_reads_as_broken(sessions):
     session = sessions.open("eclats")
     odd = Timer(id="x", label="x", kind="extended", request={"system": "nulle-part", "kind": "extended"})
-    assert timed_test_of(odd) is None and roll_interval(odd) is None
-    assert timer_progress(session.campaign, odd) == "test illisible (voir le fichier)"
-    assert interval_refusal(session.campaign, odd) is None
+    assert timed_test_of(odd, game=table_for("eclats")) is None and roll_interval(odd, game=table_for("eclats")) is None
+    assert timer_progress(session.campaign, odd, game=table_for("eclats")) == "test illisible (voir le fichier)"
+    assert interval_refusal(session.campaign, odd, game=table_for("eclats")) is None
     countdown = Timer(id="c", label="c", rounds=2)
-    assert timed_test_of(countdown) is None and timer_progress(session.campaign, countdown) == "2 rounds"
+    assert timed_test_of(countdown, game=table_for("eclats")) is None and timer_progress(session.campaign, countdown, game=table_for("eclats")) == "2 rounds"
 
 
 def test_form_checks():
@@ -172,7 +172,7 @@ def test_forms_and_progress_in_english(sessions, english):
     assert asked["interval"].check("month") == "Temporality: tour, heure, jour or semaine"
     assert test.who_missing and _(test.option) == "Extended test (MIR) for the selected character"
     countdown = next(t for t in c.timers if t.kind == "countdown")
-    assert timer_progress(c, countdown) == f"{countdown.rounds} rounds"
+    assert timer_progress(c, countdown, game=table_for("mir")) == f"{countdown.rounds} rounds"
     assert [status_word(s) for s in ("running", "success", "done", "tie")] == ["running", "succeeded", "over", "tie"]
     _s, _c, _sys, opposition, shady, form = open_form(sessions, "magisphere", "opposition", "shady")
     assert form.title == "Extended opposition of Shady" and fields(form)["actor_stat"].label == "Statistic of Shady"
@@ -198,11 +198,11 @@ def test_a_hand_edited_round_stats_on_a_game_without_rounds_of_their_own_is_roll
 
     campaign = load_campaign(sample_path("mir"))
     timer = next(t for t in campaign.timers if t.kind == "extended")
-    plain = roll_interval(timer)
+    plain = roll_interval(timer, game=table_for("mir"))
     timer.round_stats = [{}]
-    edited = roll_interval(timer)
+    edited = roll_interval(timer, game=table_for("mir"))
     assert edited is not None and plain is not None
     assert len(edited.dice["rolls"]) == len(plain.dice["rolls"]) == len(timer.dice["rolls"]) + 1
     assert edited.round_stats is None
     faces = " ".join(["7"] * len(timer.dice["rolls"][0]))
-    assert roll_interval_as(timer, {"dice": "= " + faces}).dice["rolls"][-1] == [7] * len(timer.dice["rolls"][0])
+    assert roll_interval_as(timer, {"dice": "= " + faces}, game=table_for("mir")).dice["rolls"][-1] == [7] * len(timer.dice["rolls"][0])

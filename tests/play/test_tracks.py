@@ -7,6 +7,7 @@ from gmscreen.campaign import open_session
 from gmscreen.campaign.session import CampaignSession
 from gmscreen.campaign.validate import validate_file
 from gmscreen.play.encounter import next_turn, previous_turn, session_change
+from gmscreen.play.tables import table_for
 from gmscreen.play.tracks import add_track, default_track, defeated_ids, move_track, remove_track
 
 
@@ -18,7 +19,7 @@ def current(session: CampaignSession) -> str:
 def hit(session: CampaignSession, char_id: str, times: int = 1, delta: int = 1) -> list[str]:
     notices: list[str] = []
     for _ in range(times):
-        move = move_track(session.campaign, char_id, delta, session_change(session))
+        move = move_track(session.campaign, char_id, delta, session_change(session), game=table_for(session.campaign.system))
         assert move.moved, move.problem
         notices += move.notices
     return notices
@@ -26,16 +27,16 @@ def hit(session: CampaignSession, char_id: str, times: int = 1, delta: int = 1) 
 
 def test_a_track_counts_hits_up_to_defeat_and_undo_brings_them_back(sessions) -> None:
     session = sessions.open("eclats")        # round 3: Hantise plays, then Berthe (Maël waits)
-    spec = default_track("eclats")
+    spec = default_track(table_for("eclats"))
     assert (spec.name, spec.max, spec.sheet) == ("Coups", 10, None)      # the generic one, in French
     change = session_change(session)
-    assert add_track(session.campaign, "berthe", "Coups", 2, change).moved
+    assert add_track(session.campaign, "berthe", "Coups", 2, change, game=table_for(session.campaign.system)).moved
     assert session.campaign.character("berthe").tracks[0].value == 0
-    assert add_track(session.campaign, "berthe", "coups", 3, change).problem   # one name, one track
+    assert add_track(session.campaign, "berthe", "coups", 3, change, game=table_for(session.campaign.system)).problem   # one name, one track
     assert hit(session, "berthe") == []
     assert hit(session, "berthe") == ["Hors de combat : Berthe (son rang est sauté dans l’ordre du tour)"]
     assert defeated_ids(session.campaign) == {"berthe"}
-    refused = move_track(session.campaign, "berthe", 1, change)
+    refused = move_track(session.campaign, "berthe", 1, change, game=table_for("eclats"))
     assert not refused.moved and "maximum (2)" in refused.problem
     assert current(session) == "hantise"
     move = next_turn(session)                 # Hantise acts: Berthe is passed over, a new round
@@ -58,7 +59,7 @@ def test_p_and_n_pass_over_the_defeated_and_everyone_down_is_said(sessions) -> N
     session = sessions.open("tedeum")         # round 1: Saint-Gelais plays; the gentilhomme waits
     change = session_change(session)
     for who in ("louvensac", "saint-gelais"):
-        add_track(session.campaign, who, "Santé", 1, change)
+        add_track(session.campaign, who, "Santé", 1, change, game=table_for(session.campaign.system))
     hit(session, "louvensac")
     assert current(session) == "saint-gelais"
     move = previous_turn(session)             # Louvensac, before, is down: nobody to go back to
@@ -70,20 +71,20 @@ def test_p_and_n_pass_over_the_defeated_and_everyone_down_is_said(sessions) -> N
 
 def test_mir_blessures_is_the_sheet_wounds(sessions) -> None:
     session = sessions.open("mir")
-    spec = default_track("mir")
+    spec = default_track(table_for("mir"))
     assert (spec.name, spec.max, spec.sheet) == ("Blessures", 12, ("state", "blessures"))
     change = session_change(session)
     with session.edit("une blessure") as b:
         b.set(("characters", 0, "sheet", "state"), {"blessures": 1})
-    add_track(session.campaign, "alexis", "Blessures", 3, change)
+    add_track(session.campaign, "alexis", "Blessures", 3, change, game=table_for(session.campaign.system))
     alexis = session.campaign.character("alexis")
     assert alexis.tracks[0].value == 1       # the wounds already written
     hit(session, "alexis")
     assert alexis.sheet["state"]["blessures"] == 2 and alexis.tracks[0].value == 2
     session.undo()                            # one change: the track and the sheet together
     assert alexis.sheet["state"]["blessures"] == 1 and alexis.tracks[0].value == 1
-    add_track(session.campaign, "alexis", "Fatigue", 3, change)
-    move_track(session.campaign, "alexis", 1, change, position=1)
+    add_track(session.campaign, "alexis", "Fatigue", 3, change, game=table_for(session.campaign.system))
+    move_track(session.campaign, "alexis", 1, change, position=1, game=table_for("mir"))
     assert alexis.sheet["state"]["blessures"] == 1      # another track leaves the wounds alone
 
 
@@ -93,7 +94,7 @@ def test_tracks_are_saved_in_place_and_read_back(sessions) -> None:
     before = path.read_text(encoding="utf-8")
     comments = [line for line in before.splitlines() if line.strip().startswith("#")]
     change = session_change(session)
-    add_track(session.campaign, "gorlois", "Coups", 2, change)
+    add_track(session.campaign, "gorlois", "Coups", 2, change, game=table_for(session.campaign.system))
     hit(session, "gorlois", 2)
     session = sessions.reopen(session)
     text = path.read_text(encoding="utf-8")
@@ -131,7 +132,7 @@ def test_an_old_file_loads_unchanged_and_a_bad_track_is_one_clear_error(sessions
 def test_a_track_taken_off_brings_them_back_and_leaves_the_wounds(sessions) -> None:
     session = sessions.open("mir")
     change = session_change(session)
-    add_track(session.campaign, "callia", "Blessures", 2, change)     # her wound written: 1
+    add_track(session.campaign, "callia", "Blessures", 2, change, game=table_for(session.campaign.system))     # her wound written: 1
     hit(session, "callia")
     assert defeated_ids(session.campaign) == {"callia"}
     move = remove_track(session.campaign, "callia", 0, change)

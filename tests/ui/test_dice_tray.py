@@ -385,7 +385,9 @@ def dice_shown(result: dict[str, Any], system: str, record: Any = None, campaign
     `record`), then every face."""
     desc = get_system(system).describe(result)
     if record is not None:
-        desc = name_description(desc, result, record.who, record.line, campaign)
+        from gmscreen.play.tables import campaign_table
+
+        desc = name_description(desc, result, record.who, record.line, campaign, game=campaign_table(campaign))
     groups = desc.groups
     return [" ".join([g.label, *(str(d.face) for d in g.dice)]).strip() for g in groups]
 

@@ -13,6 +13,7 @@ from gmscreen.campaign.model import Condition
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, PromptScreen
 from gmscreen.ui.widgets.initiative import pane as initiative_module
+from gmscreen.play.tables import table_for
 from gmscreen.play.timers import status_word
 from gmscreen.ui.widgets.initiative.pane import STATUS_WORDS, InitiativePane, simultaneous_actions, timer_progress, timer_result
 from gmscreen.ui.widgets.roster.pane import RosterPane
@@ -150,7 +151,7 @@ async def test_extended_test_to_its_end_mir(pane_app):
     async with pane_app("mir", initiative_pane) as (session, app, pilot, notes):
         c = session.campaign
         pane = app.query_one(InitiativePane)
-        assert timer_progress(c, c.timers[0]) == "6/8 · test 2/3 · 1 jour"
+        assert timer_progress(c, c.timers[0], game=table_for("mir")) == "6/8 · test 2/3 · 1 jour"
         pane._cursor_to("t:guerison-callia")
         await pilot.press("r")                                     # R20: a 1-day test during a fight
         await pilot.pause()
@@ -183,7 +184,7 @@ async def test_extended_test_to_its_end_mir(pane_app):
 async def test_opposition_round_magisphere(pane_app):
     async with pane_app("magisphere", initiative_pane) as (session, app, pilot, notes):
         c = session.campaign
-        assert timer_progress(c, c.timers[0]) == "Granok 2 – 1 le gros Bob · en 3 · round 2"
+        assert timer_progress(c, c.timers[0], game=table_for("magisphere")) == "Granok 2 – 1 le gros Bob · en 3 · round 2"
         app.query_one(InitiativePane)._cursor_to("t:revanche")
         await pilot.press("r")
         await pilot.pause()
@@ -191,7 +192,7 @@ async def test_opposition_round_magisphere(pane_app):
         assert len(timer.dice["actor_dice"]) == len(timer.dice["opponent_dice"]) == 3
         # Each round is scored with its own statistics (R18, `round_stats`): the rules' reading of
         # the timer's request alone would score the earlier rounds with today's (a flaky ~4 %).
-        result = timer_result(timer)
+        result = timer_result(timer, game=table_for("magisphere"))
         assert result is not None and result["actor_dice"] == timer.dice["actor_dice"]
         assert timer.status == ("running" if result["winner"] == "pending" else result["winner"])
         assert session.rolls[-1].who == "Granok"

@@ -94,11 +94,12 @@ async def test_history_is_built_off_the_ui_thread_from_the_newest_rolls(campaign
     seen: list[tuple[threading.Thread, int]] = []
     build = history_module.history_from_log
 
-    def spy(records, campaign, limit, pause=None):
+    def spy(records, campaign, limit, pause=None, *, game):
         records = list(records)
         seen.append((threading.current_thread(), len(records)))
         assert pause is give_way                # and it gives way to the keys typed meanwhile
-        return build(records, campaign, limit, pause)
+        assert game.system_id == campaign.system   # handed the table's game, not looked up
+        return build(records, campaign, limit, pause, game=game)
 
     monkeypatch.setattr(history_module, "history_from_log", spy)
     app = GMScreenApp(path)

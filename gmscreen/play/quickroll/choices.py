@@ -48,10 +48,9 @@ class RollFlow:
 
     @property
     def rules(self) -> RollRules:
-        """The roll part of the game rolled (its choices and spending)."""
-        from ..tables import table_for
-
-        return table_for(self.draft.system).roll
+        """The roll part of the game rolled (its choices and spending): the draft's game."""
+        rules: RollRules = self.draft.table.roll
+        return rules
 
     # ---------------------------------------------------------------- start
 
@@ -118,7 +117,5 @@ class RollFlow:
 
 def spending(draft: Draft, result: dict[str, Any], campaign: Campaign) -> list[Spend]:
     """Resources the resolved roll uses up on the sheets (Impulsion, Providence, XP…), as the
-    game rolled says (`RollRules.spending`)."""
-    from ..tables import table_for
-
-    return table_for(draft.system).roll.spending(draft, result, campaign)
+    game rolled says (`RollRules.spending`: the draft's game)."""
+    return draft.table.roll.spending(draft, result, campaign)

@@ -10,11 +10,13 @@ from gmscreen.rules.records import record
 
 from ..effects import condition_names
 from .grammar import COMMON_WORDS, HELP_WORDS, NO_WORDS, VS_WORDS, People, QuickRollError, Side, grammar_for, is_numeric, \
-    line_rules, match_character
+    match_character
 from .text import Candidate, fold, tokenize, words
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
+
+    from ..game import GameTable
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
@@ -33,9 +35,10 @@ class Completion:
         return text, self.start + len(choice) + 1
 
 
-def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None = None) -> Completion:
-    """Candidates for the word that ends at `cursor` (or a fresh word after a space)."""
-    grammar = grammar_for(campaign)
+def complete(line: str, cursor: int, campaign: Campaign, *, game: GameTable, selected: str | None = None) -> Completion:
+    """Candidates for the word that ends at `cursor` (or a fresh word after a space), in the
+    words of `game` (the campaign's, as its caller holds it)."""
+    grammar = grammar_for(campaign, game)
     before = line[:cursor]
     start = cursor
     while start > 0 and not before[start - 1].isspace():
@@ -85,7 +88,7 @@ def complete(line: str, cursor: int, campaign: Campaign, *, selected: str | None
             if text not in seen:
                 seen.add(text)
                 out.append(text)
-    for word in line_rules(campaign.system).completion_words:
+    for word in game.line.completion_words:
         if prefix and word.startswith(prefix) and word not in seen:
             out.append(word)
     if prefix and "sans".startswith(prefix) and "sans" not in seen and side.character is not None \

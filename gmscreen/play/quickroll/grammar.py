@@ -24,7 +24,7 @@ from .text import Candidate, Token, candidate, match, ranked, tokenize
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign
 
-    from .line_rules import LineRules
+    from ..game import GameTable
 
 VS_WORDS = frozenset({"vs", "v", "contre", "versus", "against"})
 HELP_WORDS = frozenset({"aide", "aidee", "aide_par", "help", "helped", "avec", "with"})
@@ -170,23 +170,21 @@ def longest_match(tokens: Sequence[Token], i: int, reserved: frozenset[str], can
     return None
 
 
-def line_rules(system_id: str) -> LineRules:
-    """The quick-roll part of `system_id` (its grammar, words, help), from its game table."""
-    from ..tables import table_for
-
-    return table_for(system_id).line
-
-
-def grammar_for(campaign: Campaign) -> SystemGrammar:
-    """The grammar of the campaign's system, for its characters."""
+def grammar_for(campaign: Campaign, game: GameTable) -> SystemGrammar:
+    """The grammar of the campaign's system, for its characters: `game`'s line part, handed
+    its game (the caller's: the `Table`'s, a view's), which the draft carries on."""
     get_system(campaign.system)          # an unknown system: the rules' one clear error
-    return line_rules(campaign.system).grammar(campaign)
+    grammar = game.line.grammar(campaign)
+    grammar.game = game
+    return grammar
 
 
-def parse(line: str, campaign: Campaign, *, selected: str | None = None, people: People | None = None) -> Draft:
-    """Read one quick-roll line. Raises `QuickRollError(code, position, **params)`. `people`:
-    the campaign's names built once for many lines (the history), not once a line."""
-    grammar = grammar_for(campaign)
+def parse(line: str, campaign: Campaign, *, game: GameTable, selected: str | None = None,
+          people: People | None = None) -> Draft:
+    """Read one quick-roll line with `game` (the campaign's, as its caller holds it). Raises
+    `QuickRollError(code, position, **params)`. `people`: the campaign's names built once for
+    many lines (the history), not once a line."""
+    grammar = grammar_for(campaign, game)
     tokens = tokenize(line)
     if not tokens:
         raise QuickRollError("empty_line", 0)
@@ -395,13 +393,13 @@ def _error_span(field_name: str, ctx: Context, forced: bool) -> tuple[int, int]:
     return 0, len(ctx.line)
 
 
-def opponent_name(line: str, campaign: Campaign) -> str | None:
+def opponent_name(line: str, campaign: Campaign, game: GameTable) -> str | None:
     """The opponent's full name as `parse` matches it after `vs` / `contre` (the log and the
     tray name the winner; the line may say "garde" for "Le garde de la porte"), or None."""
     tokens = tokenize(line)
     for i, tok in enumerate(tokens):
         if tok.norm in VS_WORDS:
-            reserved = COMMON_WORDS | grammar_for(campaign).keywords
+            reserved = COMMON_WORDS | grammar_for(campaign, game).keywords
             try:
                 found = match_character(tokens, i + 1, reserved, People(campaign), _("characters"))
             except QuickRollError:

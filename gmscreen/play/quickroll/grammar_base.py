@@ -1,8 +1,8 @@
 """The base of every game's quick-roll grammar: the error a line raises (`QuickRollError`),
 what the scanner found in it (`Context`) and the hooks a game's grammar fills (`SystemGrammar`).
 
-Kept apart from the scanner (`grammar.py`, which finds each game's grammar through its game
-table): a game's line part (`line_rules.LineRules`) names its grammar class from here, and
+Kept apart from the scanner (`grammar.py`, which is handed the game table whose grammar it
+runs): a game's line part (`line_rules.LineRules`) names its grammar class from here, and
 nothing here imports an engine or the games.
 """
 
@@ -94,10 +94,14 @@ class Context:
 
 class SystemGrammar:
     """What one system's words mean. Subclasses fill the hooks; `parse` drives them.
-    `system_id` left empty is the campaign's system (a game's grammar need not name it)."""
+    `system_id` left empty is the campaign's system (a game's grammar need not name it).
+    `game`: the game table it reads for (its effects read the conditions, and the draft it
+    builds carries it on to the roll), handed to it by `grammar.grammar_for` (typed `Any`:
+    this base, which the games' line parts import, names no part back)."""
 
     system_id = ""
     keywords: frozenset[str] = frozenset()
+    game: Any
 
     def __init__(self, campaign: Campaign) -> None:
         self.campaign = campaign

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from gmscreen.i18n import _
 
-from ..effects import APPLIED, apply_conditions, effect_rules, scene_of
+from ..effects import APPLIED, apply_conditions, scene_of
 from .grammar import Choice, Context, Draft, QuickRollError, Side, SystemGrammar, check_request, flat
 from .text import Candidate, Token, candidate, fold
 
@@ -182,7 +182,7 @@ def finish(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, A
         if ctx.hidden:
             baseline["hidden"] = True
         if met:
-            baseline = apply_conditions(grammar.system_id, base_kind, baseline, ctx.sides,
+            baseline = apply_conditions(grammar.game, base_kind, baseline, ctx.sides,
                                         [w for w, _s in ctx.without], [h for _i, h, _t in ctx.helpers],
                                         scene_of(ctx.campaign, ctx.scene))[0]
     span = ctx.spans.get("difficulty")
@@ -191,7 +191,7 @@ def finish(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[str, A
         label=label, difficulty_text=difficulty_text, gm_only=ctx.gm_only, forced=forced, missing=missing, baseline=baseline,
         modifier_text=", ".join(ctx.modifiers), choice=None if forced else choice, sides=list(ctx.sides),
         difficulty_span=span, timer=timer, conditions=met, unconditioned=unconditioned,
-        dice_helpers=list(dice_helpers),
+        dice_helpers=list(dice_helpers), game=grammar.game,
     )
 
 
@@ -201,7 +201,7 @@ def _conditions(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[s
     any was applied), after them, what became of each, and the choice inside the roll after
     them. A `sans X` naming no condition of the sides is an error where it was typed."""
     without = [w for w, _s in ctx.without]
-    after, met, unused = apply_conditions(grammar.system_id, kind, request, ctx.sides, without,
+    after, met, unused = apply_conditions(grammar.game, kind, request, ctx.sides, without,
                                           [h for _i, h, _t in ctx.helpers], scene_of(ctx.campaign, ctx.scene))
     if unused:
         start, end = ctx.without[unused[0]][1]
@@ -210,7 +210,7 @@ def _conditions(grammar: SystemGrammar, ctx: Context, kind: str, request: dict[s
         raise QuickRollError("without_condition", start, end, word=ctx.line[start:end], names=names)
     if not any(e.state == APPLIED for e in met):
         return None, request, met, choice
-    return dict(request), after, met, effect_rules(grammar.system_id).choice_after(choice, after)
+    return dict(request), after, met, grammar.game.effects.choice_after(choice, after)
 
 
 def chunks(faces: list[int], sizes: Sequence[int]) -> list[list[int]]:

@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 import textwrap
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from gmscreen.i18n import N_, _
 from gmscreen.rules import System, get_system
 
-from .grammar import line_rules
 from .text import fold, words
+
+if TYPE_CHECKING:
+    from ..game import GameTable
 
 DEFAULT_WIDTH = 70
 _EXAMPLE_COLUMN = 30            # widest example that keeps its meaning on the same line
@@ -135,12 +137,13 @@ def _beginning(examples: Sequence[str]) -> str:
     return _("“{word}”").format(word="lor élo")
 
 
-def grammar_help(system_id: str, width: int = DEFAULT_WIDTH, names: Sequence[str] = ()) -> str:
+def grammar_help(game: GameTable, width: int = DEFAULT_WIDTH, names: Sequence[str] = ()) -> str:
     """The quick-roll grammar with examples for this system, then the common rules, in lines
     of at most `width` cells (an example longer than that is the only exception). `names`:
     the open campaign's characters, whom the examples then type instead of the sample's."""
+    system_id = game.system_id
     system = get_system(system_id)
-    line = line_rules(system_id)
+    line = game.line
     sample = _sample_names(system_id) if names else ()
     examples = [(_own_names(example, sample, names), meaning) for example, meaning in line.help_examples]
     lines = _wrap(_(line.title(system)), width, "", "  ")

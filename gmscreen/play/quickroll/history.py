@@ -9,13 +9,16 @@ from .grammar import People, parse
 if TYPE_CHECKING:
     from gmscreen.campaign.model import Campaign, RollRecord
 
+    from ..game import GameTable
+
 
 def history_from_log(records: Iterable[RollRecord], campaign: Campaign, limit: int,
-                     pause: Callable[[], object] | None = None) -> list[str]:
+                     pause: Callable[[], object] | None = None, *, game: GameTable) -> list[str]:
     """The newest `limit` lines of the log that the quick-roll line can take, oldest first, a line
     repeated in a row kept once (as typing keeps it). Other panes log descriptions, not lines
     ("initiative 1d10", "Guérison · test 3"), and a line the campaign no longer understands (a
-    character gone) would only fail again: both are left out. `records` is oldest first.
+    character gone) would only fail again: both are left out. `records` is oldest first; `game` reads them (the
+    campaign's, as its caller holds it).
     `pause`, called before each line is read, may hold the thread a moment (a key answered)."""
     lines: list[str] = []
     understood: dict[str, bool] = {}
@@ -28,7 +31,7 @@ def history_from_log(records: Iterable[RollRecord], campaign: Campaign, limit: i
             if pause is not None:
                 pause()
             try:
-                parse(line, campaign, people=people)
+                parse(line, campaign, game=game, people=people)
                 understood[line] = True
             except Exception:  # noqa: BLE001 - a refused (or damaged) line is simply left out
                 understood[line] = False

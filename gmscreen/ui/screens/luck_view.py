@@ -89,8 +89,10 @@ class LuckScreen(SteadyModalScreen[None]):
         self.run_worker(self._count, thread=True, group="luck", exit_on_error=False)
 
     def _count(self) -> None:
+        from gmscreen.play.tables import campaign_table
+
         rolls = luck_stats.counted(self._records, include_masked=self._include_masked,
-                                   campaign=self._campaign)
+                                   campaign=self._campaign, game=campaign_table(self._campaign))
         shown = luck_rows(rolls, self._current)
         self.app.call_from_thread(self._show, *shown)
 

@@ -33,10 +33,12 @@ def free_path(folder: Path, stem: str) -> Path:
 def create(path: Path, system_id: str) -> str | None:
     """Write the template of `system_id` at `path`; None, or the one line that says why not."""
     from gmscreen.campaign.commands import cmd_new
+    from gmscreen.play.tables import table_for
     from gmscreen.play.template import campaign_template
 
     err = io.StringIO()
-    status = cmd_new(path, system_id, out=io.StringIO(), err=err, template=campaign_template)
+    status = cmd_new(path, system_id, out=io.StringIO(), err=err,
+                     template=lambda campaign: campaign_template(campaign, table_for(campaign.system)))
     if status == 0:
         return None
     said = err.getvalue().strip().splitlines()

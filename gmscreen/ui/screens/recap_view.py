@@ -70,9 +70,10 @@ class RecapScreen(SteadyModalScreen[None]):
     def _read(self) -> None:
         from gmscreen.campaign.errors import CampaignError
         from gmscreen.play.recap import RecapError, build_recap, recap_markdown
+        from gmscreen.play.tables import table_for
 
         try:
-            text = recap_markdown(build_recap(self.path, self.session_number))
+            text = recap_markdown(build_recap(self.path, self.session_number, tables=table_for))
         except (CampaignError, RecapError, OSError) as exc:
             problems = getattr(exc, "problems", None)
             text = "; ".join(str(p) for p in problems) if problems else str(exc)

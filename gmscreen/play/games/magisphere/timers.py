@@ -98,6 +98,8 @@ class ExtendedOpposition(TimedTest):
         from gmscreen.play.interval_dice import table_interval_dice
         from gmscreen.play.timers import next_interval_dice
 
+        from . import TABLE                  # this game's own parts
+
         own = _settings(values)
         if own == _roller(timer.request):
             own = {}
@@ -106,9 +108,9 @@ class ExtendedOpposition(TimedTest):
             bitten, met = self._conditions(campaign, timer, own)
             own = {**own, **bitten}
         if faces:
-            dice, step = table_interval_dice(timer, faces)
+            dice, step = table_interval_dice(timer, faces, game=TABLE)
         else:
-            dice, step = next_interval_dice(timer, {})
+            dice, step = next_interval_dice(timer, {}, game=TABLE)
         played = len(timer.dice.get("actor_dice", []))
         stats = [dict(s) for s in timer.round_stats] + [{}] * max(0, played - len(timer.round_stats))
         stats = stats[:played] + [own]
@@ -146,6 +148,8 @@ class ExtendedOpposition(TimedTest):
         """The fields the sides' conditions change in the next round played with `own` (its
         bonuses), and what became of each condition met."""
         from gmscreen.play.effects import apply_conditions, scene_of
+
+        from . import TABLE                  # this game's own parts
         from gmscreen.play.quickroll.grammar import Side
 
         sides = [Side(role, 0, character=campaign.character(ref) if ref else None)
@@ -153,7 +157,7 @@ class ExtendedOpposition(TimedTest):
         if not any(side.character is not None for side in sides):
             return {}, []
         base = {k: v for k, v in _round_request(timer.request, own, 1, 1).items() if not k.endswith("_dice")}
-        now, met, _unused = apply_conditions("magisphere", "opposed", base, sides, scene=scene_of(campaign))
+        now, met, _unused = apply_conditions(TABLE, "opposed", base, sides, scene=scene_of(campaign))
         return {k: v for k, v in now.items() if base.get(k) != v}, met
 
 

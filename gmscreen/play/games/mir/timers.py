@@ -127,6 +127,8 @@ class ExtendedTest(TimedTest):
         if not isinstance(request.get("test_modifiers"), list):
             return request, []
         from gmscreen.play.effects import apply_conditions, scene_of
+
+        from . import TABLE                  # this game's own parts
         from gmscreen.play.quickroll.grammar import Side
 
         made = len(timer.dice.get("rolls") or [])
@@ -136,7 +138,7 @@ class ExtendedTest(TimedTest):
         met: list = []
         if character is not None:
             side = Side("actor", 0, character=character)
-            now, met, _unused = apply_conditions("mir", "extended", typed, [side], scene=scene_of(campaign))
+            now, met, _unused = apply_conditions(TABLE, "extended", typed, [side], scene=scene_of(campaign))
             change = _dice_change(now) - _dice_change(typed)
         else:
             change = 0

@@ -292,7 +292,7 @@ class InitiativePane(TablePane[Entry]):
         said = Text()
         if actions:
             count = len(actions)
-            malus = simultaneous_malus(session.system.id, count)
+            malus = simultaneous_malus(table_for(session.system.id), count)
             word = ngettext("{n} action", "{n} actions", count).format(n=count)
             forms = [Text.assemble(word, (" " + _("{malus} each").format(malus=signed(-malus)) if malus else "", "bold")),
                      Text.assemble(word, (f" {signed(-malus)}" if malus else "", "bold")),
@@ -321,7 +321,7 @@ class InitiativePane(TablePane[Entry]):
         state = Text(word, style="italic" if running else "bold")   # compact: the ⧗ says it is running
         sight = self._timer_sight(campaign, timer)
         if sight.whole:
-            shown, said = timer.label, timer_progress(campaign, timer)
+            shown, said = timer.label, timer_progress(campaign, timer, game=table_for(campaign.system))
         else:
             shown, said = masked_timer_words(campaign, timer, sight)
         label = literal_text(shown, "" if running else "dim")
@@ -379,7 +379,7 @@ class InitiativePane(TablePane[Entry]):
             if ch is not None and ch.conditions:
                 lines.append(_("Conditions: {list}").format(list=_("; ").join(condition_line(c) for c in ch.conditions)))
             actions = declared_actions(campaign, entry.id)
-            malus = simultaneous_malus(session.system.id, len(actions))
+            malus = simultaneous_malus(table_for(session.system.id), len(actions))
             for action in actions:
                 lines.append(f"• {clean(action)}" + (f"  ({signed(-malus)})" if malus else ""))
             if not lines:
@@ -397,14 +397,15 @@ class InitiativePane(TablePane[Entry]):
                                       single_line=False))
                 return
             lines.append(clean(timer.label))
-            result = timer_result(timer)
+            game = table_for(campaign.system)
+            result = timer_result(timer, game=game)
             if result is not None and session.system.describe is not None and result.get("system") == session.system.id:
                 words = session.system.describe(result)
                 lines.append(_("{headline}: {detail}").format(headline=clean(words.headline), detail=clean(words.detail)))
             elif timer.kind == "countdown":
-                lines.append(f"{status_word(timer.status)} · {timer_progress(campaign, timer)}")
+                lines.append(f"{status_word(timer.status)} · {timer_progress(campaign, timer, game=game)}")
             else:
-                lines.append(timer_progress(campaign, timer))
+                lines.append(timer_progress(campaign, timer, game=game))
             if timer.kind != "countdown" and timer.status == "running":
                 lines.append(_("r: roll the next interval"))
         detail.update(literal("\n".join(lines), single_line=False))
@@ -774,7 +775,7 @@ class InitiativePane(TablePane[Entry]):
                 elif actions:
                     b.insert(("encounter", "declared"), None, Declaration(entry_id, actions))
 
-            malus = simultaneous_malus(session.system.id, len(actions))
+            malus = simultaneous_malus(table_for(session.system.id), len(actions))
             label = ngettext("Declares {n} action: {name}", "Declares {n} actions: {name}",
                              len(actions)).format(n=len(actions), name=clean(entry.name))
             if self._change(label, build) and malus:
@@ -802,7 +803,7 @@ class InitiativePane(TablePane[Entry]):
         if found is None or session is None:
             return
         index, timer = found
-        form = interval_form(session.campaign, timer)
+        form = interval_form(session.campaign, timer, game=table_for(session.campaign.system))
 
         def done(values: dict[str, str] | None) -> None:
             if values is not None and self.session is session:
@@ -836,7 +837,7 @@ class InitiativePane(TablePane[Entry]):
                        if timer.status == "done"
                        else _("{label} is already over ({word})").format(label=clean(timer.label), word=word))
             return None
-        refusal = interval_refusal(session.campaign, timer)     # the game's (MIR R20: not in a fight)
+        refusal = interval_refusal(session.campaign, timer, game=table_for(session.campaign.system))     # the game's (MIR R20: not in a fight)
         if refusal is not None:
             self._warn(refusal)
             return None
@@ -848,7 +849,9 @@ class InitiativePane(TablePane[Entry]):
         sight = self._timer_sight(campaign, timer)
         named = clean(timer.label) if sight.whole else masked_timer_words(campaign, timer, sight)[0]
         try:
-            rolled = roll_interval(timer, campaign) if values is None else roll_interval_as(timer, values, campaign)
+            game = table_for(campaign.system)
+            rolled = (roll_interval(timer, campaign, game=game) if values is None
+                      else roll_interval_as(timer, values, campaign, game=game))
         except TableDiceError as exc:
             self._warn(_("{label}: {problem}").format(label=named, problem=exc.message), "error")
             return
@@ -868,7 +871,7 @@ class InitiativePane(TablePane[Entry]):
             return
         if record is not None:
             self.host.show_record(record)       # the GM sees the dice, not only a notice
-        progress = timer_progress(campaign, campaign.timers[index])
+        progress = timer_progress(campaign, campaign.timers[index], game=table_for(campaign.system))
         label = clean(timer.label)
         if not sight.whole:                     # players watching: the notice names no threshold either
             (label, progress), step = masked_timer_words(campaign, timer, sight), ""

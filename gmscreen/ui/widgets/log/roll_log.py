@@ -38,6 +38,7 @@ from gmscreen.i18n.typography import Name, signed
 from gmscreen.ui.config import notable_luck
 from gmscreen.ui.host import CampaignView
 from gmscreen.play.logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
+from gmscreen.play.tables import campaign_table
 from gmscreen.ui.sanitize import clean
 
 if TYPE_CHECKING:
@@ -358,7 +359,7 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             system = session.system if session is not None else None
             campaign = session.campaign if session is not None else None
             line = log_line(self._records[index], system, ascii=self.ascii, campaign=campaign,
-                            notable=notable_luck(self.app))
+                            notable=notable_luck(self.app), game=campaign_table(campaign))
             self._lines[index] = line
         return line
 
@@ -367,12 +368,13 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         if not self.players_watching:
             return PUBLIC
         session = self._session
-        return roll_sight(self._records[index], session.campaign if session is not None else None)
+        campaign = session.campaign if session is not None else None
+        return roll_sight(self._records[index], campaign, campaign_table(campaign))
 
     def _public_line(self, index: int, sight: Sight) -> LogLine | None:
         session = self._session
-        return public_line(self._records[index], session.campaign if session is not None else None, sight=sight,
-                           ascii=self.ascii)
+        campaign = session.campaign if session is not None else None
+        return public_line(self._records[index], campaign, sight=sight, ascii=self.ascii, game=campaign_table(campaign))
 
     def _build(self, code: int, width: int, cursor: bool) -> Strip:
         """One row as few segments as possible: each style change costs bytes on the wire."""
@@ -584,8 +586,9 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
             line = self._public_line(index, sight) or self._line(index)
             return fold(" ".join((line.time, line.who, line.dice, line.outcome, hidden_words(sight))))
         session = self._session
+        campaign = session.campaign if session is not None else None
         return search_text(record, session.system if session is not None else None,
-                           session.campaign if session is not None else None, ascii=self.ascii)
+                           campaign, ascii=self.ascii, game=campaign_table(campaign))
 
     def _refold(self, keep: bool = False) -> None:
         """The search text of every roll: the ones in memory now, older ones of a log read from

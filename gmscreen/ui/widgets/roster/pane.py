@@ -659,7 +659,8 @@ class RosterPane(TablePane[Character]):
         char_id = ch.id
 
         def move(position: int) -> None:
-            self._said(move_track(session.campaign, char_id, delta, self._change, position))
+            self._said(move_track(session.campaign, char_id, delta, self._change, position,
+                                  game=table_for(session.campaign.system)))
 
         if len(ch.tracks) == 1:
             move(0)
@@ -694,12 +695,14 @@ class RosterPane(TablePane[Character]):
         """The form of a new track, the game's own proposed (MIR: Blessures)."""
         from gmscreen.play.tracks import MAX_HITS, add_track, default_track
 
-        spec = default_track(session.campaign.system)
+        game = table_for(session.campaign.system)
+        spec = default_track(game)
         taken = {t.name.casefold() for t in ch.tracks}
         name = spec.name if spec.name.casefold() not in taken else ""
 
         def apply(_index: int, values: dict[str, str]) -> None:
-            self._said(add_track(session.campaign, ch.id, values["name"], int(values["max"].strip()), self._change))
+            self._said(add_track(session.campaign, ch.id, values["name"], int(values["max"].strip()), self._change,
+                                 game=game))
 
         self._ask(_dialogs().PromptScreen(_("New track for {name}").format(name=Name(clean(ch.name))), [
             _dialogs().Field("name", _("Name"), name, check=_dialogs().nonempty(_("Name"))),
@@ -718,10 +721,10 @@ class RosterPane(TablePane[Character]):
             self._change(_("Condition {condition} → {name}").format(condition=clean(cond.name), name=clean(ch.name)),
                          lambda b: b.insert(("characters", index, "conditions"), None, cond))
 
-        from gmscreen.play.effects import effect_hint, effect_rules
+        from gmscreen.play.effects import effect_hint
 
-        system = session.campaign.system
-        rules = effect_rules(system)
+        game = table_for(session.campaign.system)
+        rules = game.effects
         presets = [(condition_line(p), {"name": p.name, "effect": p.effect,
                                         "rounds": "" if p.rounds is None else str(p.rounds)})
                    for p in rules.presets]
@@ -730,7 +733,7 @@ class RosterPane(TablePane[Character]):
             _dialogs().Field("effect", _("Effect (in the game's terms, optional)"), placeholder=rules.examples()),
             _dialogs().Field("rounds", _("Length in rounds (empty: until it is removed)"),
                   check=_dialogs().int_check(1, 999, empty_ok=True, what=_("Length"))),
-        ], presets, hint=lambda text: effect_hint(system, text)), session, ch.id, apply)
+        ], presets, hint=lambda text: effect_hint(game, text)), session, ch.id, apply)
 
     @editing_row
     def action_remove_condition(self, session: CampaignSession, index: int, ch: Character) -> None:

@@ -291,7 +291,7 @@ class DiceTray(CampaignView, Widget):
             from gmscreen.ui.terminal.quick_switch import give_way, quick_switches
 
             with quick_switches():          # the keys typed meanwhile do not wait for it
-                return session, history_from_log(recent, campaign, _HISTORY, pause=give_way)
+                return session, history_from_log(recent, campaign, _HISTORY, pause=give_way, game=table.game)
 
         self.run_worker(read, thread=True, name="quick-roll-history", group="quick-roll-history",
                         exclusive=True, exit_on_error=False)
@@ -357,9 +357,9 @@ class DiceTray(CampaignView, Widget):
     def _difficulty_token(self, value: int) -> str:
         if self.session is None:
             return str(value)
-        from gmscreen.play.quickroll.grammar import line_rules
+        from gmscreen.play.tables import table_for
 
-        return line_rules(self.session.campaign.system).difficulty_token(value)
+        return table_for(self.session.campaign.system).line.difficulty_token(value)
 
     # ------------------------------------------------------------ typing
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from gmscreen.play.luck_words import luck_words
 from gmscreen.play.public import draft_sight, public_description, roll_sight
+from gmscreen.play.tables import campaign_table
 from gmscreen.rules import RequestError, get_system
 from gmscreen.ui.sanitize import clean
 from gmscreen.ui.widgets.tray.roll_result import ShownRoll, winner_words
@@ -31,7 +32,8 @@ def shown_from_draft(draft: Draft, result: dict[str, Any], *, campaign: Campaign
     opponent = draft.sides[1].name if len(draft.sides) > 1 else None
     sight = draft_sight(draft, gm_only=gm_only, campaign=campaign)
     hidden = public_description(description, result, sight, draft.who, opponent)
-    description = name_description(description, result, draft.who, draft.line, campaign, opponent=opponent)
+    description = name_description(description, result, draft.who, draft.line, campaign, opponent=opponent,
+                                   game=draft.table)
     headline = description.headline
     if system.kinds[draft.kind].contest:
         headline = winner_words(result.get("winner"), draft, headline)
@@ -56,10 +58,12 @@ def shown_from_record(record: RollRecord, campaign: Campaign | None, *, notable:
     if system is None and campaign is not None:
         system = get_system(campaign.system)
     who = clean(record.who)
-    description = name_description(describe_result(system, record.result), record.result, who, record.line, campaign)
-    sight = roll_sight(record, campaign)
+    game = campaign_table(campaign)
+    description = name_description(describe_result(system, record.result), record.result, who, record.line, campaign,
+                                   game=game)
+    sight = roll_sight(record, campaign, game)
     hidden = public_description(describe_result(system, record.result), record.result, sight, who,
-                                description_opponent(record.line, campaign))
+                                description_opponent(record.line, campaign, game))
     return ShownRoll(who=record.who, headline=description.headline, detail=description.detail,
                      good=description.good, groups=description.groups, gm_only=record.gm_only,
                      secret=bool(record.gm_only or record.result.get("hidden")), record=record,
