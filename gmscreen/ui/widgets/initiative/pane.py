@@ -109,6 +109,8 @@ class InitiativePane(TablePane[Entry]):
         Binding("-", "adjust(-1)", N_("−1"), id="initiative.decrease", show=False),
         Binding("S", "start", N_("Start fight"), id="initiative.start", show=False),
         Binding("E", "end", N_("End fight"), id="initiative.end", show=False),
+        Binding("home", "first_row", N_("First row"), id="initiative.first", show=False, priority=True),
+        Binding("end", "last_row", N_("Last row"), id="initiative.last", show=False, priority=True),
     ]
     TABLE_ID = "initiative-table"
 
@@ -449,6 +451,14 @@ class InitiativePane(TablePane[Entry]):
             if timer.id == key[2:]:
                 return i, timer
         return None
+
+    def action_first_row(self) -> None:
+        if self._keys:
+            self._cursor_to(self._keys[0])
+
+    def action_last_row(self) -> None:
+        if self._keys:
+            self._cursor_to(self._keys[-1])
 
     def _cursor_to(self, key: str) -> None:
         if key in self._keys:
