@@ -792,7 +792,7 @@ class InitiativePane(TablePane[Entry]):
                     name=clean(entry.name), n=len(actions), malus=signed(-malus)), "information")
 
         self.app.push_screen(_dialogs().PromptScreen(
-            _("Actions declared by {name} (one a line)").format(name=Name(clean(entry.name))), [
+            _("Actions declared by {name} (one per line)").format(name=Name(clean(entry.name))), [
             _dialogs().Field("actions", _("Actions of the round"), "\n".join(declared_actions(campaign, entry_id)),
                              multiline=True),
         ], note=note), done)
