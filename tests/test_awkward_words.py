@@ -33,3 +33,33 @@ def test_an_unknown_sheet_key_names_the_game_with_its_article(capsys, monkeypatc
     assert status == 2 and english in out + err and f"a {system} sheet" not in out + err
     status, out, err = run(capsys, "--lang", "fr", "validate", str(path))
     assert status == 2 and french in out + err
+
+
+@pytest.mark.parametrize(("args", "english", "french"), [
+    (("--pool", "2", "--difficulty", "1", "--dice", "7"),
+     "expected exactly 2 dice (pool 2), got 1", "il faut exactement 2 dés, 1 donné (réserve 2)"),
+    (("--pool", "2", "--modifier", "1", "--penalty", "4", "--difficulty", "1", "--dice", "7,8"),
+     "expected exactly 1 die (pool 2, situation +1, penalty −4: at least 1 die), got 2",
+     "il faut exactement 1 dé, 2 donnés (réserve 2, situation +1, pénalité −4 : au moins 1 dé)"),
+    (("--kind", "group", "--skill", "2", "--pool", "3", "--helper-pools", "0,2", "--difficulty", "1",
+      "--dice", "1,2,3", "--helper-dice", "1,2;3"),
+     "expected exactly 1 die (helper 1's pool 0: at least 1 die), got 2",
+     "il faut exactement 1 dé, 2 donnés (réserve 0 de l'aide 1 : au moins 1 dé)"),
+    (("--kind", "extended", "--pool", "2", "--threshold", "5", "--test-modifiers", "0,1", "--rolls", "7,1;3"),
+     "test 2: expected exactly 3 dice (pool 2, this test +1), got 1",
+     "test 2 : il faut exactement 3 dés, 1 donné (réserve 2, ce test +1)"),
+])
+def test_mir_says_where_its_dice_count_comes_from_in_words(capsys, args, english: str, french: str) -> None:
+    """Not "max(1, 2) = 2": the pool and what changed it, and "at least 1 die" when it is less."""
+    status, out, err = run(capsys, "roll", "mir", *args)
+    assert status == 2 and english in err and "max(" not in err, err
+    status, out, err = run(capsys, "--lang", "fr", "roll", "mir", *args)
+    assert status == 2 and french in err and "max(" not in err, err
+
+
+def test_mir_group_help_words_have_no_formula(capsys) -> None:
+    status, out, err = run(capsys, "roll", "mir", "--kind", "group", "--pool", "3", "--helper-pools", "1",
+                           "--difficulty", "1")
+    assert status == 2 and "required by a group test, whose help the skill caps (at least 1)" in err
+    help_text = run(capsys, "roll", "mir", "--kind", "group", "--help")[1]
+    assert "each rolls their pool, at least 1 die" in " ".join(help_text.split()) and "max(" not in help_text
