@@ -63,3 +63,33 @@ def test_mir_group_help_words_have_no_formula(capsys) -> None:
     assert status == 2 and "required by a group test, whose help the skill caps (at least 1)" in err
     help_text = run(capsys, "roll", "mir", "--kind", "group", "--help")[1]
     assert "each rolls their pool, at least 1 die" in " ".join(help_text.split()) and "max(" not in help_text
+
+
+@pytest.fixture
+def tedeum_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "tedeum.toml"
+    shutil.copyfile(sample_path("tedeum"), target)
+    return target
+
+
+def test_a_name_missing_after_vs_says_what_comes_there(capsys, tedeum_copy: Path) -> None:
+    """Not "(the opponent first)": what the line expects at that place."""
+    status, out, err = run(capsys, "line", str(tedeum_copy), "louvensac comédie vs qqq")
+    assert status == 2 and "“qqq”: no character of that name; after “vs” comes the opponent's name" in err
+    status, out, err = run(capsys, "--lang", "fr", "line", str(tedeum_copy), "louvensac comédie vs qqq")
+    assert status == 2 and "« qqq » : aucun personnage de ce nom ; après « vs » vient le nom de l'opposant" in err
+
+
+def test_a_line_without_its_roller_says_the_name_comes_first() -> None:
+    from gmscreen import i18n
+    from gmscreen.play.quickroll import QuickRollError
+
+    try:
+        i18n.choose("en")
+        said = QuickRollError("name_first", 0, word="escrime", role="actor").message
+        assert said == "“escrime”: no character of that name; a line starts with the name of who rolls"
+        i18n.choose("fr")
+        said = QuickRollError("name_first", 0, word="escrime", role="actor").message
+        assert said == "« escrime » : aucun personnage de ce nom ; une ligne commence par le nom du personnage qui lance"
+    finally:
+        i18n.choose("fr")
