@@ -93,3 +93,17 @@ def test_a_line_without_its_roller_says_the_name_comes_first() -> None:
         assert said == "« escrime » : aucun personnage de ce nom ; une ligne commence par le nom du personnage qui lance"
     finally:
         i18n.choose("fr")
+
+
+def test_the_odds_say_what_they_assume_in_words(capsys) -> None:
+    """Not "policy: no providence": what the odds take the players to do."""
+    args = ("odds", "tedeum", "--kind", "opposed", "--actor-die", "12", "--actor-skill", "5",
+            "--actor-negative-die", "6", "--actor-use-providence", "--actor-providence-die", "6",
+            "--opponent-die", "10", "--opponent-skill", "4", "--opponent-negative-die", "6")
+    out = run(capsys, *args)[1]
+    assert "  assuming: Providence called on for the actor; Providence not called on for the opponent" in out
+    assert "policy" not in out
+    out = run(capsys, "--lang", "fr", *args)[1]
+    assert "  en supposant : la Providence invoquée côté acteur ; la Providence non invoquée côté opposant" in out
+    out = run(capsys, "odds", "magisphere", "--stat", "10", "--skill", "2", "--threshold", "15")[1]
+    assert "  assuming: no reroll, no Impulsion point to spend" in out and "((" not in out
