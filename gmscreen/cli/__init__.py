@@ -832,9 +832,9 @@ def _cmd_validate(argv: list[str]) -> int:
     ns = parser.parse_args(argv)
     from gmscreen.campaign import commands
 
-    from gmscreen.play.effects import file_problems
+    from gmscreen.play.effects import validate_problems
 
-    return campaign_call(parser.prog, lambda: commands.cmd_validate(ns.file, checks=file_problems))
+    return campaign_call(parser.prog, lambda: commands.cmd_validate(ns.file, checks=validate_problems))
 
 
 def _cmd_export(argv: list[str]) -> int:
