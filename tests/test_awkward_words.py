@@ -107,3 +107,46 @@ def test_the_odds_say_what_they_assume_in_words(capsys) -> None:
     assert "  en supposant : la Providence invoquée côté acteur ; la Providence non invoquée côté opposant" in out
     out = run(capsys, "odds", "magisphere", "--stat", "10", "--skill", "2", "--threshold", "15")[1]
     assert "  assuming: no reroll, no Impulsion point to spend" in out and "((" not in out
+
+
+def test_a_refused_change_is_told_by_names_not_by_the_files_paths(tmp_path: Path) -> None:
+    """The screen's notice of a change the campaign refuses: "Alexis · Ébloui par la lanterne ·
+    rounds: …", not "/…/mir.toml: characters[0].conditions[0].rounds: …"."""
+    from gmscreen import i18n
+    from gmscreen.campaign import open_session
+    from gmscreen.play import events as ev
+    from gmscreen.play.writes import TableWrites
+
+    path = tmp_path / "mir.toml"
+    shutil.copyfile(sample_path("mir"), path)
+    i18n.choose("en")
+    try:
+        with open_session(path) as session:
+            table = TableWrites(session)
+            heard: list[ev.Event] = []
+            table.subscribe(heard.append)
+            first = session.campaign.characters[0]
+            condition = first.conditions[0]
+            assert not table.change("rounds", lambda b: b.set(("characters", 0, "conditions", 0, "rounds"), -5))
+            [notice] = [e for e in heard if isinstance(e, ev.Notice)]
+            assert notice.text.startswith(f"{first.name} · {condition.name} · rounds: "), notice.text
+            assert str(path) not in notice.text and "characters[" not in notice.text
+    finally:
+        i18n.choose("fr")
+
+
+def test_a_key_path_is_said_by_the_names_it_leads_to() -> None:
+    from gmscreen.campaign import load_campaign
+    from gmscreen.campaign.errors import Problem
+    from gmscreen.play.problem_words import problem_words, where_words
+
+    campaign = load_campaign(sample_path("mir"))
+    first, guard = campaign.characters[0], campaign.encounter.entries[1]
+    assert where_words("characters[0].conditions[0].rounds", campaign) == \
+        f"{first.name} · {first.conditions[0].name} · rounds"
+    assert where_words('characters[0].sheet.skills."Mains nues"', campaign) == f"{first.name} · sheet.skills.Mains nues"
+    assert where_words("encounter.entries[1].initiative", campaign) == f"{guard.name} · initiative"
+    assert where_words(("characters", 0, "conditions", 0), campaign) == f"{first.name} · {first.conditions[0].name}"
+    assert where_words("characters[99].name", campaign) == "characters[99].name"        # nothing of that name
+    said = problem_words(Problem("/somewhere/mir.toml", "characters[1]", "something wrong", 12), campaign)
+    assert said.endswith(": something wrong") and campaign.characters[1].name in said and "/somewhere" not in said
