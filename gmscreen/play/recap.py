@@ -35,7 +35,6 @@ from gmscreen.campaign.recovery import replay_journal
 from gmscreen.campaign.store import load_campaign_with_warnings
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _, ngettext
-from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError, System, get_system
 from gmscreen.rules.records import record
 
