@@ -150,3 +150,10 @@ def test_a_key_path_is_said_by_the_names_it_leads_to() -> None:
     assert where_words("characters[99].name", campaign) == "characters[99].name"        # nothing of that name
     said = problem_words(Problem("/somewhere/mir.toml", "characters[1]", "something wrong", 12), campaign)
     assert said.endswith(": something wrong") and campaign.characters[1].name in said and "/somewhere" not in said
+
+
+def test_one_success_is_singular(capsys) -> None:
+    out = run(capsys, "roll", "mir", "--pool", "2", "--difficulty", "1", "--dice", "7,3")[1]
+    assert "= 1 success\n" in out and "1 success for SD 1" in out and "1 successes" not in out
+    out = run(capsys, "--lang", "fr", "roll", "mir", "--pool", "2", "--difficulty", "1", "--dice", "7,3")[1]
+    assert "= 1 succès" in out
