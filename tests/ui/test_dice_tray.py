@@ -759,7 +759,7 @@ async def test_a_result_unmasked_later_still_gets_the_row_it_needs(campaign_file
             for group in dice_shown(app.session.rolls[-1].result, "tedeum", app.session.rolls[-1],
                                     app.session.campaign):
                 assert any(group in row for row in rows), (seed, group, rows)
-            tall += tray._shown_rows > room
+            tall += tray.result_view.rows > room
         assert tall                                           # at least one needed the row
 
 

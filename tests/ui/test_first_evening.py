@@ -91,7 +91,8 @@ async def test_the_first_evening(lang: str, tmp_path: Path, monkeypatch: pytest.
         await typed(app, pilot, condition)
         await press(pilot, "tab")
         await typed(app, pilot, effect)
-        assert str(app.screen.query_one("#effect-hint").render()) == applies
+        hint = app.screen.query_one("#effect-hint")
+        assert await until(app, pilot, lambda: str(hint.render()) == applies), str(hint.render())
         await press(pilot, "enter")
         first = app.session.campaign.characters[0]
         assert [(k.name, k.effect) for k in first.conditions] == [(condition, effect)]

@@ -10,7 +10,7 @@ from textual.app import App
 from textual.dom import DOMNode
 
 from gmscreen.ui import GMScreenApp
-from gmscreen.ui.app import MainScreen
+from gmscreen.ui.layout import MainScreen
 from gmscreen.ui.panes import make_pane
 
 

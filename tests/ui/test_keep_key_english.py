@@ -11,7 +11,7 @@ from gmscreen.campaign import open_session
 from gmscreen.play import Table
 from gmscreen.ui import GMScreenApp
 
-from _pilot import press, ready, screen_text
+from _pilot import press, ready, screen_text, until
 
 LINE = "shady négociation 40"          # threshold 43 with Shady's Ivre: every d20 fails, a reroll asked
 
@@ -27,7 +27,11 @@ async def test_keep_is_k_on_the_english_screen(english, campaign_file) -> None:
         before = len(app.session.rolls)
         await press(pilot, "k")
         assert len(app.session.rolls) == before + 1 and len(app.session.rolls[-1].request["dice"]) == 1
-        await press(pilot, *LINE, "enter", "g")                     # the French key keeps too
+        tray = app.pane("dice-tray")
+        assert await until(app, pilot, lambda: tray.line.has_focus)
+        await press(pilot, *LINE, "enter")                          # (bursts: test_key_bursts)
+        assert await until(app, pilot, lambda: tray.flow is not None and tray.flow.prompt is not None)
+        await press(pilot, "g")                                     # the French key keeps too
         assert len(app.session.rolls) == before + 2 and len(app.session.rolls[-1].request["dice"]) == 1
         await press(pilot, "question_mark")
         help_text = str(app.screen.query_one("#grammar-text").render()).replace("\xa0", " ")

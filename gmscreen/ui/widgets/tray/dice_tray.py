@@ -11,8 +11,7 @@ Its parts live next door: `roll_result` draws a result, `roll_odds` the odds row
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Generic, Mapping, TypeVar, cast
 
 from textual import events
 from textual.app import ComposeResult
@@ -32,10 +31,10 @@ from gmscreen.ui.config import notable_luck
 from gmscreen.play import events as ev
 from gmscreen.ui.host import CampaignView
 from gmscreen.ui.panes import set_title
-from gmscreen.ui.terminal.repaint import update_lines
 from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
+from gmscreen.ui.widgets.tray.result_view import RollResultView
 from gmscreen.ui.widgets.tray.watched import (draft_visibility, line_visibility, watched_error_content,
                                               watched_odds_content, watched_prompt_content)
 from gmscreen.play.public import Sight
@@ -46,7 +45,6 @@ if TYPE_CHECKING:
     from gmscreen.play.table_roll import TableRoll
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession
-    from gmscreen.ui.widgets.tray.roll_result import ShownRoll
 
 # The empty line's hint (an English id, translated where shown: the language may change live).
 PLACEHOLDER = N_("/ quick roll — ? for the grammar")
@@ -83,6 +81,25 @@ def _qr() -> Any:
 # focus), it would start the line and hide what follows from the words read (`/mj` would not
 # be seen as secret, and shown in clear while players watch). A line never starts with it.
 LINE_START = r"(?s)(?!/).*"
+
+
+T = TypeVar("T")
+
+
+class _OfTable(Generic[T]):
+    """A tray attribute that is the live table's own (read there; `default` with no table open):
+    the tray keeps no game state."""
+
+    def __init__(self, default: T) -> None:
+        self.default = default
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, tray: DiceTray, owner: type) -> T:
+        table = tray.table
+        return self.default if table is None else cast(T, getattr(table, self.name))
 
 
 class QuickRollInput(Input):
@@ -125,8 +142,6 @@ class DiceTray(CampaignView, Widget):
         self.session: CampaignSession | None = None
         self._history_pos: int | None = None
         self._previous_focus: Widget | None = None
-        self._shown: ShownRoll | None = None
-        self._shown_rows = 0                      # rows the result shown takes at the tray's width
         self._info_empty = True                   # the odds row has nothing to say
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
         self.line_read_once = False               # the first key's line read (see `on_input_changed`)
@@ -136,7 +151,7 @@ class DiceTray(CampaignView, Widget):
                                    suggester=LineSuggester(self), select_on_focus=False, restrict=LINE_START)
         self.info = Static("", id="tray-info", markup=False)
         self.choice_view = ChoicePrompt(self, id="tray-choice")
-        self.result_view = Static("", id="tray-result", markup=False)
+        self.result_view = RollResultView(id="tray-result")
 
     def compose(self) -> ComposeResult:
         yield from (self.line, self.info, self.choice_view, self.result_view)
@@ -170,46 +185,21 @@ class DiceTray(CampaignView, Widget):
         if self.table is not None:
             self.table.rng = rng
 
+    roll: _OfTable[TableRoll | None] = _OfTable(None)      # the roll under way (`flow`: its steps)
+    draft: _OfTable[Draft | None] = _OfTable(None)
+    error: _OfTable[QuickRollError | None] = _OfTable(None)
+    gm_only: _OfTable[bool] = _OfTable(False)
+    selected: _OfTable[str | None] = _OfTable(None)
+    last_line: _OfTable[str | None] = _OfTable(None)
+
     @property
-    def roll(self) -> TableRoll | None:
-        """The roll under way (`flow`: its steps), None between rolls."""
-        table = self.table
-        return table.roll if table is not None else None
+    def history(self) -> list[str]:
+        return self.table.history if self.table is not None else []
 
     @property
     def flow(self) -> RollFlow | None:
         """The roll under way (its prompt, dice and request), None between rolls."""
         return self.roll.flow if self.roll is not None else None
-
-    @property
-    def draft(self) -> Draft | None:
-        table = self.table
-        return table.draft if table is not None else None
-
-    @property
-    def error(self) -> QuickRollError | None:
-        table = self.table
-        return table.error if table is not None else None
-
-    @property
-    def gm_only(self) -> bool:
-        table = self.table
-        return table is not None and table.gm_only
-
-    @property
-    def selected(self) -> str | None:
-        table = self.table
-        return table.selected if table is not None else None
-
-    @property
-    def history(self) -> list[str]:
-        table = self.table
-        return table.history if table is not None else []
-
-    @property
-    def last_line(self) -> str | None:
-        table = self.table
-        return table.last_line if table is not None else None
 
     def _relabel(self, _lang: str) -> None:
         """The language changed (palette): everything the tray wrote is written again."""
@@ -218,7 +208,7 @@ class DiceTray(CampaignView, Widget):
         self.line.placeholder = _(PLACEHOLDER)
         self._update_title()
         if self.line.value.strip() and self.session is not None:
-            self._reparse(self.line.value)
+            self._reparse(self.line.value, again=True)     # its words in the new language
         if self.flow is not None and self.flow.prompt is not None:
             self.choice_view.update(self._prompt_content())
         self._render_shown()
@@ -280,7 +270,7 @@ class DiceTray(CampaignView, Widget):
         if table is not None and self._rng is not None and table.rng is not self._rng:
             table.rng = self._rng
         self._update_title()
-        self._show_gm_only()
+        self.set_class(self.gm_only, "-gm-only")     # a new table: its flag (drawn again only if it differs)
         if session is not self._history_of and session.rolls_loaded:
             self._history_of = session
             self._load_history(session)
@@ -324,9 +314,7 @@ class DiceTray(CampaignView, Widget):
 
     def show_roll(self, record: RollRecord) -> None:
         """A roll revealed in the log: the tray shows it to the players too, if it is the one shown."""
-        shown = self._shown
-        if shown is not None and shown.record is not None and shown.record.seq == record.seq:
-            self._shown = replace(shown, record=record)
+        if self.result_view.revealed(record):
             self._render_shown()
 
     def show_watching(self, watching: bool) -> None:
@@ -337,8 +325,8 @@ class DiceTray(CampaignView, Widget):
         """Show a logged roll as if it had just been rolled here (an interval of a timer)."""
         from gmscreen.ui.widgets.tray.shown_roll import shown_from_record
 
-        self._shown = shown_from_record(record, self.session.campaign if self.session else None,
-                                        notable=notable_luck(self.app))
+        self.result_view.shown = shown_from_record(record, self.session.campaign if self.session else None,
+                                                   notable=notable_luck(self.app))
         self._render_shown()
 
     def hear(self, event: ev.Event) -> None:
@@ -360,20 +348,9 @@ class DiceTray(CampaignView, Widget):
 
     def use_difficulty(self, value: int) -> None:
         """Put the chosen difficulty in the line, replacing the one typed."""
-        text = self.line.value
-        draft = self.draft
-        token = self._difficulty_token(value)
-        if draft is not None and draft.difficulty_span is not None and draft.difficulty_span != (0, 0):
-            a, b = draft.difficulty_span
-            text = text[:a] + token + text[b:]
-        else:
-            cut = text.find(" =")
-            if cut < 0 and text.startswith("="):
-                cut = 0
-            if cut >= 0:
-                text = text[:cut].rstrip() + " " + token + text[cut:]
-            else:
-                text = (text.rstrip() + " " + token).lstrip()
+        from gmscreen.play.quickroll.line_edit import with_difficulty
+
+        text = with_difficulty(self.line.value, self.draft, self._difficulty_token(value))
         self.line.value = text
         self.line.cursor_position = len(text)
 
@@ -433,12 +410,13 @@ class DiceTray(CampaignView, Widget):
         names = tuple(ch.name for ch in self.session.campaign.characters) if self.session else ()
         self.app.push_screen(GrammarHelp(system, names))          # the examples type this campaign's people
 
-    def _reparse(self, value: str) -> None:
-        """The line as it now reads, handed to the table (its `DraftChanged` is drawn)."""
-        if self.table is not None:
-            self.table.type_line(value)
-        else:
+    def _reparse(self, value: str, *, again: bool = False) -> None:
+        """The line as it now reads, handed to the table (its `DraftChanged` is drawn); a line the
+        table holds already (emptied by the roll it made) is not read twice unless `again`."""
+        if self.table is None:
             self._show_draft()
+        elif again or self.table.line != value:
+            self.table.type_line(value)
 
     def _show_draft(self) -> None:
         if self.draft is not None:
@@ -527,7 +505,7 @@ class DiceTray(CampaignView, Widget):
         (a contest at 80×24). Giving it up for any result would resize the result on every
         roll, and Textual sends a resized widget down the wire a second time."""
         room = self.content_size.height - 2                   # the line and the odds row
-        self.info.set_class(self._info_empty and self._shown_rows > room, "-empty")
+        self.info.set_class(self._info_empty and self.result_view.rows > room, "-empty")
 
     # ------------------------------------------------------------ keys in the line
 
@@ -667,9 +645,9 @@ class DiceTray(CampaignView, Widget):
                      pending: bool = False) -> None:
         from gmscreen.ui.widgets.tray.shown_roll import shown_from_draft
 
-        self._shown = shown_from_draft(draft, result, campaign=self.session.campaign if self.session else None,
-                                       gm_only=self.gm_only, notable=notable_luck(self.app), record=record,
-                                       pending=pending)
+        self.result_view.shown = shown_from_draft(
+            draft, result, campaign=self.session.campaign if self.session else None, gm_only=self.gm_only,
+            notable=notable_luck(self.app), record=record, pending=pending)
         self._render_shown()
 
     @property
@@ -678,21 +656,15 @@ class DiceTray(CampaignView, Widget):
         return self.host.players_watching
 
     def on_resize(self, event: events.Resize) -> None:
-        if self._shown is not None:
+        if self.result_view.shown is not None:
             self._render_shown()
         if self.draft is not None and self.error is None:
             self.call_after_refresh(self._show_draft_info)     # what the odds assume, in the new room
 
     def _render_shown(self) -> None:
-        shown = self._shown
-        if shown is None or not self.is_mounted:
+        if self.result_view.shown is None or not self.is_mounted:
             return
-        width = self.result_view.size.width or max(20, self.size.width - 4)
-        from gmscreen.ui.widgets.tray.roll_result import shown_content
-
-        content = shown_content(shown, watching=self.players_watching, ascii=self.ascii, width=width)
-        self._shown_rows = len(content.wrap(width))
-        update_lines(self.result_view, content, width)      # only the cells that changed are sent
+        self.result_view.redraw(watching=self.players_watching, ascii=self.ascii, room=max(20, self.size.width - 4))
         self._fit_info_row()          # unmasked, revealed, resized: the result may need the row now
 
     def _update_title(self) -> None:
