@@ -11,6 +11,8 @@ is. No Textual here.
 from __future__ import annotations
 
 import re
+from os import PathLike
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gmscreen.campaign.textsafe import clean
@@ -85,9 +87,15 @@ def where_words(path: str | tuple, campaign: Campaign | None) -> str:
     return " · ".join(said) if said else path
 
 
-def problem_words(problem: Problem, campaign: Campaign | None) -> str:
-    """The problem as a notice says it: where in names, then what was expected."""
+def problem_words(problem: Problem, campaign: Campaign | None, file: str | PathLike[str] | None = None) -> str:
+    """The problem as a notice says it: where in names, then what was expected. A problem of
+    another file than the campaign's own `file` (its roll log, its journal) is said with that
+    file's name (never its whole path)."""
     where = where_words(problem.path, campaign)
+    other = bool(problem.file) and file is not None and Path(problem.file) != Path(file)
+    if other:
+        name = Path(problem.file).name + (f":{problem.line}" if problem.line else "")
+        where = f"{name} {where}" if where else name
     if not where:
         return problem.message
     return _("{about}: {problem}").format(about=where, problem=problem.message)
