@@ -355,7 +355,7 @@ def test_odds_human_output_is_sorted_best_first(capsys):
     assert labels == ["réussite critique", "réussite", "échec", "échec automatique", "échec critique"]
     # Exact odds to two decimals, French style: decimal comma, narrow no-break space before "%".
     assert lines[2].endswith("38,89\u202f%") and lines[3].endswith("50\u202f%")
-    assert "chance de réussite : 41,67\u202f%" in out and "politique : sans la Providence" in out
+    assert "chance de réussite : 41,67\u202f%" in out and "en supposant : la Providence non invoquée" in out
 
 
 @pytest.mark.usefixtures("cli_french")

@@ -70,7 +70,7 @@ def test_odds_in_both_languages_keep_the_game_words(capsys) -> None:
     out = run(capsys, "--lang", "en", *args)[1]
     assert out.splitlines()[0] == ("Te Deum pour un massacre · skill test · exact odds · "
                                    "seuil 13 (Périlleux)")
-    assert "chance of success: 41.67%" in out and "policy: no providence" in out
+    assert "chance of success: 41.67%" in out and "assuming: Providence not called on" in out
     out = run(capsys, "--lang", "fr", *args)[1]
     assert out.splitlines()[0] == "Te Deum pour un massacre · test de compétence · chances exactes · seuil 13 (Périlleux)"
     assert f"chance de réussite : 41,67{NNBSP}%" in out

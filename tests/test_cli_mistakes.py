@@ -61,7 +61,7 @@ def test_a_line_without_a_name_is_the_current_actors(tedeum) -> None:
     assert json.loads(done.stdout)["who"] == "Marguerite Duval"
     tedeum.write_text(tedeum.read_text(encoding="utf-8").replace("round = 1", "round = 0"), encoding="utf-8")
     done = _gmscreen("line", str(tedeum), "escrime 7")
-    assert done.returncode == 2 and "(the character first)" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "no character of that name; a line starts with the name of who rolls" in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize("command", [("roll", "mir"), ("resolve",)])

@@ -87,7 +87,14 @@ class Change:
 
 
 class ChangeError(ValueError):
-    """An op that does not fit the campaign (bad path, index out of range)."""
+    """An op that does not fit the campaign (bad path, index out of range). `path`: the value
+    refused, when the refusal is about one (a counter past its range), so that the screen can
+    say it by names; `reason`: the refusal without that path."""
+
+    def __init__(self, message: str = "", *, path: tuple = (), reason: str = "") -> None:
+        super().__init__(message)
+        self.path = path
+        self.reason = reason or message
 
 
 def _walk(campaign: Campaign, path: tuple) -> Any:

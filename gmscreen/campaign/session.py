@@ -94,7 +94,8 @@ class EditBuilder:
     def set(self, path: tuple | list, value: Any) -> None:
         refused = over_limit(tuple(path), value)      # what the validator would refuse is never written
         if refused:
-            raise ChangeError(refused)
+            dotted = ".".join(map(str, path)) + ": "
+            raise ChangeError(refused, path=tuple(path), reason=refused.removeprefix(dotted))
         self._do(lambda: set_op(self._campaign, tuple(path), value), path, "set a value")
 
     def insert(self, path: tuple | list, index: int | None, value: Any) -> None:

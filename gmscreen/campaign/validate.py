@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, TypeGuard
 
 from gmscreen.i18n import N_, _, os_reason
 from gmscreen.i18n.parsers import toml_message
+from gmscreen.i18n.typography import Name
 from gmscreen.rules import get_system, registry
 from gmscreen.rules.errors import type_key
 
@@ -867,7 +868,8 @@ class _Checker:
         for key in sheet:
             if key not in groups:
                 hint = derived.get(key, "")
-                self.unknown(path + (key,), key, tuple(groups), _("a {system} sheet").format(system=self.system), hint)
+                sheet_of = _("{system:a} sheet").format(system=Name(get_system(system).game))    # "an Éclats sheet"
+                self.unknown(path + (key,), key, tuple(groups), sheet_of, hint)
         for gkey, group in groups.items():
             gpath = path + (gkey,)
             if gkey not in sheet:

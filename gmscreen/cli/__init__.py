@@ -789,12 +789,13 @@ def _odds_lines(system: System, kind: Kind, request: Mapping[str, Any], probs: M
     if "chance" in probs and "outcome" in probs:
         lines.append("  " + _("chance of success: {chance}").format(chance=_pct(probs["chance"])))
     if probs.get("policy"):
-        lines.append("  " + _("policy: {policy}").format(policy=_policy_words(str(probs["policy"]))))
+        lines.append("  " + _("assuming: {policy}").format(policy=_policy_words(str(probs["policy"]))))
     return lines
 
 
 # The way of playing the rules priced (their odds' "policy", English in the JSON), as a person
-# reads it: "actor: providence; opponent: no providence". A choice's own id ("best", the value
+# reads it: "assuming: Providence called on for the actor; Providence not called on for the
+# opponent". A choice's own id ("best", the value
 # of --policy) and a policy no catalog knows (a third-party game's) are shown as they are.
 _POLICY_WORDS = frozenset(("providence", "no providence", "parry", "no parry",   # (msgctxt "odds policy")
                            "no reroll (no Impulsion point to spend)"))
@@ -815,7 +816,7 @@ def _policy_words(policy: str) -> str:
     for part in policy.split("; "):
         side, colon, rest = part.partition(": ")
         if colon and side in _SIDES:
-            parts.append(_("{side}: {policy}").format(side=pgettext("request side", side), policy=one(rest)))
+            parts.append(_("{policy} for the {side}").format(side=pgettext("request side", side), policy=one(rest)))
         else:
             parts.append(one(part))
     return _("; ").join(parts)
@@ -831,11 +832,11 @@ def _cmd_validate(argv: list[str]) -> int:
     ns = parser.parse_args(argv)
     from gmscreen.campaign import commands
 
-    from gmscreen.play.effects import file_problems
+    from gmscreen.play.effects import validate_problems
     from gmscreen.play.tables import known_table
 
     return campaign_call(parser.prog, lambda: commands.cmd_validate(
-        ns.file, checks=lambda campaign, path: file_problems(campaign, path, game=known_table(campaign.system))))
+        ns.file, checks=lambda campaign, path: validate_problems(campaign, path, game=known_table(campaign.system))))
 
 
 def _cmd_export(argv: list[str]) -> int:

@@ -8,6 +8,8 @@ A chance never rounds to a lie: 99.6 % is not "100 %", 0.3 % is not "0 %", 12.5 
 
 from __future__ import annotations
 
+import unicodedata
+
 from . import language
 
 MINUS = "\u2212"
@@ -75,7 +77,8 @@ def _article(name: str) -> tuple[str, str] | None:
 class Name:
     """A name (typed by the GM: never translated) as a message places it. In a French
     message, `{name:de}` and `{name:à}` contract with the name's article or elide before a
-    vowel, and `{name:le}` lowers a leading article in running text; English ignores them."""
+    vowel, and `{name:le}` lowers a leading article in running text; English ignores them.
+    `{name:a}` puts English's indefinite article before it ("an Éclats sheet"); French ignores it."""
 
     __slots__ = ("text",)
 
@@ -86,6 +89,11 @@ class Name:
         return self.text
 
     def __format__(self, spec: str) -> str:
+        if spec == "a":                 # English: with its indefinite article ("an Éclats", "a MIR")
+            if language() != "en":
+                return self.text
+            first = unicodedata.normalize("NFD", self.text[:1])[:1].lower()
+            return ("an " if first in "aeiou" and first else "a ") + self.text
         if not spec or language() == "en":
             return self.text
         if spec not in ("de", "à", "le"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
+from gmscreen.campaign.errors import Problem
 from gmscreen.i18n import _
 from gmscreen.rules import get_system
 from gmscreen.rules.records import record
@@ -19,7 +20,6 @@ from gmscreen.rules.records import record
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from gmscreen.campaign.errors import Problem
     from gmscreen.campaign.model import Campaign, Character, Condition
 
     from .effect_rules import EffectRules
@@ -235,7 +235,6 @@ def campaign_problems(campaign: Campaign, file: str, text: str | None = None, *,
     and what the system accepts. Such an effect is shown as a reminder, never applied. `game`:
     the campaign's game as the caller found it (None: a system no package provides, which the
     loader has said; nothing more is said here)."""
-    from gmscreen.campaign.errors import Problem
     from gmscreen.campaign.textsafe import clean
 
     if game is None:
@@ -261,13 +260,41 @@ def campaign_problems(campaign: Campaign, file: str, text: str | None = None, *,
             for i, j, c in found]
 
 
-def file_problems(campaign: Campaign, path: Path, *, game: GameTable | None) -> list[Problem]:
-    """`campaign_problems` of the campaign read from `path`, with lines from the file's text."""
+@record(frozen=True)
+class EffectNotice(Problem):
+    """A problem as the screen says it: about whom and what (`about`), then what is wrong."""
+
+    about: str = ""
+
+    def __str__(self) -> str:
+        return _("{about}: {problem}").format(about=self.about, problem=self.message) if self.about \
+            else super().__str__()
+
+
+def validate_problems(campaign: Campaign, path: Path, *, game: GameTable | None) -> list[Problem]:
+    """`campaign_problems` of the campaign read from `path`, with lines from the file's text:
+    what `gmscreen validate` says (the file, the line, the key path)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         text = None
     return campaign_problems(campaign, str(path), text, game=game)
+
+
+def file_problems(campaign: Campaign, path: Path, *, game: GameTable | None) -> list[Problem]:
+    """The same problems as the screen says them, one notice each: by the names the GM knows
+    ("Ada Quill · Inspired: …"), not the file's path nor a key path
+    (`characters[0].conditions[1].effect`), which `gmscreen validate` gives (`validate_problems`)."""
+    found = campaign_problems(campaign, str(path), game=game)
+    if not found or game is None:
+        return []
+    from gmscreen.campaign.textsafe import clean
+
+    places = unreadable(campaign, game.effects)
+    return [EffectNotice(p.file, p.path, p.message, p.line, p.warning,
+                         about=_("{name} · {condition}").format(name=clean(campaign.characters[i].name),
+                                                                condition=clean(c.name)))
+            for p, (i, j, c) in zip(found, places)]
 
 
 def conditions_lines(draft: Draft, chance: Callable[[Mapping[str, Any]], float], *, ascii: bool = False) -> list[str]:

@@ -323,6 +323,7 @@ def mean_sentence(tally: LuckTally) -> str:
     mean = tally.mean_luck
     if mean is None:
         return _("no luck recorded")
-    return ngettext("mean luck {luck} over {n} roll, the lower the luckier",
-                    "mean luck {luck} over {n} rolls, the lower the luckier", len(tally.lucks)).format(
+    # (said the way it reads: a low mean is a lucky run, "20 % of rolls do at least as well")
+    return ngettext("on average {luck} of rolls do at least as well, over {n} roll",
+                    "on average {luck} of rolls do at least as well, over {n} rolls", len(tally.lucks)).format(
         luck=percent(mean), n=len(tally.lucks))

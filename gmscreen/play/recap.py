@@ -35,12 +35,12 @@ from gmscreen.campaign.recovery import replay_journal
 from gmscreen.campaign.store import load_campaign_with_warnings
 from gmscreen.campaign.textsafe import clean
 from gmscreen.i18n import _, ngettext
-from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError, System, get_system
 from gmscreen.rules.records import record
 
 from . import luck_stats
 from .logline import CRIT, FUMBLE, log_line
+from .luck_words import rarity
 from .public import (PUBLIC, hidden_ids, hidden_words, may_count, public_label, public_line, public_timer, roll_sight,
                      secret_difficulty_words, timer_sight)
 from .timers import status_word, timer_progress
@@ -369,7 +369,7 @@ def build_recap(path: str | Path, session: int | None = None, *, gm: bool = Fals
 
 
 def _roll_md(note: RollNote) -> str:
-    luck = f" · {_('luck {luck}').format(luck=percent(note.luck))}" if note.luck is not None else ""
+    luck = f" · {rarity(note.luck)}" if note.luck is not None else ""      # "1 roll in 100 does worse"
     return f"#{note.seq} {escape_inline(note.who)} · {escape_inline(note.line)} → {escape_inline(note.outcome)}" \
            f" ({escape_inline(note.dice)}){luck}"
 

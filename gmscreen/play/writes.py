@@ -97,11 +97,21 @@ class TableWrites:
         except ReadOnlyError as exc:
             self.warn(str(exc))
             return False
-        except CampaignError as exc:
-            self.warn("; ".join(str(p) for p in exc.problems) or str(exc), "error")
+        except CampaignError as exc:        # said by names ("Ada Quill · Inspired: …"), not the file's paths
+            from .problem_words import problem_words
+
+            said = "; ".join(problem_words(p, self.session.campaign) for p in exc.problems)
+            self.warn(said or str(exc), "error")
             return False
         except (ValueError, KeyError, IndexError) as exc:       # ChangeError is a ValueError
-            self.warn(f"{label}: {exc}", "error")
+            path = getattr(exc, "path", None)
+            if path and isinstance(path, tuple):      # a value refused: said by names, as above
+                from .problem_words import where_words
+
+                where = where_words(path, self.session.campaign)
+                self.warn(_("{about}: {problem}").format(about=where, problem=getattr(exc, "reason", exc)), "error")
+            else:
+                self.warn(f"{label}: {exc}", "error")
             return False
         self.changed("change", label)
         return True

@@ -141,8 +141,8 @@ class Catalog(string.Formatter):
         if conversion == "w":
             word = self.words.get(str(value))
             return str(value) if word is None else self._tr("error word", word)
-        if conversion == "m":
-            return self.reason(value)
+        if conversion == "m":           # a nested refusal (or, from older code, its words)
+            return self.reason(value) if isinstance(value, RequestError) else str(value)
         if conversion == "e":
             return self.message(value)
         raise ValueError(f"unknown conversion !{conversion}")

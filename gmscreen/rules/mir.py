@@ -194,15 +194,14 @@ class _Roller:
         test, the change of that test: `test_modifiers`)."""
         return max(1, self.pool + self.modifier - self.penalty + help_dice)
 
-    def formula(self, help_dice: int = 0) -> str:
-        parts = f"{self.pool}"
-        if self.modifier:
-            parts += f" {'+' if self.modifier > 0 else '−'} {abs(self.modifier)}"
-        if self.penalty:
-            parts += f" − {self.penalty}"
-        if help_dice:
-            parts += f" {'+' if help_dice > 0 else '−'} {abs(help_dice)}"
-        return f"max(1, {parts}) = {self.dice(help_dice)}"
+    def formula(self, help_dice: int = 0, change: int = 0) -> RequestError:
+        """Where the dice count comes from, for a refusal of the dice typed: "pool 3, situation
+        +1, help +2" (and "at least 1 die" when they come to less). `help_dice` is a group test's
+        help (R11), `change` an extended test's change of that test (`test_modifiers`)."""
+        extra = help_dice + change
+        return RequestError("", "pool_dice", pool=self.pool, modifier=self.modifier, penalty=self.penalty,
+                            help=help_dice, change=change,
+                            least=self.pool + self.modifier - self.penalty + extra < 1)
 
 
 def dice_count(request: Mapping[str, Any], prefix: str = "", help_dice: int = 0) -> int:
@@ -246,8 +245,9 @@ def _read_roller(reader: Reader, *, need_skill: bool = False) -> _Roller:
     return _Roller(pool, skill, modifier, penalty)
 
 
-def _take(forced: list[int] | None, field: str, n: int, rng: random.Random, why: str) -> list[int]:
-    """n d12, rolled or taken from the forced list, which must hold exactly n valid faces."""
+def _take(forced: list[int] | None, field: str, n: int, rng: random.Random, why: RequestError | None) -> list[int]:
+    """n d12, rolled or taken from the forced list, which must hold exactly n valid faces
+    (`why`: where n comes from, said when they are not n)."""
     source: DiceSource
     if forced is None:
         source = RandomDice(rng)
@@ -335,7 +335,7 @@ def _resolve_group(reader: Reader, rng: random.Random) -> dict:
         n = max(1, hpool)
         try:
             faces = _take(helper_forced[i] if forced and helper_forced is not None else None, helper_key, n, rng,
-                          f"helper {i + 1}: max(1, {hpool}) = {n}")
+                          RequestError("", "helper_pool_dice", index=i + 1, pool=hpool, least=hpool < 1))
         except RequestError as exc:
             if exc.code == "exact_dice":
                 raise
@@ -502,14 +502,14 @@ def _resolve_extended(reader: Reader, rng: random.Random) -> dict:
     if forced is None:
         # Always ends: every test adds at least one success or fails the extended test.
         while outcome == "pending":
-            play(_take(None, key, test.dice(len(rolls)), rng, ""))
+            play(_take(None, key, test.dice(len(rolls)), rng, None))
     else:
         for i, faces in enumerate(forced, start=1):
             if outcome != "pending":
                 raise RequestError(key, "extended_decided", tests=len(rolls), given=len(forced))
             n = len(rolls)
             try:
-                play(_take(faces, key, test.dice(n), rng, roller.formula(test.change(n))))
+                play(_take(faces, key, test.dice(n), rng, roller.formula(change=test.change(n))))
             except RequestError as exc:
                 raise RequestError(key, "in_test", index=i, cause=exc) from None
     return {
@@ -876,7 +876,7 @@ KINDS = {
         _roller_fields(skill_required=True) + (
             FieldSpec("difficulty", "int", 1, 7, required=True, help="SD: successes needed"),
             FieldSpec("helper_pools", "int_list", 0, 12, required=True,
-                      help="one or two helpers' pools; each rolls max(1, pool) dice"),
+                      help="one or two helpers' pools; each rolls their pool, at least 1 die"),
             FieldSpec("helper_dice", "dice_lists", 1, 12, help="forced faces, one list per helper"),
             FieldSpec("dice", "dice", 1, 12, help=_DICE_HELP + ", help included"),
         ),

@@ -58,8 +58,11 @@ def run(path: Path | None, *, new_system: str | None = None, ascii: bool = False
     finally:
         if collecting:
             gc.enable()
-    if app.exit_reason:
-        print(_("gmscreen: {reason}; campaign saved").format(reason=app.exit_reason), file=sys.stderr)
+    from .lifecycle import exit_words
+
+    said = exit_words(app)
+    if said:
+        print(said, file=sys.stderr)
     if isinstance(result, int):
         return result
     return app.return_code or 0

@@ -18,12 +18,17 @@ from gmscreen.i18n import N_, _
 INPUT_ENDED = (N_("standard input closed"), N_("the browser disconnected"), N_("the server closed the connection"))
 
 
+# What the last save before the end did, for the words said once the screen is gone (`exit_words`).
+SAVED, UNCHANGED, KEPT, FAILED = "saved", "unchanged", "kept", "failed"
+
+
 class SessionKeeper:
     """The app's ending: signal handlers, end of input, the last save."""
 
     session: Any
     table: Any
     exit_reason: str
+    exit_saved: str = ""           # SAVED, UNCHANGED, KEPT or FAILED: the last save_now's doing; "": none
     _signals: list[int]
     _settled: bool
     _pending_exit: int | None
@@ -80,11 +85,15 @@ class SessionKeeper:
         session = self.session
         if session is None or session.closed:
             return True
+        changed = bool(session.dirty)
         try:
             session.save_now()
         except (CampaignError, OSError) as exc:
             self.exit_reason = _("save failed: {problem}").format(problem=exc)
+            self.exit_saved = FAILED
             return False
+        # (read-only, or the file changed on disk meanwhile: the changes stay in the journal)
+        self.exit_saved = UNCHANGED if not changed else KEPT if session.dirty else SAVED
         return True
 
     def _on_signal(self, sig: int) -> None:
@@ -111,3 +120,22 @@ class SessionKeeper:
                 result.close()
             except Exception:                  # noqa: BLE001 - exiting anyway; the journal keeps the changes
                 pass
+
+
+def exit_words(app: Any) -> str:
+    """What the screen says on its way out when something other than the GM ended it (standard
+    input closed, a signal): "gmscreen: standard input closed; campaign saved" only when a save
+    wrote the file; "" when the GM quit."""
+    reason = getattr(app, "exit_reason", "")
+    if not reason:
+        return ""
+    saved = getattr(app, "exit_saved", "")
+    if saved == SAVED:
+        said = _("gmscreen: {reason}; campaign saved")
+    elif saved == UNCHANGED:
+        said = _("gmscreen: {reason}; nothing had changed, nothing written")
+    elif saved in (KEPT, FAILED):
+        said = _("gmscreen: {reason}; not saved: the journal keeps every change for the next opening")
+    else:
+        said = _("gmscreen: {reason}")
+    return said.format(reason=reason)

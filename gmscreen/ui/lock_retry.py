@@ -92,7 +92,10 @@ class LockRetry:
         else:
             app.warn(_("{name} is no longer open elsewhere: this screen now saves its changes and rolls").format(
                 name=name), "information")
-        app._warn_all([str(p) for p in fresh.warnings if p not in old.warnings and "read-only" not in p.message],
+        from gmscreen.play.problem_words import problem_words
+
+        app._warn_all([problem_words(p, fresh.campaign, fresh.path) for p in fresh.warnings
+                       if p not in old.warnings and "read-only" not in p.message],
                       "warning", f"gmscreen validate {fresh.path}")
         if recovered is not None:
             secret = recovered.gm_only or bool(recovered.result.get("hidden"))

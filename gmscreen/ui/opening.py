@@ -236,8 +236,12 @@ class AppOpening(SessionKeeper, AppLayout):
         if session.read_only:
             self.warn(_("{name} is open read-only ({reason}): changes and rolls are not saved").format(
                 name=session.path.name, reason=session.read_only_reason), "warning")
-        self._warn_all([str(p) for p in session.warnings if "read-only" not in p.message], "warning",
-                       f"gmscreen validate {session.path}")
+        warnings = [p for p in session.warnings if "read-only" not in p.message]
+        if warnings:            # by the names the GM knows, not the file's path and key paths
+            from gmscreen.play.problem_words import problem_words
+
+            self._warn_all([problem_words(p, session.campaign, session.path) for p in warnings], "warning",
+                           f"gmscreen validate {session.path}")
         self.call_after_refresh(self._warn_unread_effects, session)    # (its module: after the first frame)
         if recovered is not None:
             secret = recovered.gm_only or bool(recovered.result.get("hidden"))

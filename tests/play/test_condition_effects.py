@@ -13,7 +13,7 @@ from gmscreen.campaign import sample_path
 from gmscreen.campaign.store import load_campaign
 from gmscreen.play import chances
 from gmscreen.play.effects import (APPLIED, LEFT_OUT, REMINDER, UNREADABLE, campaign_problems,
-                                   conditions_said, file_problems)
+                                   conditions_said, file_problems, validate_problems)
 from gmscreen.play.quickroll import QuickRollError, complete, parse
 from gmscreen.play.table_roll import roll_line
 from gmscreen.play.tables import table_for
@@ -220,13 +220,18 @@ def test_an_unreadable_effect_is_a_reminder_and_a_warning_with_its_key_path(camp
     assert [e.state for e in draft.conditions] == [UNREADABLE]
     said = conditions_said(draft, chances.chance)
     assert said.applied == "" and said.reminders == "rappel : Transie — saigne du nez"
-    problems = file_problems(campaign, tmp_path / "eclats.toml", game=table_for("eclats"))
+    problems = validate_problems(campaign, tmp_path / "eclats.toml", game=table_for("eclats"))   # gmscreen validate's
     assert len(problems) == 1
     problem = problems[0]
     assert problem.warning and problem.path == "characters[2].conditions[0].effect"
     text = (tmp_path / "eclats.toml").read_text(encoding="utf-8").splitlines()
     assert "saigne du nez" in text[problem.line - 1]
     assert "saigne du nez" in problem.message and "FOR −1" in problem.message
+    # The screen's notice names whom and what, as the GM knows them: no file, no key path.
+    [notice] = file_problems(campaign, tmp_path / "eclats.toml", game=table_for("eclats"))
+    said = str(notice)
+    assert said.startswith("Berthe · Transie : « saigne du nez » "), said
+    assert "saigne du nez" in said and "characters[" not in said and str(tmp_path) not in said
 
 
 def test_a_helpers_conditions_count_on_their_help(camp):

@@ -28,7 +28,8 @@ FR, EN = catalog("fr"), catalog("en")
 PACKAGE = Path(gmscreen.__file__).parent
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "vectors"
 
-_CAUSE = RequestError("dice", "exact_dice", n=5, why="max(1, 3) = 3", got=1)
+_WHY = RequestError("", "pool_dice", pool=3, modifier=1, penalty=0, help=0, change=1, least=False)
+_CAUSE = RequestError("dice", "exact_dice", n=5, why=_WHY, got=1)
 _TEDEUM = {"die": "characteristic", "base": 8, "shift": -1}
 
 # One real set of parameters per rules code, as the raising site gives them.
@@ -51,7 +52,9 @@ RULE_SAMPLES: dict[str, dict] = {
     "empty_expression": {}, "expression_number": {"value": 2000, "text": "2000", "max": 1000},
     "not_with_pool": {}, "required_pool": {"lo": 0, "hi": 12}, "required_voie": {"lo": 1, "hi": 6},
     "required_skill": {"lo": 0, "hi": 6}, "group_skill": {"lo": 0, "hi": 6},
-    "exact_dice": {"n": 6, "why": "3 + 3", "got": 3}, "forced_all": {"lo": 1, "hi": 12}, "trivial_not_rolled": {},
+    "exact_dice": {"n": 6, "why": _WHY, "got": 3},
+    "pool_dice": {"pool": 1, "modifier": -1, "penalty": 2, "help": 2, "change": 0, "least": True},
+    "helper_pool_dice": {"index": 1, "pool": 0, "least": True}, "forced_all": {"lo": 1, "hi": 12}, "trivial_not_rolled": {},
     "helper_lists": {"n": 2, "got": 1}, "in_helper": {"index": 1, "cause": RequestError("x", "too_few_dice", given=1)},
     "extended_decided": {"tests": 2, "given": 3}, "in_test": {"index": 2, "cause": _CAUSE},
     "characteristic_rolls": {"characteristic": 1, "got": 2},
@@ -314,7 +317,7 @@ def test_errors_survive_pickling_with_their_code() -> None:
 
     exc = pickle.loads(pickle.dumps(RequestError("dice", "in_test", index=2, cause=_CAUSE)))
     assert (exc.field, exc.code, exc.params["index"]) == ("dice", "in_test", 2)
-    assert exc.reason == "test 2: expected exactly 5 dice (max(1, 3) = 3), got 1"
+    assert exc.reason == "test 2: expected exactly 5 dice (pool 3, situation +1, this test +1), got 1"
 
 
 # ---------------------------------------------------------------- what the tray can produce

@@ -129,9 +129,9 @@ def test_the_luckiest_and_unluckiest_rolls_by_their_luck(sessions) -> None:
     assert (recap.luckiest.who, recap.unluckiest.who) == ("Alexis", "Loriane")
     assert recap.luckiest.luck == _mir_luck(3, 5) and recap.unluckiest.luck == 1.0
     text = recap_markdown(recap)
-    assert "- Luckiest: #1 Alexis" in text and "luck 1%" in text            # 16 rolls of 1728: 0.93 %
-    assert "- Unluckiest: #2 Loriane" in text and "luck 100%" in text
-    assert "(mean luck" in text
+    assert "- Luckiest: #1 Alexis" in text and "· 1 roll in 108 does this well" in text   # 16 of 1728: 0.93 %
+    assert "- Unluckiest: #2 Loriane" in text and "· no roll does worse" in text           # luck 100 %
+    assert "(on average " in text and " of rolls do at least as well, over " in text
 
 
 def test_a_stat_whose_label_two_groups_share_is_named_with_its_group(sessions) -> None:

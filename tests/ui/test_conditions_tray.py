@@ -73,8 +73,10 @@ async def test_an_effect_the_game_cannot_read_is_a_notice_and_a_reminder(tmp_pat
     app.warn = lambda message, severity="warning": notes.append(message)   # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-        said = [n for n in notes if "characters[2].conditions[0].effect" in n]
+        berthe = app.session.campaign.characters[2]                    # by names, not by key path (issue 24)
+        said = [n for n in notes if n.startswith(f"{berthe.name} · {berthe.conditions[0].name} : ")]
         assert len(said) == 1 and "claque des dents" in said[0] and "FOR −1" in said[0]
+        assert not any("characters[2]" in n or str(path) in n for n in notes)
         await _type(pilot, "berthe for intimider 9")
         assert app.draft is not None and app.draft["characteristic"] == 3     # not applied
         row = on_screen(app, app.pane("dice-tray").info)

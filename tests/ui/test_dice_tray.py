@@ -630,7 +630,7 @@ async def test_the_winner_is_named_in_full(campaign_file) -> None:
             seed_for(app.session.campaign, line, lambda r: r["winner"] == "opponent"))
         await _roll(pilot, line)
         assert app.session.rolls[-1].result["winner"] == "opponent"
-        assert "Le garde de la porte l'emporte" in tray_text(app)
+        assert "Callia perd contre le garde de la porte" in tray_text(app)      # not "Callia : Le garde… l'emporte"
         await pilot.press("escape", "4")
         await pilot.pause()
         rows = on_screen(app, app.pane("log"))
@@ -693,7 +693,7 @@ async def test_show_record_shows_a_logged_roll_masked_when_players_watch(pane_ho
         tray.show_record(record)
         await pilot.pause()
         shown = str(tray.result_view.render())
-        assert "Callia : Le garde de la porte l'emporte" in shown
+        assert "Callia perd contre le garde de la porte" in shown
         assert all(group in shown for group in dice_shown(result, "mir", record, session.campaign))
         tray.show_record(timer_roll)
         await pilot.pause()
@@ -728,7 +728,7 @@ async def test_a_short_result_takes_its_place_without_moving_the_rest(campaign_f
             await pilot.press("enter")
             await pilot.pause()
             assert tray.result_view.region == before and tray.info.display, line
-            assert "l'emporte" in tray_text(app) or "SD" in tray_text(app)
+            assert "l'emporte" in tray_text(app) or "perd contre" in tray_text(app) or "SD" in tray_text(app), tray_text(app)
         assert len(app.session.rolls) == 3
 
 
@@ -847,11 +847,12 @@ async def test_undo_waits_while_an_impulsion_choice_is_pending(campaign_file) ->
 
 
 @pytest.mark.parametrize("system,line,names", [
-    ("arpeges", "thibault baratin vs marchand baratin", ("Maître Gorlois, marchand l'emporte", "Thibault l'emporte")),
-    ("mir", "callia infiltration vs garde instinct", ("Callia l'emporte", "Le garde de la porte l'emporte")),
+    ("arpeges", "thibault baratin vs marchand baratin", ("Thibault perd contre Maître Gorlois, marchand",
+                                                        "Thibault l'emporte")),
+    ("mir", "callia infiltration vs garde instinct", ("Callia l'emporte", "Callia perd contre le garde de la porte")),
     ("tedeum", "louvensac comédie vs gentilhomme perspicacité",
-     ("Mlle de Louvensac l'emporte", "le gentilhomme huguenot l'emporte", "égalité")),
-    ("magisphere", "granok force vs bob force", ("Granok l'emporte", "le gros Bob l'emporte")),
+     ("Mlle de Louvensac l'emporte", "Mlle de Louvensac perd contre le gentilhomme huguenot", "égalité")),
+    ("magisphere", "granok force vs bob force", ("Granok l'emporte", "Granok perd contre le gros Bob")),
 ])
 async def test_a_contest_in_the_tray_names_people_not_roles(pane_host, open_sample, system, line, names) -> None:
     """What the terminal shows of an opposed roll: the winner by name, each side's dice by name,

@@ -64,11 +64,11 @@ async def test_a_rare_roll_says_its_luck_on_the_tray_and_in_the_log(campaign_fil
         await ready(app, pilot)
         await roll(pilot, RARE)
         assert app.session.rolls[-1].result["luck"] == pytest.approx(12.0 ** -6, rel=1e-12)
-        assert "un jet à moins de 0,01\u202f%" in on_screen(app, app.pane("dice-tray"))
-        assert "un jet à moins de 0,01\u202f%" in await log_text(pilot)
+        assert "coup de chance : moins de 1 jet sur 10\u202f000 fait aussi bien" in on_screen(app, app.pane("dice-tray"))
+        assert "coup de chance : moins de 1 jet sur 10\u202f000 fait aussi bien" in await log_text(pilot)
         await roll(pilot, PLAIN)
-        assert "un jet à" not in on_screen(app, app.pane("dice-tray"))
-        assert (await log_text(pilot)).count("un jet à") == 1      # the rare row only
+        assert "coup de chance" not in on_screen(app, app.pane("dice-tray"))
+        assert (await log_text(pilot)).count("coup de chance") == 1      # the rare row only
 
 
 async def test_a_zero_bound_in_config_says_nothing(campaign_file, private_dirs) -> None:

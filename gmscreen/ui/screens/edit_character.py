@@ -165,10 +165,10 @@ class EditCharacterScreen(FormScreen[dict | None]):
             if group.parent_group:
                 parent_group = self.system.group(group.parent_group)
                 example = (parent_group.stats[0].key if parent_group and parent_group.stats else _("Statistic"))
-                text = _("one line a {what}: {example} : Name = value ({range})").format(
+                text = _("one {what} per line: {example} : Name = value ({range})").format(
                     what=free.label.lower() if free else _("value"), example=example, range=rng)
             else:
-                text = _("one line a {what}: Name = value ({range})").format(
+                text = _("one {what} per line: Name = value ({range})").format(
                     what=free.label.lower() if free else _("value"), range=rng)
             yield Static(text, classes="sub-title", markup=False)
             if isinstance(values, Mapping):

@@ -109,6 +109,8 @@ class InitiativePane(TablePane[Entry]):
         Binding("-", "adjust(-1)", N_("−1"), id="initiative.decrease", show=False),
         Binding("S", "start", N_("Start fight"), id="initiative.start", show=False),
         Binding("E", "end", N_("End fight"), id="initiative.end", show=False),
+        Binding("home", "first_row", N_("First row"), id="initiative.first", show=False, priority=True),
+        Binding("end", "last_row", N_("Last row"), id="initiative.last", show=False, priority=True),
     ]
     TABLE_ID = "initiative-table"
 
@@ -451,6 +453,14 @@ class InitiativePane(TablePane[Entry]):
                 return i, timer
         return None
 
+    def action_first_row(self) -> None:
+        if self._keys:
+            self._cursor_to(self._keys[0])
+
+    def action_last_row(self) -> None:
+        if self._keys:
+            self._cursor_to(self._keys[-1])
+
     def _cursor_to(self, key: str) -> None:
         if key in self._keys:
             self.table.move_cursor(row=self._keys.index(key), animate=False)
@@ -783,7 +793,7 @@ class InitiativePane(TablePane[Entry]):
                     name=clean(entry.name), n=len(actions), malus=signed(-malus)), "information")
 
         self.app.push_screen(_dialogs().PromptScreen(
-            _("Actions declared by {name} (one a line)").format(name=Name(clean(entry.name))), [
+            _("Actions declared by {name} (one per line)").format(name=Name(clean(entry.name))), [
             _dialogs().Field("actions", _("Actions of the round"), "\n".join(declared_actions(campaign, entry_id)),
                              multiline=True),
         ], note=note), done)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Sequence
 from textual.content import Content
 
 from gmscreen.i18n import _
+from gmscreen.i18n.typography import Name
 from gmscreen.play.public import ACTOR, Sight, Visibility, hidden_words, roll_visibility
 from gmscreen.rules._base import Description
 from gmscreen.rules.records import record
@@ -166,10 +167,11 @@ def group_content(group: DiceGroup) -> Content:
     return TRAY.group(group)
 
 
-def winner_words(winner: str | None, draft: Draft, fallback: str) -> str:
-    """The headline of a contest: who won, by name."""
-    if winner == "actor":
-        return _("{name} wins").format(name=draft.who)
-    if winner == "opponent" and len(draft.sides) > 1:
-        return _("{name} wins").format(name=draft.sides[1].name)
+def winner_words(winner: str | None, who: str, opponent: str | None, fallback: str) -> str:
+    """The headline of a contest: who won, by name, from the roller's side ("Rurik loses to
+    Cultist", not "Rurik: Cultist wins")."""
+    if winner == "actor" and who:
+        return _("{name} wins").format(name=who)
+    if winner == "opponent" and who and opponent:
+        return _("{name} loses to {opponent}").format(name=who, opponent=Name(opponent))
     return fallback

@@ -36,7 +36,8 @@ def shown_from_draft(draft: Draft, result: dict[str, Any], *, campaign: Campaign
                                    game=draft.table)
     headline = description.headline
     if system.kinds[draft.kind].contest:
-        headline = winner_words(result.get("winner"), draft, headline)
+        headline = winner_words(result.get("winner"), draft.who, draft.sides[1].name if len(draft.sides) > 1 else None,
+                                headline)
     return ShownRoll(who=draft.who, headline=headline, detail=description.detail, good=description.good,
                      groups=description.groups, gm_only=gm_only, secret=secret, record=record, pending=pending,
                      luck=clean(luck_words(result, notable)), hidden_sides=sight.hidden_sides, public=hidden)
@@ -62,9 +63,12 @@ def shown_from_record(record: RollRecord, campaign: Campaign | None, *, notable:
     description = name_description(describe_result(system, record.result), record.result, who, record.line, campaign,
                                    game=game)
     sight = roll_sight(record, campaign, game)
-    hidden = public_description(describe_result(system, record.result), record.result, sight, who,
-                                description_opponent(record.line, campaign, game))
-    return ShownRoll(who=record.who, headline=description.headline, detail=description.detail,
+    opponent = description_opponent(record.line, campaign, game)
+    hidden = public_description(describe_result(system, record.result), record.result, sight, who, opponent)
+    headline = description.headline
+    if system is not None and record.result.get("kind") in system.kinds and system.kinds[record.result["kind"]].contest:
+        headline = winner_words(record.result.get("winner"), who, opponent, headline)
+    return ShownRoll(who=record.who, headline=headline, detail=description.detail,
                      good=description.good, groups=description.groups, gm_only=record.gm_only,
                      secret=bool(record.gm_only or record.result.get("hidden")), record=record,
                      luck=clean(luck_words(record.result, notable)), hidden_sides=sight.hidden_sides,
