@@ -287,7 +287,11 @@ class CampaignHost(App[int]):
         try:
             notice = session.save_now()
         except (CampaignError, OSError) as exc:
-            message = "; ".join(str(p) for p in exc.problems) if isinstance(exc, CampaignError) else str(exc)
+            from gmscreen.i18n import os_reason
+            from gmscreen.play.problem_words import problem_words
+
+            message = ("; ".join(problem_words(p, session.campaign, session.path) for p in exc.problems)
+                       if isinstance(exc, CampaignError) else os_reason(exc))
             self.call_from_thread(self.warn, _("save failed (changes kept in the journal): {problem}").format(
                 problem=message), "error")
             return
