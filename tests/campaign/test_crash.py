@@ -167,7 +167,7 @@ def test_saves_killed_at_random_always_leave_old_or_new(tmp_path):
     assert saves > KILLS                # the kills did land among saves, not only after the first
 
 
-def test_rolls_killed_at_random_are_all_there_but_the_one_being_written(tmp_path):
+def test_rolls_killed_at_random_are_all_there_but_the_one_being_written(tmp_path, english):
     rng = random.Random(7)
     torn_seen = 0
     path = tmp_path / "c.rolls.toml"
@@ -200,7 +200,7 @@ def test_rolls_killed_at_random_are_all_there_but_the_one_being_written(tmp_path
     print(f"torn last entries seen: {torn_seen} in {KILLS} kills")
 
 
-def test_session_killed_at_random_loses_no_journalled_change(tmp_path):
+def test_session_killed_at_random_loses_no_journalled_change(tmp_path, english):
     rng = random.Random(99)
     path = tmp_path / "c.toml"
     save_campaign(build(0), path)

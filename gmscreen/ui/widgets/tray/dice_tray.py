@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 from textual.types import NoActiveAppError
-from textual.widgets import Input, Static
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from gmscreen import i18n
@@ -35,8 +35,9 @@ from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt
 from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
 from gmscreen.ui.widgets.tray.result_view import RollResultView
-from gmscreen.ui.widgets.tray.watched import (draft_visibility, line_visibility, watched_error_content,
-                                              watched_odds_content, watched_prompt_content)
+from gmscreen.ui.widgets.tray.odds_row import OddsRow
+from gmscreen.ui.widgets.tray.watched import (draft_visibility, line_visibility, watched_odds_content,
+                                              watched_prompt_content)
 from gmscreen.play.public import Sight
 
 if TYPE_CHECKING:
@@ -142,14 +143,13 @@ class DiceTray(CampaignView, Widget):
         self.session: CampaignSession | None = None
         self._history_pos: int | None = None
         self._previous_focus: Widget | None = None
-        self._info_empty = True                   # the odds row has nothing to say
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
         self.line_read_once = False               # the first key's line read (see `on_input_changed`)
         self._first_read_due = False
         # The parts, top to bottom: the line, the odds row, a pending choice, the result.
         self.line = QuickRollInput(placeholder=_(PLACEHOLDER), id="quick-roll", compact=True,
                                    suggester=LineSuggester(self), select_on_focus=False, restrict=LINE_START)
-        self.info = Static("", id="tray-info", markup=False)
+        self.info = OddsRow(id="tray-info")
         self.choice_view = ChoicePrompt(self, id="tray-choice")
         self.result_view = RollResultView(id="tray-result")
 
@@ -459,53 +459,27 @@ class DiceTray(CampaignView, Widget):
     def _show_draft_info(self) -> None:
         visible = self._draft_visibility()
         self.line.password = not visible.whole      # what was typed says the difficulty, or names a hidden side
-        if self.error is not None:
-            if not visible.whole:                           # the error quotes what was typed
-                self._set_info(watched_error_content(visible, ascii=self.ascii), error=True)
-                return
-            if self.error.code in ("missing", "refused"):   # what the line lacks, or the game forbids now
-                self._set_info(literal(self.error.message, "$warning"), error=True)
-                return
-            from gmscreen.ui.widgets.tray.roll_odds import error_content
-
-            self._set_info(error_content(self.error, ascii=self.ascii), error=True)
-            return
         draft = self.draft
-        if draft is None:
-            self._set_info(Content(""))
-            return
-        if not visible.whole:
-            self._set_info(watched_odds_content(draft, visible, ascii=self.ascii))
-            return
-        from gmscreen.ui.widgets.tray.odds_fit import fit_odds
-        from gmscreen.ui.widgets.tray.odds_pricing import odds_ready
-        from gmscreen.ui.widgets.tray.roll_odds import odds_content
+        if self.error is not None:
+            self.info.say_error(self.error, visible, ascii=self.ascii)
+        elif draft is None:
+            self.info.say(Content(""))
+        elif not visible.whole:
+            self.info.say(watched_odds_content(draft, visible, ascii=self.ascii))
+        else:
+            from gmscreen.ui.widgets.tray.odds_pricing import odds_ready
 
-        if not odds_ready(self, draft):
-            return                  # the previous figure stays until these odds are priced
-        width = self.info.size.width or max(20, self.app.size.width - 4)
-
-        def row(d: Draft, tail: bool) -> Content:
-            return odds_content(d, gm_only=self.gm_only or d.gm_only, ascii=self.ascii, width=width, tail=tail)
-
-        self._set_info(fit_odds(draft, width, lambda d: row(d, False), ascii=self.ascii,
-                                shown=lambda d: row(d, True)))
+            if not odds_ready(self, draft):
+                return              # the previous figure stays until these odds are priced
+            self.info.say_odds(draft, gm_only=self.gm_only, ascii=self.ascii, room=max(20, self.app.size.width - 4))
+        self._fit_info_row()
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
-        """The line under the quick-roll line: given up while empty to a result that needs its
-        row (at 80×24 a contest may need four), two rows for an error rather than a cut message."""
-        info = self.info
-        info.set_class(error, "-error")
-        info.update(content)
-        self._info_empty = not content.plain
+        self.info.say(content, error=error)
         self._fit_info_row()
 
     def _fit_info_row(self) -> None:
-        """An empty odds row gives way only to a result taller than the room left beside it
-        (a contest at 80×24). Giving it up for any result would resize the result on every
-        roll, and Textual sends a resized widget down the wire a second time."""
-        room = self.content_size.height - 2                   # the line and the odds row
-        self.info.set_class(self._info_empty and self.result_view.rows > room, "-empty")
+        self.info.fit(self.result_view.rows, self.content_size.height - 2)    # (the line and the odds row)
 
     # ------------------------------------------------------------ keys in the line
 
