@@ -92,7 +92,11 @@ class DiskWatch:
         try:
             side = await asyncio.to_thread(session.resolve_conflict, choice or "both")
         except (CampaignError, OSError, ValueError) as exc:
-            message = "; ".join(str(p) for p in exc.problems) if isinstance(exc, CampaignError) else str(exc)
+            from gmscreen.i18n import os_reason
+            from gmscreen.play.problem_words import problem_words
+
+            message = ("; ".join(problem_words(p, session.campaign, session.path) for p in exc.problems)
+                       if isinstance(exc, CampaignError) else os_reason(exc) if isinstance(exc, OSError) else str(exc))
             app.warn(_("{name}: the choice could not be carried out ({problem}); you will be asked again").format(
                 name=name, problem=message), "error")
             return

@@ -178,7 +178,10 @@ class AppOpening(SessionKeeper, AppLayout):
                 session.install_roll_index(index)
                 self._show_rolls()
                 if index.problems:      # older entries left out (a number out of range): said with their place
-                    self._warn_all([str(p) for p in index.problems], "warning",
+                    from gmscreen.play.problem_words import problem_words
+
+                    self._warn_all([problem_words(p, session.campaign, session.path) for p in index.problems],
+                                   "warning",
                                    _("the roll log of {name}").format(name=session.path.name))
         elif worker.name == "index-rolls" and event.state == WorkerState.ERROR:
             self.warn(_("the older rolls of the log could not be read: {problem}").format(problem=worker.error),
@@ -338,7 +341,9 @@ class AppOpening(SessionKeeper, AppLayout):
     def _rolls_loaded(self, session: Any, problems: list[Any]) -> None:
         if session is not self.session:
             return
-        self._warn_all([str(p) for p in problems], "warning",
+        from gmscreen.play.problem_words import problem_words
+
+        self._warn_all([problem_words(p, session.campaign, session.path) for p in problems], "warning",
                        _("the roll log of {name}").format(name=session.path.name))
         self.refresh_views()
         self.show_status()

@@ -30,7 +30,8 @@ async def test_entries_out_of_range_are_said_and_left_out_not_a_crash(campaign_f
         lines = [text.count("\n", 0, text.index(f"seq = {k + 1}\n")) for k in (1, 598)]     # their [[roll]] lines
         words = ("session : attendu un entier de 1 à 1\u202f000\u202f000, reçu 100000000000… (31 chiffres) : "
                  "ignoré (entrée du journal des jets)")
-        assert sorted(said) == sorted(f"{rolls_path(path)}:{line}: avertissement : roll[{k}]: {words}"
+        # Said with the log's own name and line (never its whole path), the toast being the warning.
+        assert sorted(said) == sorted(f"{rolls_path(path).name}:{line} roll[{k}] : {words}"
                                       for k, line in zip((1, 598), lines)), said
         assert len(app.session.rolls) == 598
         await press(pilot, "4")
