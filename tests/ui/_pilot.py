@@ -116,3 +116,17 @@ class ScreenWalk:
         await self.pilot.press("slash")
         self.app.pane("dice-tray").line.value = line
         await self.look("typed line")
+
+
+async def type_in_palette(app: Any, pilot: Any, text: str) -> None:
+    """Type `text` in the open command palette, its keys in one burst (each is a real key the
+    palette's input reads), then wait until the input reads all of it and the search for it is
+    done: the list shown is the one for the whole text (each key's search cancels the one before)."""
+    from textual.command import CommandInput
+
+    burst(app, *text)
+    field = app.screen.query_one(CommandInput)
+    assert await until(app, pilot, lambda: field.value == text), field.value
+    await pilot.pause()                          # the last change reaches the palette: its search starts
+    await app.workers.wait_for_complete()
+    await pilot.pause()
