@@ -130,3 +130,16 @@ async def type_in_palette(app: Any, pilot: Any, text: str) -> None:
     await pilot.pause()                          # the last change reaches the palette: its search starts
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def type_keys(app: Any, pilot: Any, text: str, *then: str) -> None:
+    """Type `text` as one burst of real keys (what a fast typist or a paste sends: that a burst
+    does what the same keys typed slowly do is test_key_bursts.py's own check), then press the
+    keys `then` (named as for `press`) and let the screen answer them all."""
+    import asyncio
+
+    burst(app, *text)
+    for _ in range(3):          # the driver hands each key on through the loop: let them reach the app
+        await asyncio.sleep(0)
+    await pilot.press(*then)
+    await pilot.pause()
