@@ -5,6 +5,7 @@ README says (--lang, config.toml, the environment, French)."""
 from __future__ import annotations
 
 import ast
+import functools
 import string
 from pathlib import Path
 
@@ -18,8 +19,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "gmscreen"
 CALLS = {"_": (0,), "N_": (0,), "ngettext": (0, 1), "pgettext": (1,)}
 
 
+@functools.cache
 def _asked() -> dict[tuple[str | None, str], str]:
-    """Every literal message the code passes to _, N_, ngettext or pgettext -> where."""
+    """Every literal message the code passes to _, N_, ngettext or pgettext -> where (the code
+    read once for both languages; only read)."""
     found: dict[tuple[str | None, str], str] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -1,20 +1,23 @@
 """Crash safety: children killed with SIGKILL at random moments, then everything must load.
 
-Each child runs a small script with `sys.executable -c`, prints "ready" once imported, then
-a number after each save / roll / change has returned (durable). The parent kills it after
-a random (seeded) delay and checks what is on disk against what the child reported.
+Each child is a process of its own, forked from the test (gmscreen already imported, as a
+child started afresh would have it once imported: no interpreter start nor imports paid for each
+kill); it runs a small script, prints "ready", then a number after each save / roll / change has
+returned (durable). The parent kills it with SIGKILL after a random (seeded) delay and checks
+what is on disk against what the child reported.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 import random
 import signal
-import subprocess
 import sys
 import time
+import traceback
+import warnings
 
-from _store_helpers import child_env
 from gmscreen.campaign import load_campaign, open_session, save_campaign
 from gmscreen.campaign.changes import apply_change
 from gmscreen.campaign.rolllog import RollLog
@@ -122,28 +125,61 @@ exec(compile(ROLLER.split("path, mode = ")[0], "ROLLER", "exec"), _roll_defs)
 content = _roll_defs["content"]
 
 
+def fork_child(script: str, args: list[str]) -> tuple[int, "os.FileIO", "os.FileIO"]:
+    """A child process running `script` with `args` as its argv, its output and errors on pipes:
+    (pid, output, errors). It never comes back into the test: it ends killed, or by `os._exit`."""
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)     # fork with threads (Python >= 3.12)
+        pid = os.fork()
+    if pid == 0:                                                 # the child
+        code = 1
+        try:
+            os.close(out_r)
+            os.close(err_r)
+            os.dup2(out_w, 1)
+            os.dup2(err_w, 2)
+            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+            sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+            sys.argv = ["-c", *args]
+            exec(compile(script, "child", "exec"), {"__name__": "__main__"})
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+    os.close(out_w)
+    os.close(err_w)
+    return pid, os.fdopen(out_r, "rb"), os.fdopen(err_r, "rb")
+
+
 def run_and_kill(script: str, args: list[str], rng: random.Random, max_delay: float, *,
                  after_first: bool = False) -> list[int]:
     """Start the child, kill it at a random moment once it runs (`after_first`: once it printed
     its first number, so that a loaded machine, slow to start it, still kills it among its
     work); the numbers it printed."""
-    child = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=child_env())
+    pid, stdout, stderr = fork_child(script, args)
+    status = None
     try:
-        first = child.stdout.readline()
-        assert first == b"ready\n", first + child.stderr.read()
-        done = child.stdout.readline() if after_first else b""
+        first = stdout.readline()
+        assert first == b"ready\n", first + stderr.read()
+        done = stdout.readline() if after_first else b""
         time.sleep(rng.uniform(0, max_delay))
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-        # Read through the same buffered pipes as `readline` above: it may already hold the
-        # first numbers printed after "ready" (communicate() would skip them).
-        out, err = child.stdout.read(), child.stderr.read()
+        os.kill(pid, signal.SIGKILL)
+        status = os.waitpid(pid, 0)[1]
+        # Read through the same buffered pipe as `readline` above: it may already hold the
+        # first numbers printed after "ready".
+        out, err = stdout.read(), stderr.read()
     finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == -signal.SIGKILL, err.decode()   # it died by the kill, not by itself
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        stdout.close()
+        stderr.close()
+    # It died by the kill, not by itself.
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, err.decode()
     return [int(x) for x in (done + out).split()]
 
 

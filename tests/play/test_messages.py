@@ -123,46 +123,57 @@ def _trees() -> dict[Path, ast.Module]:
     return {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))}
 
 
+@functools.cache
+def _calls() -> tuple[dict[str | None, list[ast.Call]], dict[ast.AST, ast.AST], dict[ast.Call, Path]]:
+    """Every call in gmscreen/ by the name called (in the order of the files, then of the code),
+    each node's parent, and the file of each call: walked once for every test."""
+    calls: dict[str | None, list[ast.Call]] = {}
+    parents: dict[ast.AST, ast.AST] = {}
+    path_of: dict[ast.Call, Path] = {}
+    for path, tree in _trees().items():
+        for node in ast.walk(tree):                 # each node's children are set as it is reached
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+                calls.setdefault(name, []).append(node)
+                path_of[node] = path
+    return calls, parents, path_of
+
+
 def _raised_codes(error: str, position: int) -> dict[str, list[str]]:
     """code -> where, for every `error(...)` in gmscreen/; a code given by a variable is traced to
     its assignment in the function, or to every call (in any module) of the function taking it."""
-    trees = _trees()
-    calls: dict[str, list[ast.Call]] = {}
-    for tree in trees.values():
-        for call in ast.walk(tree):
-            if isinstance(call, ast.Call):
-                name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
-                calls.setdefault(name, []).append(call)
+    calls, parents, path_of = _calls()
     found: dict[str, list[str]] = {}
     unresolved: list[str] = []
-    for path, tree in trees.items():
-        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        for call in calls.get(error, []):
-            if call not in parents or len(call.args) <= position or isinstance(call.args[position], ast.Starred):
-                continue
-            where = f"{path.relative_to(PACKAGE)}:{call.lineno}"
-            arg = call.args[position]
-            codes = _constants(arg)
-            scope = call
-            while scope in parents and not isinstance(scope, ast.FunctionDef):
-                scope = parents[scope]
-            if not codes and isinstance(arg, ast.Name) and isinstance(scope, ast.FunctionDef):
-                for node in ast.walk(scope):
-                    if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == arg.id for t in node.targets):
-                        codes += _constants(node.value)
-                params = [a.arg for a in scope.args.args]
-                if arg.id in params:
-                    index = params.index(arg.id) - (1 if params[0] == "self" else 0)
-                    for other in calls.get(scope.name, []):
-                        given = [kw.value for kw in other.keywords if kw.arg == arg.id]
-                        if not given and len(other.args) > index:
-                            given = [other.args[index]]
-                        for value in given:
-                            codes += _constants(value)
-            if not codes and getattr(scope, "name", None) not in PASS_THROUGH:
-                unresolved.append(f"{where}: {ast.unparse(arg)}")
-            for code in codes:
-                found.setdefault(code, []).append(where)
+    for call in calls.get(error, []):
+        path = path_of[call]
+        if len(call.args) <= position or isinstance(call.args[position], ast.Starred):
+            continue
+        where = f"{path.relative_to(PACKAGE)}:{call.lineno}"
+        arg = call.args[position]
+        codes = _constants(arg)
+        scope = call
+        while scope in parents and not isinstance(scope, ast.FunctionDef):
+            scope = parents[scope]
+        if not codes and isinstance(arg, ast.Name) and isinstance(scope, ast.FunctionDef):
+            for node in ast.walk(scope):
+                if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == arg.id for t in node.targets):
+                    codes += _constants(node.value)
+            params = [a.arg for a in scope.args.args]
+            if arg.id in params:
+                index = params.index(arg.id) - (1 if params[0] == "self" else 0)
+                for other in calls.get(scope.name, []):
+                    given = [kw.value for kw in other.keywords if kw.arg == arg.id]
+                    if not given and len(other.args) > index:
+                        given = [other.args[index]]
+                    for value in given:
+                        codes += _constants(value)
+        if not codes and getattr(scope, "name", None) not in PASS_THROUGH:
+            unresolved.append(f"{where}: {ast.unparse(arg)}")
+        for code in codes:
+            found.setdefault(code, []).append(where)
     for call in calls.get("forbid", []) if error == "RequestError" else ():
         for kw in call.keywords:
             if kw.arg == "code":
@@ -180,14 +191,20 @@ def test_every_rules_code_raised_has_an_english_and_a_french_text() -> None:
     _assert_translated("rules", ENGLISH)
 
 
+@functools.cache
+def _catalog(lang: str):
+    """A .po catalog, read once for the tests of this file (a parse is slow); only read here."""
+    return msgfmt.catalog(lang)
+
+
 def _assert_translated(table: str, templates: dict[str, str]) -> None:
     """Each English template is the msgid of its code in both .po catalogs (so an edited
     English template cannot silently lose its French), with a French text of its own."""
     for lang in ("fr", "en"):
-        po = msgfmt.catalog(lang)
+        po = _catalog(lang)
         missing = [code for code, english in templates.items() if (f"{table}:{code}", english) not in po]
         assert missing == [], f"{lang}: {missing}"
-    po = msgfmt.catalog("fr")
+    po = _catalog("fr")
     same = [code for code, english in templates.items() if po[(f"{table}:{code}", english)].msgstr == [english]]
     assert set(same) <= SAME_IN_BOTH | {"rule"}, same      # "rule" is the nested error alone
 

@@ -11,6 +11,7 @@ recap with `--gm`), so that a test finding none of them means something."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 
@@ -39,8 +40,15 @@ EXTRA_LINES = {"arpeges": ["sibylle épée vs marchand baratin 2j"], "mir": ["lo
 _SMALL = {"le", "la", "les", "de", "du", "des", "mlle", "sd", "contre"}
 
 
+@functools.cache
+def _sample(system_id: str):
+    """The game's sample as shipped, read once for the lists built here (parsing a line reads a
+    campaign, never changes it); each test opens a copy of its own."""
+    return load_campaign(sample_path(system_id))
+
+
 def _lines(system_id: str) -> list[str]:
-    campaign = load_campaign(sample_path(system_id))
+    campaign = _sample(system_id)
     out = []
     for line in [line for line, _ in table_for(system_id).line.help_examples] + EXTRA_LINES.get(system_id, []):
         try:
@@ -53,7 +61,7 @@ def _lines(system_id: str) -> list[str]:
 
 
 LINES = [(s, line) for s in SYSTEMS for line in _lines(s)]
-KINDS = {(s, parse(line, load_campaign(sample_path(s))).kind) for s, line in LINES}
+KINDS = {(s, parse(line, _sample(s)).kind) for s, line in LINES}
 
 
 def test_the_walk_rolls_every_kind_of_every_game() -> None:
@@ -213,7 +221,7 @@ def _difficulty_secrets(campaign, line: str) -> set[str]:
 def _new_in_sample(system_id: str, line: str) -> bool:
     """`line` keeps a difficulty from the players that its sample does not show already (the
     MIR sample runs the help's Guérison test openly)."""
-    campaign = load_campaign(sample_path(system_id))
+    campaign = _sample(system_id)
     secrets = _difficulty_secrets(campaign, line)
     return bool(secrets - {timer.label for timer in campaign.timers})
 
@@ -248,7 +256,7 @@ def test_a_hidden_difficulty_keeps_only_the_difficulty_from_the_players(sessions
 
 def _people(system_id: str, line: str) -> list[tuple[str, str]]:
     """(role, name) of each character the line names: its sides, and those who help (`aide`)."""
-    campaign = load_campaign(sample_path(system_id))
+    campaign = _sample(system_id)
     draft = parse(line, campaign)
     sides = [(("actor", "opponent")[n], side.character.name) for n, side in enumerate(draft.sides[:2])
              if side.character is not None]

@@ -204,14 +204,24 @@ def test_the_project_tests_collect_the_shipped_games_whatever_is_installed(site:
     build lists of systems collect the same tests as without it: they test the shipped games."""
     suites = ("tests/rules/test_vectors.py", "tests/campaign/test_validate.py", "tests/test_cli.py")
 
-    def collected(path: str) -> list[str]:
+    def start(path: str) -> subprocess.Popen:
         env = {"PYTHONPATH": path, "PATH": "/usr/bin:/bin", "LANGUAGE": "en"}
-        done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                               "-p", "no:xdist", *suites], cwd=REPO, env=env, capture_output=True, text=True,
-                              timeout=120)
-        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-        return [line for line in done.stdout.splitlines() if "::" in line]
+        return subprocess.Popen([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                                 "-p", "no:xdist", *suites], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
 
-    with_plugin = collected(f"{site}:{REPO}")
-    assert with_plugin == collected(str(REPO)) and len(with_plugin) > 100
+    def collected(run: subprocess.Popen) -> list[str]:
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, out[-2000:] + err[-2000:]
+        return [line for line in out.splitlines() if "::" in line]
+
+    runs = [start(f"{site}:{REPO}"), start(str(REPO))]      # both collect at once
+    try:
+        with_plugin, without = collected(runs[0]), collected(runs[1])
+    finally:
+        for run in runs:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+    assert with_plugin == without and len(with_plugin) > 100
     assert not any("oned6" in test for test in with_plugin)

@@ -127,3 +127,35 @@ class ScreenWalk:
         await self.pilot.press("slash")
         self.app.pane("dice-tray").line.value = line
         await self.look("typed line")
+
+
+async def type_in_palette(app: Any, pilot: Any, text: str) -> None:
+    """Type `text` in the open command palette, its keys in one burst (each is a real key the
+    palette's input reads), then wait until the input reads all of it and the search for it is
+    done: the list shown is the one for the whole text (each key's search cancels the one before)."""
+    from textual.command import CommandInput
+
+    burst(app, *text)
+    field = app.screen.query_one(CommandInput)
+    assert await until(app, pilot, lambda: field.value == text), field.value
+    await pilot.pause()                          # the last change reaches the palette: its search starts
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def type_keys(app: Any, pilot: Any, text: str | list[str], *then: str) -> None:
+    """Type `text` (its characters, or a list of keys named as for `press`) as one burst of real
+    keys (what a fast typist or a paste sends: that a burst does what the same keys typed slowly
+    do is test_key_bursts.py's own check), then press the keys `then` (named as for `press`) and
+    let the screen answer them all. Only on the GM's screen,
+    whose key gate hands on a burst's keys one at a time (a bare test host would let the keys
+    of a burst overtake each other's bindings)."""
+    import asyncio
+
+    assert hasattr(app, "key_gate"), "a burst is typed in order only through the screen's key gate"
+    await pilot.pause()         # what was asked before (a focus) is done: the keys go where they are meant
+    burst(app, *text)
+    for _ in range(3):          # the driver hands each key on through the loop: let them reach the app
+        await asyncio.sleep(0)
+    await pilot.press(*then)
+    await pilot.pause()

@@ -13,7 +13,7 @@ from gmscreen.rules import SYSTEMS
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.palette import GMScreenCommands
 
-from _pilot import press, ready
+from _pilot import press, ready, type_in_palette
 
 HOSTILE = {"Alexis": "[/]", "Loriane": "[@click=app.quit]", "Callia": "Orc [A]"}
 
@@ -55,8 +55,7 @@ async def test_palette_finds_characters_with_hostile_names_literally(hostile_cam
         await pilot.press("4")
         await press(pilot, "ctrl+p")
         assert isinstance(app.screen, CommandPalette)
-        await pilot.press(*"Choisir Orc [A]")
-        await pilot.pause(0.4)
+        await type_in_palette(app, pilot, "Choisir Orc [A]")
         await press(pilot, "enter")
         await pilot.pause()
         assert app.selected_id == names["Orc [A]"]
@@ -72,8 +71,7 @@ async def test_palette_lists_key_actions_and_runs_them(campaign_file) -> None:
         assert "Journal" in titles and "touche 4 '" in titles["Journal"].help
         app.set_focus(None)
         await press(pilot, "ctrl+p")
-        await pilot.press(*"Difficultés")
-        await pilot.pause(0.4)
+        await type_in_palette(app, pilot, "Difficultés")
         await press(pilot, "enter")
         await pilot.pause()
         assert app.current_pane == "difficulty"

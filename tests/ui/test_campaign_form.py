@@ -12,7 +12,7 @@ from gmscreen.campaign.paths import journal_path
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.campaign_form import CampaignFormScreen
 
-from _pilot import press, ready
+from _pilot import press, ready, type_keys
 
 
 async def _form(app, pilot) -> CampaignFormScreen:
@@ -30,9 +30,11 @@ async def test_the_form_changes_name_initiative_and_a_rule_in_one_undoable_chang
         name, initiative, rules = before.name, before.initiative, dict(before.rules)
         form = await _form(app, pilot)
         assert form.query_one("#field-name", Input).has_focus
-        await press(pilot, *"La nuit des lames", "tab", "ctrl+u", *"1d10+2")
+        await type_keys(app, pilot, "La nuit des lames", "tab", "ctrl+u")
+        await type_keys(app, pilot, "1d10+2")
         form.query_one("#field-rule-single_zero", Input).focus()
-        await press(pilot, "ctrl+u", *"automatic_failure", "enter")
+        await press(pilot, "ctrl+u")
+        await type_keys(app, pilot, "automatic_failure", "enter")
         assert not isinstance(app.screen, CampaignFormScreen)
         campaign = app.session.campaign
         assert (campaign.name, campaign.initiative) == ("La nuit des lames", "1d10+2")
@@ -59,7 +61,8 @@ async def test_a_value_the_file_would_refuse_is_said_once_and_nothing_changes(ca
         assert form.query_one("#field-initiative", Input).has_class("-invalid")
         form.query_one("#field-initiative", Input).value = "1d10"
         form.query_one("#field-rule-level3_second_zero", Input).focus()
-        await press(pilot, "ctrl+u", *"sometimes", "enter")
+        await press(pilot, "ctrl+u")
+        await type_keys(app, pilot, "sometimes", "enter")
         error = str(form.query_one("#dialog-error", Static).render())
         assert "rules.level3_second_zero" in error and "automatic_failure" in error
         assert form.query_one("#field-rule-level3_second_zero", Input).has_class("-invalid")

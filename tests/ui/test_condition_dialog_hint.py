@@ -9,7 +9,7 @@ from typing import Any
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.roster_dialogs import ConditionScreen
 
-from _pilot import press, ready
+from _pilot import press, ready, type_keys
 from test_conditions_tray import _type, on_screen
 
 
@@ -36,7 +36,7 @@ async def test_an_english_effect_says_it_applies_then_bites_on_the_roll_line(cam
         assert dialog.query_one("#field-effect").placeholder == "−1 die, wound −1 die…"
         await press(pilot, *"Rain", "tab")
         assert _hint(app) == ""                                    # nothing typed: nothing said
-        await press(pilot, *"-1 di")
+        await type_keys(app, pilot, "-1 di")
         assert _hint(app).startswith("a reminder only (MIR reads e.g.")    # not yet an effect
         await press(pilot, "e")
         assert _hint(app) == "applies: −1 die"
@@ -60,10 +60,11 @@ async def test_in_french_the_dialog_reads_english_and_french_and_says_a_reminder
         await ready(app, pilot)
         dialog = await _open_dialog(app, pilot, 0)                 # Shady: Ivre (Malus 3)
         assert dialog.query_one("#field-effect").placeholder == "Malus 3, Malus 1…"
-        await press(pilot, *"Sonné", "tab", *"saigne")
+        await type_keys(app, pilot, "Sonné", "tab")
+        await type_keys(app, pilot, "saigne")
         assert _hint(app) == "un simple rappel (Magisphère lit par exemple Malus 3, Malus 1…)"
         dialog.query_one("#field-effect").value = ""
-        await press(pilot, *"penalty 2")
+        await type_keys(app, pilot, "penalty 2")
         assert _hint(app) == "s'applique : Malus 2"
         await press(pilot, "enter")
         assert not app.screen.is_modal

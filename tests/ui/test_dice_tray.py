@@ -21,7 +21,7 @@ from gmscreen.ui import GMScreenApp
 from gmscreen.ui.widgets.log.roll_log import RollLog
 from gmscreen.ui.widgets.tray.dice_tray import DiceTray, GrammarHelp
 
-from _pilot import GM_COLOURS, press, ready, screen_strips
+from _pilot import GM_COLOURS, press, ready, screen_strips, type_keys
 
 
 def _seed_with_prompt(campaign, line: str, want_prompt: bool = True) -> int:
@@ -513,7 +513,8 @@ async def test_tab_with_nothing_to_complete_stays_in_the_line(campaign_file) -> 
         await ready(app, pilot)
         app.bell = lambda: bells.append(1)                    # type: ignore[method-assign]
         pane = app.current_pane
-        await pilot.press("slash", *"6d12 sd2 = 1")
+        await pilot.press("slash")
+        await type_keys(app, pilot, "6d12 sd2 = 1")
         await pilot.press("tab")
         await pilot.pause()
         tray = app.pane("dice-tray")
@@ -773,10 +774,11 @@ async def test_repeat_from_a_pane_keeps_focus_there_and_the_typed_line(campaign_
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         tray = app.pane("dice-tray")
-        await pilot.press("slash", *"6d12 sd2", "enter")
+        await pilot.press("slash")
+        await type_keys(app, pilot, "6d12 sd2", "enter")
         await pilot.pause()
         assert len(app.session.rolls) == 1
-        await pilot.press(*"loriane sd3")                  # a line being typed
+        await type_keys(app, pilot, "loriane sd3")         # a line being typed
         await pilot.press("escape", "4")                   # off to the log
         await pilot.pause()
         assert app._pane_of(app.focused).id == "log"
@@ -800,7 +802,8 @@ async def test_escape_after_the_dice_are_rolled_does_not_drop_the_roll(campaign_
         await ready(app, pilot)
         tray = app.pane("dice-tray")
         tray.rng = random.Random(4)
-        await pilot.press("slash", *"ysaure emp calmer 9", "enter")
+        await pilot.press("slash")
+        await type_keys(app, pilot, "ysaure emp calmer 9", "enter")
         await pilot.pause()
         assert tray.flow is not None and tray.flow.prompt is not None     # reroll or keep?
         await pilot.press("r")
@@ -828,7 +831,8 @@ async def test_undo_waits_while_an_impulsion_choice_is_pending(campaign_file) ->
         await pilot.pause()
         revision = app.session.campaign.revision
         assert app.session.can_undo
-        await pilot.press("slash", *"shady discr 35", "enter")
+        await pilot.press("slash")
+        await type_keys(app, pilot, "shady discr 35", "enter")
         await pilot.pause()
         assert tray.flow is not None and tray.flow.prompt is not None
         await pilot.press("ctrl+z")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gmscreen.ui import GMScreenApp
 
-from _pilot import press, ready
+from _pilot import press, ready, type_keys
 
 
 async def test_a_duplicated_npc_is_rolled_from_the_tray_by_its_number(campaign_file) -> None:
@@ -20,17 +20,18 @@ async def test_a_duplicated_npc_is_rolled_from_the_tray_by_its_number(campaign_f
             "Le garde de la porte", "Le garde de la porte 2", "Le garde de la porte 3"]
         tray = app.pane("dice-tray")
 
-        await press(pilot, "slash", *"garde 2 instinct sd2", "enter")
+        await press(pilot, "slash")
+        await type_keys(app, pilot, "garde 2 instinct sd2", "enter")
         record = app.session.rolls[-1]
         assert record.who == "Le garde de la porte 2" and record.result["kind"] == "simple"
         assert tray.line.value == ""
 
-        await press(pilot, *"garde3", "tab")
+        await type_keys(app, pilot, "garde3", "tab")
         assert tray.line.value == "le garde de la porte 3 "
-        await press(pilot, *"instinct sd1", "enter")
+        await type_keys(app, pilot, "instinct sd1", "enter")
         assert app.session.rolls[-1].who == "Le garde de la porte 3"
 
         count = len(app.session.rolls)
-        await press(pilot, *"garde instinct sd2", "enter")
+        await type_keys(app, pilot, "garde instinct sd2", "enter")
         assert len(app.session.rolls) == count                 # which garde? nothing rolled
         assert "Le garde de la porte 3" in str(tray.info.render())

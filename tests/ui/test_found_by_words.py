@@ -14,7 +14,7 @@ from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.keys_help import KeysHelpScreen, key_rows
 from gmscreen.ui.terminal.footer import ALWAYS, ESSENTIAL, OTHER, QuietFooter, fit_keys
 
-from _pilot import press, ready, screen_text, until
+from _pilot import press, ready, screen_text, type_in_palette, until
 
 # (what the GM types, a command it must find), in each language.
 WORDS = {
@@ -31,10 +31,8 @@ async def palette_hits(app: Any, pilot: Any, typed: str) -> list[str]:
     app.set_focus(None)
     await press(pilot, "ctrl+p")
     assert isinstance(app.screen, CommandPalette)
-    await pilot.press(*typed)
+    await type_in_palette(app, pilot, typed)
     hits = app.screen.query_one(CommandList)
-    await until(app, pilot, lambda: hits.option_count > 0)
-    await pilot.pause(0.3)
     titles = [str(hits.get_option_at_index(i).prompt).split("\n")[0] for i in range(hits.option_count)]
     await press(pilot, "escape")
     return titles
@@ -63,8 +61,7 @@ async def test_save_now_from_the_palette_writes_the_campaign(campaign_file, monk
         assert app.session.dirty
         app.set_focus(None)
         await press(pilot, "ctrl+p")
-        await pilot.press(*"save")
-        await pilot.pause(0.4)
+        await type_in_palette(app, pilot, "save")
         await press(pilot, "enter")
         assert await until(app, pilot, lambda: not app.session.dirty)
         assert path.read_bytes() != before

@@ -20,7 +20,7 @@ from gmscreen.ui.palette import GMScreenCommands
 from gmscreen.ui.screens.keys_help import KeysHelpScreen
 from gmscreen.ui.terminal.footer import FooterKey, FooterLabel     # (Textual's, as the footer uses them)
 
-from _pilot import press, ready
+from _pilot import press, ready, type_in_palette, until
 
 
 def footer_words(app: Any) -> list[str]:
@@ -97,9 +97,10 @@ async def test_the_screen_in_french(campaign_file) -> None:
         app.set_focus(None)
         await press(pilot, "ctrl+p")
         assert app.screen.query_one(Input).placeholder == "Chercher une commande…"
-        await pilot.press(*"zzzqqq")
-        await pilot.pause(1.2)
-        assert "Aucune correspondance" in str(app.screen.query_one(CommandList).get_option_at_index(0).prompt)
+        await type_in_palette(app, pilot, "zzzqqq")
+        hits = app.screen.query_one(CommandList)          # "no matches" is said after a countdown
+        assert await until(app, pilot, lambda: hits.option_count > 0 and "Aucune correspondance"
+                           in str(hits.get_option_at_index(0).prompt)), hits.option_count
         await press(pilot, "escape")
         app.undo()
         await pilot.pause()

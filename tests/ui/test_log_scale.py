@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 from _long_log import GONE_LINE, OLD_WHO, write_long_log
-from _pilot import press, ready, screen_text
+from _pilot import press, ready, screen_text, type_keys
 
 import gmscreen.campaign.rolllog as rolllog
 import gmscreen.play.quickroll.history as history_module
@@ -72,7 +72,8 @@ async def test_search_finds_an_older_roll_and_reveal_shows_it(campaign_file):
     app = GMScreenApp(path)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-        await press(pilot, "4", "f", *"ancienne")
+        await press(pilot, "4", "f")
+        await type_keys(app, pilot, "ancienne")
         for _ in range(50):                             # older rolls' words come from a thread
             await app.workers.wait_for_complete()
             await pilot.pause()

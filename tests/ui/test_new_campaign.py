@@ -18,7 +18,7 @@ from gmscreen.ui.screens.new_campaign import NewCampaignScreen
 from gmscreen.ui.screens.open_campaign import OpenCampaignScreen
 from gmscreen.ui.widgets.roster.pane import RosterPane
 
-from _pilot import press, ready, until
+from _pilot import press, ready, type_keys, until
 
 
 async def _to_new_campaign(app, pilot, *, opening: bool = True) -> None:
@@ -47,7 +47,7 @@ async def test_ctrl_o_creates_a_campaign_of_the_game_chosen_and_opens_it(campaig
         await press(pilot, *(["down"] * steps if steps > 0 else ["up"] * -steps), "enter")
         field = app.screen.query_one("#new-path", Input)
         assert field.has_focus
-        await press(pilot, *"soiree", "enter")         # typed over the proposed name, .toml added
+        await type_keys(app, pilot, "soiree", "enter")  # typed over the proposed name, .toml added
         assert await until(app, pilot, lambda: app.session is not None and app.session.path.name == "soiree.toml")
         await ready(app, pilot)
         made = tmp_path / "soiree.toml"

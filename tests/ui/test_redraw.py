@@ -24,7 +24,7 @@ from gmscreen.ui import GMScreenApp
 from gmscreen.ui.terminal.footer import FooterKey     # (Textual's, as the footer uses them)
 from gmscreen.ui.terminal.wire import join_runs, render_from_first_cell
 
-from _pilot import press, ready
+from _pilot import press, ready, type_keys
 
 
 class Frames:
@@ -244,7 +244,9 @@ async def test_quick_roll_sends_the_new_line_and_what_changed_in_the_tray(campai
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test(size=size) as pilot:
         frames = await _open(app, pilot)
-        await press(pilot, "slash", *"6d12 sd2", "enter", *"6d12 sd2")
+        await press(pilot, "slash")
+        await type_keys(app, pilot, "6d12 sd2", "enter")
+        await type_keys(app, pilot, "6d12 sd2")
         await pilot.pause(0.3)
         await _action(pilot, frames, "enter")
         assert frames.full == 0, frames.updates

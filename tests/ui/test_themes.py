@@ -11,7 +11,7 @@ from textual.theme import Theme
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.themes import GM_VARIABLES, bundled_theme_dir, load_theme, load_themes
 
-from _pilot import press, ready
+from _pilot import press, ready, type_in_palette
 
 
 def test_bundled_themes_load_and_define_every_gm_variable() -> None:
@@ -117,8 +117,7 @@ async def test_theme_key_cycles_the_shipped_then_the_user_themes(campaign_file, 
         from textual.command import CommandPalette
 
         assert isinstance(app.screen, CommandPalette)
-        await pilot.press(*"nord")
-        await pilot.pause(0.3)
+        await type_in_palette(app, pilot, "nord")
         await press(pilot, "enter")
         assert app.theme == "nord"
         await press(pilot, "t")                         # from a theme outside the cycle: the first one

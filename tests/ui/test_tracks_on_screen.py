@@ -9,7 +9,7 @@ from gmscreen.ui.screens.roster_sheet import SheetScreen
 from gmscreen.ui.widgets.initiative.pane import InitiativePane
 from gmscreen.ui.widgets.roster.sheet import sheet_content
 
-from _pilot import press, ready
+from _pilot import press, ready, type_keys
 
 
 def current(app) -> str:
@@ -89,7 +89,7 @@ async def test_several_tracks_ask_which_and_t_takes_one_off(campaign_file) -> No
         await press(pilot, "T")                    # tracks already: a new one, or one taken off
         assert "Pistes du capitaine de Saint-Gelais" in str(app.screen.query_one("#dialog-title").render())
         await press(pilot, "enter")                # "New track…": the form, its name to type
-        await press(pilot, *"Fatigue", "tab", *["backspace"] * 3, "3", "ctrl+s")
+        await type_keys(app, pilot, "Fatigue", "tab", *["backspace"] * 3, "3", "ctrl+s")
         ch = app.session.campaign.character("saint-gelais")
         assert [(t.name, t.max) for t in ch.tracks] == [("Coups", 1), ("Fatigue", 3)]
         await press(pilot, "+", "down", "enter")   # which track? the second
