@@ -30,7 +30,8 @@ async def test_keep_is_k_on_the_english_screen(english, campaign_file) -> None:
         tray = app.pane("dice-tray")
         assert await until(app, pilot, lambda: tray.line.has_focus)
         await press(pilot, *LINE, "enter")                          # (bursts: test_key_bursts)
-        assert await until(app, pilot, lambda: tray.flow is not None and tray.flow.prompt is not None)
+        assert await until(app, pilot, lambda: tray.flow is not None and tray.flow.prompt is not None
+                           and tray.choice_view.has_focus)
         await press(pilot, "g")                                     # the French key keeps too
         assert len(app.session.rolls) == before + 2 and len(app.session.rolls[-1].request["dice"]) == 1
         await press(pilot, "question_mark")
