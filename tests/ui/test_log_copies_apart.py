@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gmscreen.ui import GMScreenApp
 
-from _pilot import press, ready, screen_text
+from _pilot import press, ready, screen_text, type_keys
 
 
 async def test_two_copies_read_apart_in_the_log_at_80_columns(campaign_file) -> None:
@@ -20,9 +20,11 @@ async def test_two_copies_read_apart_in_the_log_at_80_columns(campaign_file) -> 
         assert "Garde du Louvre 2" in names
         await press(pilot, "end", "up")                         # the copy (rows: …, guard, copy, gaoler)
         assert app.selected_id != "garde"
-        await press(pilot, "slash", *"instinct secret sd2", "enter", "escape", "1", "up")
+        await press(pilot, "slash")
+        await type_keys(app, pilot, "instinct secret sd2", "enter", "escape", "1", "up")
         assert app.selected_id == "garde"
-        await press(pilot, "slash", *"instinct secret sd2", "enter", "escape", "4")
+        await press(pilot, "slash")
+        await type_keys(app, pilot, "instinct secret sd2", "enter", "escape", "4")
         assert [r.who for r in app.session.rolls[-2:]] == ["Garde du Louvre 2", "Garde du Louvre"]
         rows = [r for r in screen_text(app) if " instinct secret sd2 " in r]     # the log's two rows
         assert len(rows) == 2, screen_text(app)
