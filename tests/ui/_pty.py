@@ -38,6 +38,14 @@ def start(path: Path, tmp_path: Path, *, stdin: int | None = None) -> tuple[subp
     return process, master
 
 
+def quick_roll(master: int, line: bytes) -> None:
+    """`/`, the line, Enter, typed as a GM does, each let through before the next; the roll's
+    line then has a second to reach the log."""
+    for keys, pause in ((b"/", 0.3), (line, 0.3), (b"\r", 1.0)):
+        os.write(master, keys)
+        drain(master, pause)
+
+
 def _read(fd: int, seconds: float, needle: bytes | None = None) -> bytes:
     """What the terminal shows for `seconds`, or until `needle` shows or the terminal closes."""
     seen = b""

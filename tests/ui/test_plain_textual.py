@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gmscreen.campaign import open_session
 
-from _pty import REPO, drain, environment, read_until, start, stop, wait
+from _pty import REPO, drain, environment, quick_roll, read_until, start, stop, wait
 
 
 def test_plain_textual_shows_the_campaign_rolls_and_quits(campaign_file, tmp_path: Path, monkeypatch) -> None:
@@ -25,12 +25,7 @@ def test_plain_textual_shows_the_campaign_rolls_and_quits(campaign_file, tmp_pat
         # tuned one says "État+" in French).
         read_until(master, b"Add condition", 10)
         drain(master, 0.3)
-        os.write(master, b"/")
-        drain(master, 0.3)
-        os.write(master, b"6d12 sd2")
-        drain(master, 0.3)
-        os.write(master, b"\r")
-        drain(master, 1.0)
+        quick_roll(master, b"6d12 sd2")
         os.write(master, b"\x1b")                           # out of the line, then quit
         drain(master, 0.3)
         os.write(master, b"q")

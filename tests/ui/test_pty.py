@@ -13,7 +13,7 @@ import pytest
 
 from gmscreen.campaign import load_campaign, open_session
 
-from _pty import drain, read_until, start, stop
+from _pty import drain, quick_roll, read_until, start, stop
 
 
 @pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM])
@@ -26,12 +26,7 @@ def test_signal_saves_the_roll_and_the_state_then_exits(campaign_file, unsaved_c
     try:
         read_until(master, b"Vaskov", 20)               # first frame with the campaign's name
         drain(master, 0.5)
-        os.write(master, b"/")
-        drain(master, 0.3)
-        os.write(master, b"6d12 sd2")
-        drain(master, 0.3)
-        os.write(master, b"\r")
-        drain(master, 1.0)
+        quick_roll(master, b"6d12 sd2")
         os.kill(process.pid, sig)
         drain(master, 0.5)
         assert process.wait(15) == 128 + sig
