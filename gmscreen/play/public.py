@@ -101,14 +101,18 @@ def roll_visibility(*, gm_only: bool, hidden: bool, revealed: bool = False) -> V
     return Visibility.DIFFICULTY_HIDDEN if hidden else Visibility.PUBLIC
 
 
-def line_visibility(text: str, *, gm_only: bool) -> Visibility:
-    """What the players may see of a line that does not read (yet): its words say whether it is
-    secret (`mj`, `caché`), so that an error quoting it gives nothing away."""
+def line_sight(text: str, *, gm_only: bool, campaign: Campaign | None = None) -> Sight:
+    """What the players may see of a line that does not read (yet): its words say whether it
+    is secret (`mj`, `caché`) or names a character hidden from them (one of `campaign`'s), so
+    that an error quoting it gives nothing away."""
     from .quickroll.grammar import GM_WORDS, HIDDEN_WORDS
-    from .quickroll.text import fold
+    from .quickroll.text import words
 
-    words = set(fold(text).split())
-    return roll_visibility(gm_only=gm_only or bool(words & GM_WORDS), hidden=bool(words & HIDDEN_WORDS))
+    typed = set(words(text))
+    hidden = [ch.name for ch in campaign.characters if ch.hidden] if campaign is not None else []
+    named = {w for name in hidden for w in words(name) if len(w) > 2}
+    return Sight(roll_visibility(gm_only=gm_only or bool(typed & GM_WORDS), hidden=bool(typed & HIDDEN_WORDS)),
+                 frozenset({ACTOR} if typed & named else ()))
 
 
 def may_count(rec: RollRecord, campaign: Campaign | None = None, game: GameTable | None = None) -> bool:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 from gmscreen.i18n import _
 
 from . import events as ev
-from .public import Visibility, is_hidden, line_visibility, roll_visibility, visibility
+from .public import Sight, Visibility, draft_sight, is_hidden, line_sight, roll_visibility, visibility
 from .writes import Listener, TableWrites
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .exchange import Draft, Prompt
     from .game import GameTable
     from .joins import Join
+    from .quickroll.completion import Completion
     from .quickroll.grammar_base import QuickRollError
     from .table_roll import TableRoll
     from .tracks import TrackMove
@@ -182,6 +183,17 @@ class Table(TableWrites):
         self.line = text
         self._read_line()
 
+    def complete(self, text: str, cursor: int) -> Completion | None:
+        """What completes the word at `cursor` of `text` (Tab), in the game's words; None when
+        the line cannot say yet."""
+        from .quickroll.completion import complete
+        from .quickroll.grammar import QuickRollError
+
+        try:
+            return complete(text, cursor, self.session.campaign, game=self.game, selected=self.selected)
+        except QuickRollError:
+            return None
+
     def _read_line(self) -> None:
         from gmscreen.rules import RequestError
 
@@ -201,11 +213,21 @@ class Table(TableWrites):
         self.emit(ev.DraftChanged(self.line, self.draft, self.error, visibility=self.draft_visibility()))
 
     def draft_visibility(self) -> Visibility:
-        """Who may see the roll typed (or waiting for a choice)."""
+        """Who may see the roll typed (or waiting for a choice): `sight`'s, without the sides
+        (read on every key)."""
         draft = self.roll.draft if self.roll is not None else self.draft
         if draft is None:
-            return line_visibility(self.line, gm_only=self.gm_only)
+            return line_sight(self.line, gm_only=self.gm_only).visibility
         return roll_visibility(gm_only=self.gm_only or draft.gm_only, hidden=is_hidden(draft.request))
+
+    def sight(self) -> Sight:
+        """What the players may see of the roll typed (or waiting for a choice): how much, and
+        which of its sides they may not have named. Decided here, read by every surface."""
+        draft = self.roll.draft if self.roll is not None else self.draft
+        campaign = self.session.campaign
+        if draft is None:
+            return line_sight(self.line, gm_only=self.gm_only, campaign=campaign)
+        return draft_sight(draft, gm_only=self.gm_only, campaign=campaign)
 
     @property
     def prompt(self) -> Prompt | None:

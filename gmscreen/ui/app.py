@@ -364,8 +364,13 @@ class GMScreenApp(SteadyToasts, AppOpening):
         else:
             self.warn(_("{pane}: not available").format(pane=pane_title("log")))
 
+    def action_undo(self) -> None:
+        if self.table is not None:
+            self.table.undo()    # (a roll waiting for a choice refuses it: the table says why)
+
     def action_redo(self) -> None:
-        self.redo()          # (a roll waiting for a choice refuses it: the table says why)
+        if self.table is not None:
+            self.table.redo()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("next_turn", "previous_turn", "focus_quick_roll", "toggle_gm_only", "repeat_roll",
@@ -391,9 +396,7 @@ class GMScreenApp(SteadyToasts, AppOpening):
             if self.session is not None and self.writable:
                 self.warn(_("nothing to save: the file is up to date"), "information")
             return
-        if self._save_timer is not None:
-            self._save_timer.stop()
-        self._start_save()
+        self.save_soon()
         self.warn(_("saving {name}…").format(name=self.session.path.name), "information")
 
     def action_keys(self) -> None:

@@ -47,7 +47,7 @@ class DiskWatch:
         if session is not app.session or session.closed or self.asking or len(app.screen_stack) > 1:
             return
         if found is not None:
-            if app.roll_waiting():
+            if app.table is not None and app.table.roll_waiting:
                 return              # a roll waits for its choice: looked at again later
             try:
                 event = session.take_in(found)

@@ -1,38 +1,28 @@
 """The contract between the app and its panes.
 
 Panes never write files and never talk to each other: they read the open
-`CampaignSession`, ask the host for changes (`change`), rolls (`record_roll`) and
-selections, and the host tells every `CampaignView` what happened. Data goes down
-through the `show_*` hooks, requests go up through the host's methods.
+`CampaignSession`, ask the live table (`host.table`, a `gmscreen.play.Table`) for what the GM
+does — changes (`change`), rolls, reveals, undo — and the host tells every `CampaignView` what
+the table's events say. Data goes down through the `show_*` hooks and `hear`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable
 
 from textual.app import App
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from gmscreen.i18n import N_, _
+from gmscreen.i18n import _
 
-from .panes import MAIN_PANES, PANES
 from .sanitize import clean
-from .terminal.bindings import has_bindings
 
 if TYPE_CHECKING:
     from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession, EditBuilder
     from gmscreen.play.events import Event
     from gmscreen.play.table import Table
-
-
-# The group of the app's own keys (keys screen, palette); the panes' groups are their titles.
-SCREEN_GROUP = N_("Screen")
-
-# Seconds after the last change before the full (atomic) save runs in a thread.
-# Every change is already durable in the journal when `change` returns.
-SAVE_DELAY = 0.5
 
 
 class CampaignView:
@@ -59,9 +49,6 @@ class CampaignView:
 
     def show_selection(self, char_id: str | None) -> None:
         """The selected character changed."""
-
-    def show_draft(self, request: Mapping[str, Any] | None, label: str) -> None:
-        """The test typed in the quick-roll line (a valid request without dice), or None."""
 
     def use_difficulty(self, value: int) -> None:
         """The GM chose a row of the difficulty table."""
@@ -95,9 +82,6 @@ class CampaignHost(App[int]):
         self.table: Table | None = None
         self._stop_hearing: Callable[[], None] | None = None
         self.session = session
-        self.draft: dict[str, Any] | None = None
-        self.draft_label = ""
-        self._save_timer: Any = None
 
     # ------------------------------------------------------------ the table
 
@@ -117,6 +101,7 @@ class CampaignHost(App[int]):
         self.table = Table(session) if session is not None else None
         if self.table is not None:
             self.table.watching = self.players_watching
+            self.table.selected = self.selected_id     # (a lock taken over: the same campaign, a new table)
             self._stop_hearing = self.table.subscribe(self._hear)
 
     def _hear(self, event: Event) -> None:
@@ -136,6 +121,9 @@ class CampaignHost(App[int]):
                     view.show_record(event.record)
         elif isinstance(event, ev.SelectionChanged):
             self.selected_id = event.char_id        # the table moved it (the turn's actor)
+        elif isinstance(event, ev.DifficultyChosen):
+            for view in self.views():
+                view.use_difficulty(event.value)
         else:
             for view in self.views():
                 view.hear(event)
@@ -170,13 +158,6 @@ class CampaignHost(App[int]):
         for view in self.views():
             view.show_selection(char_id)
 
-    def set_draft(self, request: Mapping[str, Any] | None, label: str = "") -> None:
-        """Called by the dice tray as the GM types; the difficulty pane shows odds per row."""
-        self.draft = dict(request) if request is not None else None
-        self.draft_label = label
-        for view in self.views():
-            view.show_draft(self.draft, label)
-
     def toggle_players_watching(self) -> None:
         self.players_watching = not self.players_watching
 
@@ -198,36 +179,6 @@ class CampaignHost(App[int]):
         found = screen.query(f"#{pane_id}") if screen is not None else None
         return found.first() if found else None
 
-    def roll_waiting(self) -> bool:
-        """A roll waits for a choice (reroll, Providence, parry…)."""
-        return self.table is not None and self.table.roll_waiting
-
-    def binding_owners(self) -> Iterable[tuple[str, Any]]:
-        """(group title, node) for the app and every pane, for the keys screen and the palette; the
-        titles are msgids (English), translated where they are shown."""
-        yield SCREEN_GROUP, self
-        main = self.screen_stack[0] if self.screen_stack else None
-        if main is None:
-            return
-        yield SCREEN_GROUP, main
-        for pane_id in MAIN_PANES + ("dice-tray",):
-            pane = self.pane(pane_id)
-            if pane is None:
-                continue
-            title = PANES[pane_id]
-            yield title, pane
-            for child in pane.query("*"):
-                if type(child).BINDINGS and has_bindings(child):
-                    yield title, child
-
-    def action_undo(self) -> None:
-        self.undo()
-
-    def choose_difficulty(self, value: int) -> None:
-        """Called by the difficulty pane; the dice tray puts it in the line."""
-        for view in self.views():
-            view.use_difficulty(value)
-
     # ------------------------------------------------------------ changes
 
     @property
@@ -246,81 +197,14 @@ class CampaignHost(App[int]):
         """A campaign is open for changes; else False, after telling the GM why."""
         return self.table is not None and self.table.may_edit()
 
-    def undo(self) -> None:
-        self._undo_redo("undo")
-
-    def redo(self) -> None:
-        self._undo_redo("redo")
-
-    def _undo_redo(self, which: str) -> None:
-        if self.table is not None:
-            self.table.undo() if which == "undo" else self.table.redo()
-
     def tell(self, message: str) -> None:
         """What a routine action did, said to the GM (the app: on its status line)."""
         self.warn(message, "information")
 
     def after_change(self) -> None:
-        """Redraw the views and schedule the full save off the UI thread."""
+        """Redraw the views (the app also saves a moment later: `autosave`)."""
         self.refresh_views()
         self.refresh_bindings()
-        self.schedule_save()
-
-    def schedule_save(self) -> None:
-        if not self.writable:
-            return
-        if self._save_timer is not None:
-            self._save_timer.stop()
-        self._save_timer = self.set_timer(SAVE_DELAY, self._start_save)
-
-    def _start_save(self) -> None:
-        self._save_timer = None
-        self.run_worker(self._save_in_thread, thread=True, group="autosave", exit_on_error=False,
-                        name="autosave")
-
-    def _save_in_thread(self) -> None:
-        from gmscreen.campaign.errors import CampaignError
-
-        session = self.session
-        if session is None or session.closed:
-            return
-        try:
-            notice = session.save_now()
-        except (CampaignError, OSError) as exc:
-            from gmscreen.i18n import os_reason
-            from gmscreen.play.problem_words import problem_words
-
-            message = ("; ".join(problem_words(p, session.campaign, session.path) for p in exc.problems)
-                       if isinstance(exc, CampaignError) else os_reason(exc))
-            self.call_from_thread(self.warn, _("save failed (changes kept in the journal): {problem}").format(
-                problem=message), "error")
-            return
-        if notice:          # written whole, its comments kept: said once
-            self.call_from_thread(self.warn, notice, "warning")
-
-    # ------------------------------------------------------------ rolls
-
-    def record_roll(self, *, who: str, line: str, request: Mapping[str, Any], result: Mapping[str, Any],
-                    gm_only: bool = False, seed: int | None = None, pending: str | None = None) -> RollRecord | None:
-        """Log a roll (durable before this returns) and show it in every view (`pending`: the id
-        of the pending roll it settles, see `CampaignSession.write_pending`).
-
-        Read-only campaigns cannot log: the result is still shown by the caller,
-        and the GM is told the roll was not kept.
-        """
-        if self.table is None:
-            return None
-        return self.table.record_roll(who=who, line=line, request=request, result=result, gm_only=gm_only,
-                                      seed=seed, pending=pending)
-
-    def show_record(self, record: RollRecord) -> None:
-        """Called by a pane that rolled for the GM (the initiative's `r`): shown where dice are."""
-        if self.table is not None:
-            self.table.show_record(record)
-
-    def reveal_roll(self, seq: int) -> None:
-        if self.table is not None:
-            self.table.reveal(seq)
 
     # ------------------------------------------------------------ messages to the GM
 

@@ -50,7 +50,7 @@ class LockRetry:
         """Nothing is under way on the read-only session that a swap would cut: no dialog
         editing it, no roll waiting for a choice."""
         app = self.app
-        return len(app.screen_stack) <= 1 and not app.roll_waiting()
+        return len(app.screen_stack) <= 1 and not (app.table is not None and app.table.roll_waiting)
 
     async def look(self) -> None:
         app = self.app

@@ -18,7 +18,7 @@ from gmscreen import i18n
 from gmscreen.i18n import _
 
 from .glyphs import AsciiGlyphs
-from .host import CampaignHost
+from .autosave import AppAutosave
 from .panes import PANES, retitle
 from .terminal.footer import QuietFooter
 from .themes import ANSI_THEME, DEFAULT_THEME, GM_VARIABLES, load_themes, next_theme
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 _ASCII_KEY_NAMES = {"⏎": "enter", "↑": "up", "↓": "down", "←": "left", "→": "right", "⌫": "backspace"}
 
 
-class AppLooks(CampaignHost):
+class AppLooks(AppAutosave):
     """Themes (shipped, the GM's, Textual's), `--ascii`, the language switch, config.toml's saving."""
 
     config: Config

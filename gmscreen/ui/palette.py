@@ -23,7 +23,7 @@ from gmscreen.play.quickroll.text import words
 from gmscreen.play.tables import table_for
 from gmscreen.rules.records import record
 from .binding_words import describe, textual_word
-from .host import SCREEN_GROUP
+from .key_owners import SCREEN_GROUP
 from .palette_words import SEARCH_WORDS
 from .sanitize import clean
 from .terminal.palette import SpokenCommandPalette

@@ -14,6 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from gmscreen.i18n import N_, _, ngettext
 
+from .key_owners import binding_owners
 from .looks import AppLooks
 from .status import StatusLine
 from .terminal.bindings import bindings_of
@@ -74,7 +75,7 @@ class AppTelling(AppLooks):
         if self._keymap_checked or not self.config.keymap:
             return
         self._keymap_checked = True
-        known = {b.id for _group, node in self.binding_owners() for bs in bindings_of(node).key_to_bindings.values()
+        known = {b.id for _group, node in binding_owners(self) for bs in bindings_of(node).key_to_bindings.values()
                  for b in bs if b.id}
         unknown = sorted(set(self.config.keymap) - known)
         if unknown:

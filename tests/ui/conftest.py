@@ -18,7 +18,7 @@ from textual.widget import Widget
 from gmscreen.campaign import load_campaign, open_session, sample_path
 from gmscreen.campaign.session import CampaignSession
 from gmscreen.rules import SYSTEMS
-from gmscreen.ui.host import CampaignHost
+from gmscreen.ui.autosave import AppAutosave
 
 SYSTEM_IDS = tuple(SYSTEMS)
 
@@ -107,7 +107,7 @@ def open_sample(campaign_file: Callable[[str], Path]) -> Iterator[Callable[[str]
         session.close()
 
 
-class PaneHost(CampaignHost):
+class PaneHost(AppAutosave):
     """A host showing only the widgets a test gives it."""
 
     def __init__(self, session: CampaignSession, *widgets: Callable[[], Widget]) -> None:

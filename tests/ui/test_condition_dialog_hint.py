@@ -48,7 +48,7 @@ async def test_an_english_effect_says_it_applies_then_bites_on_the_roll_line(cam
         await _type(pilot, "loriane éloquence sd3")
         row = on_screen(app, app.pane("dice-tray").info)
         assert "Rain -1 die: " in row and "→" in row and "SD 3" in row, row
-        assert app.draft is not None and app.draft["modifier"] == -1          # R3: a situation die fewer
+        assert app.table.draft is not None and app.table.draft.odds_request["modifier"] == -1          # R3: a situation die fewer
         await press(pilot, "enter")
         record = app.session.rolls[-1]
         assert record.result["conditions"] == {"applied": ["Loriane · Rain: -1 die"]}
@@ -73,4 +73,4 @@ async def test_in_french_the_dialog_reads_english_and_french_and_says_a_reminder
         await _type(pilot, "shady négociation 25 sans ivre")
         row = on_screen(app, app.pane("dice-tray").info)
         assert "Sonné penalty 2 : " in row and "seuil 25" in row, row
-        assert app.draft is not None and app.draft["malus"] == 2
+        assert app.table.draft is not None and app.table.draft.odds_request["malus"] == 2

@@ -42,7 +42,7 @@ async def test_mir_odds_row_names_the_condition_and_its_cost_and_sans_leaves_it_
         # Narrow: the condition by its first word, its effect, the chance without → with it.
         assert "Ébloui −1 dé : 91\u202f% → 84\u202f%" in row, row
         assert "SD 2" in row                                     # the difficulty is never cut off
-        assert app.draft is not None and app.draft["modifier"] == -1     # the lantern: situation dice (R3)
+        assert app.table.draft is not None and app.table.draft.odds_request["modifier"] == -1     # the lantern: situation dice (R3)
         await press(pilot, "enter")
         record = app.session.rolls[-1]
         assert record.result["conditions"] == {"applied": ["Alexis · Ébloui par la lanterne: −1 dé"]}
@@ -51,7 +51,7 @@ async def test_mir_odds_row_names_the_condition_and_its_cost_and_sans_leaves_it_
         await _type(pilot, "alexis tir sd2 sans ébloui")
         row = on_screen(app, tray.info)
         assert row.startswith("91\u202f% réussite") and "SD 2" in row and "→" not in row, row
-        assert app.draft is not None and "modifier" not in app.draft
+        assert app.table.draft is not None and "modifier" not in app.table.draft.odds_request
         await press(pilot, "enter")
         record = app.session.rolls[-1]
         assert record.result["conditions"] == {"left_out": ["Alexis · Ébloui par la lanterne: −1 dé"]}
@@ -78,7 +78,7 @@ async def test_an_effect_the_game_cannot_read_is_a_notice_and_a_reminder(tmp_pat
         assert len(said) == 1 and "claque des dents" in said[0] and "FOR −1" in said[0]
         assert not any("characters[2]" in n or str(path) in n for n in notes)
         await _type(pilot, "berthe for intimider 9")
-        assert app.draft is not None and app.draft["characteristic"] == 3     # not applied
+        assert app.table.draft is not None and app.table.draft.odds_request["characteristic"] == 3     # not applied
         row = on_screen(app, app.pane("dice-tray").info)
         assert "seuil 9" in row
 

@@ -19,7 +19,8 @@ from gmscreen.play.quickroll import RollFlow, parse, rule_message
 from gmscreen.rules import RequestError, get_system, resolve
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.widgets.log.roll_log import RollLog
-from gmscreen.ui.widgets.tray.dice_tray import DiceTray, GrammarHelp
+from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
 
 from _pilot import GM_COLOURS, press, ready, screen_strips, type_keys
 
@@ -78,7 +79,7 @@ async def test_mir_quick_roll_odds_enter_result_and_log(pane_host, open_sample):
         await _type(pilot, "alexis force sd4 +1d aide loriane sans ébloui")   # her condition: tests/ui/test_conditions_tray.py
         info = _text(tray.info)
         assert "+1d, aide Loriane : 18\u202f% → 40,5\u202f%" in info     # 40.5 % is not "40 %"
-        assert app.draft is not None and app.draft["kind"] == "group" and "Alexis" in app.draft_label
+        assert app.table.draft is not None and app.table.draft.odds_request["kind"] == "group" and "Alexis" in app.table.draft.label
         await press(pilot, "enter")
         record = session.rolls[-1]
         assert record.line == "alexis force sd4 +1d aide loriane sans ébloui" and record.who == "Alexis"
@@ -119,7 +120,7 @@ async def test_mir_extended_starts_a_timer_and_undo_removes_it(pane_host, open_s
         assert timer.label == "Guérison (Héritage) (1 jour, 3 max.) 8 succès"
         assert len(timer.dice["rolls"]) == 1 and len(timer.dice["rolls"][0]) == 5
         assert session.rolls[-1].result["tests"] == 1
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert len(session.campaign.timers) == before
 
@@ -160,13 +161,13 @@ async def test_difficulty_chosen_elsewhere_rewrites_the_line(pane_host, open_sam
     session = open_sample("mir")
     async with _tray(pane_host, session) as (app, pilot, tray):
         await _type(pilot, "loriane éloquence difficile +1d")
-        app.choose_difficulty(2)
+        app.table.choose_difficulty(2)
         await pilot.pause()
         assert tray.line.value == "loriane éloquence sd2 +1d"
-        assert app.draft["difficulty"] == 2
+        assert app.table.draft.odds_request["difficulty"] == 2
         tray.line.value = "loriane éloquence"
         await pilot.pause()
-        app.choose_difficulty(5)
+        app.table.choose_difficulty(5)
         await pilot.pause()
         assert tray.line.value == "loriane éloquence sd5"
 
@@ -181,7 +182,7 @@ async def test_selection_completion_history_repeat_gm_only_escape(pane_host, ope
         await press(pilot, "tab")
         assert tray.line.value == "éloquence "
         await _type(pilot, "sd2")
-        assert app.draft is not None and app.draft["skill"] == 3
+        assert app.table.draft is not None and app.table.draft.odds_request["skill"] == 3
         tray.toggle_gm_only()
         await press(pilot, "enter")
         assert session.rolls[-1].who == "Loriane" and session.rolls[-1].gm_only is True
@@ -243,7 +244,7 @@ async def test_magisphere_impulsion_reroll_spent_on_sheet_and_undone(pane_host, 
         assert spent >= 1 and len(record.request["dice"]) == spent + 1
         assert shady.sheet["resources"]["impulsion"] == 2 - spent
         assert "Impulsion" in (session.last_label or "")
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert session.campaign.characters[0].sheet["resources"]["impulsion"] == 2
 
@@ -268,7 +269,7 @@ async def test_tedeum_providence_called_with_one_key(pane_host, open_sample):
         record = session.rolls[-1]
         assert record.request["use_providence"] is True and len(record.result["providence_dice"]) == 1
         assert louvensac.sheet["resources"]["providence"] == 4
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert session.campaign.characters[0].sheet["resources"]["providence"] == 6
 
@@ -580,7 +581,7 @@ async def test_history_is_rebuilt_from_the_roll_log_after_a_restart(campaign_fil
         await _roll(pilot, "6d12 sd2")
         await pilot.press("escape")
         # a roll logged by another pane: a description, not a line to repeat
-        app.record_roll(who="Alexis", line="initiative 1d10", request={"expression": "1d10"},
+        app.table.record_roll(who="Alexis", line="initiative 1d10", request={"expression": "1d10"},
                         result={"expression": "1d10", "total": 4, "dice": [4]})
         await pilot.pause()
         await pilot.press("q")
@@ -708,7 +709,7 @@ async def test_show_record_shows_a_logged_roll_masked_when_players_watch(pane_ho
         await pilot.pause()
         shown = str(tray.result_view.render())
         assert "jet secret du MJ" in shown and dice not in shown and "Garde" not in shown
-        app.reveal_roll(secret.seq)                            # revealed: shown to everyone
+        app.table.reveal(secret.seq)                            # revealed: shown to everyone
         await pilot.pause()
         shown = str(tray.result_view.render())
         assert "jet secret du MJ" not in shown and dice in shown

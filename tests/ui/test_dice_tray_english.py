@@ -8,7 +8,8 @@ import random
 
 from gmscreen import i18n
 from gmscreen.play.quickroll import RollFlow, parse
-from gmscreen.ui.widgets.tray.dice_tray import DiceTray, GrammarHelp
+from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
 from gmscreen.ui.widgets.tray.roll_result import masked_content
 
 from _pilot import press
@@ -35,7 +36,7 @@ async def test_the_tray_speaks_english_odds_result_and_help(pane_host, open_samp
         await _type(pilot, tray, "alexis force sd4 +1d aide loriane sans ébloui")   # French keywords still read
         info = _text(tray.info)
         assert "+1d, help Loriane: 18% → 40.5%" in info and "success" in info
-        assert "SD 4 (" in app.draft_label                                  # the game's vocabulary
+        assert "SD 4 (" in app.table.draft.label                                  # the game's vocabulary
         await press(pilot, "enter")
         assert _text(tray.result_view).startswith("Alexis: ")
         await press(pilot, "ctrl+g")

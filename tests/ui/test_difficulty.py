@@ -7,6 +7,7 @@ import pytest
 from gmscreen.i18n import _
 from gmscreen.rules import SYSTEMS, get_system, odds
 from gmscreen.play import chances
+from gmscreen.play import events as ev
 from gmscreen.ui.widgets.difficulty.pane import DifficultyPane, chance_text
 
 from _pilot import GM_COLOURS
@@ -14,16 +15,13 @@ from _pilot import GM_COLOURS
 
 def _host(pane_host, session):
     class Host(pane_host):
-        chosen: list[int] = []
-
         def get_theme_variable_defaults(self):
             return {**super().get_theme_variable_defaults(), **GM_COLOURS}
 
-        def choose_difficulty(self, value: int) -> None:
-            self.chosen.append(value)
-            super().choose_difficulty(value)
-
-    return Host(session, lambda: DifficultyPane(id="difficulty"))
+    host = Host(session, lambda: DifficultyPane(id="difficulty"))
+    host.chosen = []            # the rows the GM chose, as the table tells them
+    host.table.subscribe(lambda e: host.chosen.append(e.value) if isinstance(e, ev.DifficultyChosen) else None)
+    return host
 
 
 def _prompts(pane: DifficultyPane) -> list[str]:
@@ -70,7 +68,7 @@ async def test_per_row_odds_equal_rules_odds_and_current_row_marked(pane_host, o
     draft = {"system": "mir", "kind": "simple", "pool": 5, "difficulty": 3}
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        app.set_draft(draft, "Loriane éloquence")
+        app.query_one(DifficultyPane).show_draft(draft, "Loriane éloquence")
         await pilot.pause()
         pane = app.query_one(DifficultyPane)
         prompts = _prompts(pane)
@@ -83,8 +81,8 @@ async def test_per_row_odds_equal_rules_odds_and_current_row_marked(pane_host, o
         assert pane.rows.highlighted == 3
         # the same draft again computes nothing new
         computed = chances.computed
-        app.set_draft(dict(draft), "Loriane éloquence")
-        app.set_draft({**draft, "difficulty": 4}, "Loriane éloquence")
+        app.query_one(DifficultyPane).show_draft(dict(draft), "Loriane éloquence")
+        app.query_one(DifficultyPane).show_draft({**draft, "difficulty": 4}, "Loriane éloquence")
         await pilot.pause()
         assert chances.computed == computed
         assert [p for p in _prompts(pane) if p.startswith("▶")][0].count("Difficile") == 1
@@ -94,7 +92,7 @@ async def test_opposed_draft_shows_dash(pane_host, open_sample):
     app = _host(pane_host, open_sample("mir"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        app.set_draft({"system": "mir", "kind": "opposed", "actor_pool": 5, "opponent_pool": 4}, "callia vs garde")
+        app.query_one(DifficultyPane).show_draft({"system": "mir", "kind": "opposed", "actor_pool": 5, "opponent_pool": 4}, "callia vs garde")
         await pilot.pause()
         pane = app.query_one(DifficultyPane)
         prompts = _prompts(pane)[: len(get_system("mir").difficulties)]
@@ -106,7 +104,7 @@ async def test_enter_on_a_row_chooses_its_value(pane_host, open_sample):
     app = _host(pane_host, open_sample("tedeum"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        app.set_draft({"system": "tedeum", "kind": "simple", "die": 8, "skill": 2, "negative_die": 6,
+        app.query_one(DifficultyPane).show_draft({"system": "tedeum", "kind": "simple", "die": 8, "skill": 2, "negative_die": 6,
                        "difficulty": 7}, "louvensac charme")
         await pilot.pause()
         app.query_one(DifficultyPane).focus()
@@ -138,7 +136,7 @@ async def test_hostile_draft_label_is_literal(pane_host, open_sample):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for label in ("[/]", "[@click=app.quit]", "Orc [A]", "Bob\x1b]2;pwn\x07"):
-            app.set_draft({"system": "mir", "kind": "simple", "pool": 3, "difficulty": 2}, label)
+            app.query_one(DifficultyPane).show_draft({"system": "mir", "kind": "simple", "pool": 3, "difficulty": 2}, label)
             await pilot.pause()
             shown = str(app.query_one("#difficulty-test").render())
             assert label.split("\x1b")[0] in shown

@@ -58,7 +58,7 @@ async def test_keys_typed_before_the_first_read_are_read_once_together(campaign_
         tray.line.value = "a"                 # two changes in one turn, as a paste or a
         tray.line.value = "al"                # burst in one packet can make
         for _ in range(50):
-            if tray.line_read_once and tray.draft is not None:
+            if tray.line.read_once and tray.draft is not None:
                 break
             await pilot.pause(0.01)
         assert reads == ["al"]

@@ -49,9 +49,9 @@ async def test_the_palette_finds_a_command_by_the_words_a_gm_thinks_in(campaign_
 
 
 async def test_save_now_from_the_palette_writes_the_campaign(campaign_file, monkeypatch) -> None:
-    from gmscreen.ui import host
+    from gmscreen.ui import autosave
 
-    monkeypatch.setattr(host, "SAVE_DELAY", 600.0)        # no autosave meanwhile: the command writes it
+    monkeypatch.setattr(autosave, "SAVE_DELAY", 600.0)        # no autosave meanwhile: the command writes it
     path = campaign_file("mir")
     app = GMScreenApp(path, language="en")
     async with app.run_test(size=(100, 30), notifications=True) as pilot:

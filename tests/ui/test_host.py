@@ -15,7 +15,7 @@ async def test_host(open_sample, pane_host):
         assert V.seen == 1
         assert app.change("rename", lambda b: b.set(("name",), "X"))
         assert s.campaign.name == "X"
-        app.undo(); await pilot.pause()
+        app.table.undo(); await pilot.pause()
         assert s.campaign.name != "X"
         assert V.seen == 3
 

@@ -59,7 +59,7 @@ async def test_whole_round_with_conditions_and_countdown(pane_app):
         await pilot.press("p")                                     # nothing left to undo: the order moves
         await pilot.pause()
         assert current(session) == "callia" and session.last_label == "Tour précédent"
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert c.encounter.round == 2 and current(session) == "garde"
         assert c.character("alexis").conditions[0].rounds == 1 and c.timers[1].rounds == 3
@@ -87,7 +87,7 @@ async def test_delay_and_come_back(pane_app):
         await pilot.pause()
         assert order(session) == ["callia", "garde", "loriane", "alexis", "chien"]
         assert current(session) == "loriane" and not enc.entries[2].delayed
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert order(session) == ["callia", "garde", "alexis", "loriane", "chien"]
         assert current(session) == "alexis"
@@ -115,7 +115,7 @@ async def test_add_adhoc_rolled_and_typed_move_sort_remove(pane_app):
             await pilot.pause()
         kraken = next(e for e in session.campaign.encounter.entries if e.name == "Kraken")
         assert session.rolls[-1].who == "Kraken" and session.rolls[-1].result["total"] == kraken.initiative
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         pane = app.query_one(InitiativePane)
         pane._cursor_to("e:rival")
@@ -176,7 +176,7 @@ async def test_extended_test_to_its_end_mir(pane_app):
         await pilot.press("r")
         await pilot.pause()
         assert "déjà terminé" in notes[-1]
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert c.timers[0].status == "running" and len(c.timers[0].dice["rolls"]) == 2
 
@@ -276,7 +276,7 @@ async def test_start_end_and_roll_all(pane_app):
         await pilot.press("o")
         await pilot.pause()
         assert c.encounter.round == 0 and c.encounter.entries == []
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert len(c.encounter.entries) == 3
         before = len(session.rolls)
@@ -690,7 +690,7 @@ async def test_previous_turns_give_back_ticks_across_other_changes(pane_app) -> 
         await pilot.press("n", "n")                                # and playing again ticks again
         await pilot.pause()
         assert c.character("garde").conditions[-1].rounds == 1 and c.character("alexis").conditions == []
-        app.undo()                                                 # ctrl+z still goes step by step
+        app.table.undo()                                                 # ctrl+z still goes step by step
         await pilot.pause()
         assert [(x.name, x.rounds) for x in c.character("alexis").conditions] == [("Ébloui par la lanterne", 1)]
 
@@ -803,8 +803,8 @@ async def test_n_on_an_empty_queue_offers_the_party_and_starts_the_fight(pane_ap
         assert {e.name: e.initiative for e in c.encounter.entries} == {
             r.who: r.result["total"] for r in session.rolls[rolls:]}
         assert c.encounter.round == 1 and current(session) == order(session)[0]   # and the fight starts
-        app.undo()                                                 # the start, then the whole party
-        app.undo()
+        app.table.undo()                                                 # the start, then the whole party
+        app.table.undo()
         await pilot.pause()
         assert order(session) == [] and c.encounter.round == 0
         await pilot.press("S")                                     # S offers it too
@@ -835,8 +835,8 @@ async def test_A_adds_the_npcs_mid_round_acting_this_round_or_next(pane_app):
         await pilot.press("n")                                     # the guard acts: the gaoler's turn
         await pilot.pause()
         assert current(session) == "geolier"
-        app.undo()
-        app.undo()
+        app.table.undo()
+        app.table.undo()
         await pilot.pause()
         assert "geolier" not in order(session) and current(session) == "garde"
         app.select_character("geolier")

@@ -30,7 +30,7 @@ async def test_a_mir_interval_rolled_at_the_table(pane_app) -> None:
         record = session.rolls[-1]
         assert record.line.endswith("· test 3 = 3 7 12 1 5") and record.request["rolls"][2] == [3, 7, 12, 1, 5]
         assert record.result == rules.resolve(record.request) and timer.status == record.result["outcome"]
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert len(c.timers[0].dice["rolls"]) == 2
 

@@ -73,7 +73,7 @@ async def test_the_screen_in_english(campaign_file, english) -> None:
         assert app.screen.query_one(Input).placeholder == "Search for commands…"
         await press(pilot, "escape")
         assert not isinstance(app.screen, CommandPalette)
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert any(n.message == "nothing to undo" for n in app.notices)
         assert "session 3" in str(app.status.render())
@@ -102,7 +102,7 @@ async def test_the_screen_in_french(campaign_file) -> None:
         assert await until(app, pilot, lambda: hits.option_count > 0 and "Aucune correspondance"
                            in str(hits.get_option_at_index(0).prompt)), hits.option_count
         await press(pilot, "escape")
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert any(n.message == "rien à annuler" for n in app.notices)
 

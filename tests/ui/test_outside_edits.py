@@ -11,7 +11,7 @@ from typing import Any, AsyncIterator
 import pytest
 
 from gmscreen.campaign import load_campaign
-from gmscreen.ui import GMScreenApp, host
+from gmscreen.ui import GMScreenApp, autosave
 from gmscreen.ui.screens.disk_conflict import DiskConflictScreen
 from gmscreen.ui.widgets.roster.pane import RosterPane
 
@@ -28,7 +28,7 @@ def roster_names(app) -> str:
 def slower_autosave(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests edit the file by hand between a change and its autosave: give that window
     1.5 s rather than 0.5 s, so a busy machine (a key taking half a second) cannot close it."""
-    monkeypatch.setattr(host, "SAVE_DELAY", 1.5)
+    monkeypatch.setattr(autosave, "SAVE_DELAY", 1.5)
 
 
 def edit_by_hand(path, old: str, new: str) -> bytes:
@@ -88,7 +88,7 @@ async def both_changed(app, pilot, path, answer: str) -> tuple[bytes, int]:
     await app.disk_watch.look()
     await pilot.pause()
     assert isinstance(app.screen, DiskConflictScreen)
-    await asyncio.sleep(host.SAVE_DELAY + 0.3)                # the autosave comes and goes: nothing written
+    await asyncio.sleep(autosave.SAVE_DELAY + 0.3)                # the autosave comes and goes: nothing written
     await settle(app, pilot)
     assert path.read_bytes() == theirs and app.session.dirty
     assert isinstance(app.screen, DiskConflictScreen)
@@ -138,7 +138,7 @@ async def test_one_turn_saved_by_the_screen_keeps_every_comment(campaign_file) -
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(app, pilot)
         await pilot.press("n")
-        await asyncio.sleep(host.SAVE_DELAY + 0.3)
+        await asyncio.sleep(autosave.SAVE_DELAY + 0.3)
         await settle(app, pilot)
         assert not app.session.dirty
     after = path.read_text("utf-8").splitlines()

@@ -122,7 +122,7 @@ async def test_a_rules_error_after_the_dice_logs_the_roll_as_it_stood(campaign_f
         await pilot.pause()
         assert tray.flow is not None and tray.flow.prompt is not None and pending_path(path).exists()
         die = tray.flow.request["dice"][0]
-        tray.cancel_flow()
+        app.table.cancel_roll()
         await pilot.pause()
         assert tray.flow is None and not pending_path(path).exists()
         assert app.session.rolls[-1].line == LINE and app.session.rolls[-1].request["dice"] == [die]
@@ -163,7 +163,7 @@ async def test_the_kept_roll_is_exactly_what_quitting_logs(pane_host, open_sampl
         assert kept is not None
         if system == "magisphere":
             assert [s.path[-1] for s in kept.spends] == ["impulsion"]
-        tray.settle_pending()                           # what q, ctrl+q and every signal do
+        app.table.settle()                              # what q, ctrl+q and every signal do
         await pilot.pause()
     record = session.rolls[-1]
     assert (record.request, record.result, record.pending) == (kept.request, kept.result, kept.id)

@@ -69,7 +69,7 @@ async def test_a_hidden_difficulty_shows_dice_and_outcome_never_the_difficulty(c
         screen = _screen(app)
         assert not _leaks(screen, secrets), screen                     # the line, its odds
         assert "Loriane" in screen and "difficulté secrète" in screen
-        assert app.draft is None                                       # the difficulty table is told nothing
+        assert app.pane("difficulty") is not None and app.pane("difficulty").draft is None   # the difficulty table is told nothing
         await press(pilot, "enter")
         rec = app.session.rolls[-1]
         assert rec.result["hidden"] and not rec.gm_only
@@ -143,7 +143,7 @@ async def test_a_gm_only_roll_shows_nothing_of_itself(campaign_file) -> None:
         secrets = ("Loriane", "éloquence", "sd3", "SD 3", "%")
         screen = _screen(app)
         assert not _leaks(screen, secrets), screen
-        assert "jet secret du MJ" in screen and app.draft is None
+        assert "jet secret du MJ" in screen and app.pane("difficulty").draft is None
         await press(pilot, "enter")
         rec = app.session.rolls[-1]
         assert rec.gm_only

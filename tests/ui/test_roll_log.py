@@ -100,13 +100,13 @@ async def test_rows_show_rolls_newest_last_with_separators(pane_host, open_sampl
         await pilot.pause()
         _screen(log)
         built = log.rows_built
-        app.record_roll(who="Callia", line="callia infiltration sd2", request=MIR, result=resolve(MIR, seed=9))
+        app.table.record_roll(who="Callia", line="callia infiltration sd2", request=MIR, result=resolve(MIR, seed=9))
         await pilot.pause()
         assert "callia infiltration sd2" in _screen(log)[4]
         assert log.rows_built == built + 1
         # a new session gets its separator
         session.campaign.session = 4
-        app.record_roll(who="Callia", line="callia perception sd1", request=MIR, result=resolve(MIR, seed=3))
+        app.table.record_roll(who="Callia", line="callia perception sd1", request=MIR, result=resolve(MIR, seed=3))
         await pilot.pause()
         screen = _screen(log)
         assert "Session 4" in screen[5] and "callia perception" in screen[6]
@@ -259,7 +259,7 @@ async def test_jump_scroll_leaves_the_other_rows_alone(pane_host, open_sample):
         per_roll: list[int] = []
         for n in range(40):
             sizes.clear()
-            app.record_roll(who="Loriane", line=f"loriane éloquence sd3 #{n}", request=MIR,
+            app.table.record_roll(who="Loriane", line=f"loriane éloquence sd3 #{n}", request=MIR,
                             result=resolve(MIR, seed=n))
             await pilot.pause()
             per_roll.append(sum(sizes))
@@ -271,7 +271,7 @@ async def test_jump_scroll_leaves_the_other_rows_alone(pane_host, open_sample):
         assert statistics.median(steady) < 400       # one row; stock RichLog repaints ~6 KB a line
         assert statistics.mean(steady) < 1500
         if top + 23 > log.row_count:
-            app.record_roll(who="Loriane", line="one more", request=MIR, result=resolve(MIR, seed=99))
+            app.table.record_roll(who="Loriane", line="one more", request=MIR, result=resolve(MIR, seed=99))
             await pilot.pause()
             assert log.scroll_offset.y == top and log.virtual_size == virtual
 

@@ -98,7 +98,7 @@ async def test_sheet_modal_and_edit_form(pane_app):
         alexis = session.campaign.character("alexis")
         assert alexis.name == "Alexis le Brave" and alexis.sheet["voies"]["peur"] == 4
         assert session.last_label == "Fiche : Alexis le Brave"
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         alexis = session.campaign.character("alexis")
         assert alexis.name == "Alexis" and alexis.sheet["voies"]["peur"] == 3
@@ -140,7 +140,7 @@ async def test_add_duplicate_remove(pane_app):
         ids = [c.id for c in session.campaign.characters][4:7]
         assert len(set(ids)) == 3 and all(i.startswith("le-garde-de-la-porte") for i in ids)
         assert session.campaign.characters[4].sheet == session.campaign.characters[3].sheet
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert len(session.campaign.characters) == 5
         # add a new NPC through the form
@@ -164,7 +164,7 @@ async def test_add_duplicate_remove(pane_app):
         assert session.campaign.character("garde") is None
         enc = session.campaign.encounter
         assert [e.id for e in enc.entries] == ["callia", "alexis", "loriane", "chien"] and enc.turn == 1
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert session.campaign.character("garde") is not None and len(enc.entries) == 5
 
@@ -181,7 +181,7 @@ async def test_resources_and_conditions(pane_app):
         await pilot.press("-", "-")
         await pilot.pause()
         assert shady().sheet["resources"]["impulsion"] == 1
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert shady().sheet["resources"]["impulsion"] == 2
         await pilot.press("c")
@@ -197,7 +197,7 @@ async def test_resources_and_conditions(pane_app):
         await pilot.press("down", "enter")
         await pilot.pause()
         assert [c.name for c in shady().conditions] == ["Ivre"]
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert [c.name for c in shady().conditions] == ["Ivre", "[/]"]
 
@@ -226,7 +226,7 @@ async def test_new_session_magisphere(pane_app):
         assert c.character("shady").sheet["resources"]["impulsion"] == 3
         assert c.character("granok").sheet["resources"]["impulsion"] == 2
         assert "gros-bob" not in [i for i in ("gros-bob",) if "resources" in c.character(i).sheet]
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert c.session == 2 and c.character("shady").sheet["resources"]["impulsion"] == 2
 
@@ -502,8 +502,8 @@ async def test_tedeum_providence_level_in_the_characters_gender(pane_app, campai
         assert session.campaign.character("louvensac").gender is None
         session.save_now()
         assert "gender" not in session.path.read_text(encoding="utf-8").split("[[characters]]")[1]
-        app.undo()
-        app.undo()
+        app.table.undo()
+        app.table.undo()
         await pilot.pause()
         assert session.campaign.character("louvensac").gender == "f"
 

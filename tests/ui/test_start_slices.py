@@ -19,7 +19,7 @@ from gmscreen.ui import GMScreenApp
 from gmscreen.ui.terminal import quick_switch
 from gmscreen.ui.terminal.start_slices import next_slice
 from gmscreen.ui.widgets.roster.pane import FILL_SLICE, FIRST_ROWS
-from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+from gmscreen.ui.widgets.tray.quick_roll_line import QuickRollLine
 
 CAST = 300
 
@@ -40,13 +40,13 @@ async def test_a_key_typed_at_the_first_frame_goes_before_the_rest_of_a_long_ros
     path = campaign_file("mir")
     total = _long_roster(path)
     rows_at_key: list[int] = []
-    changed = DiceTray.on_input_changed
+    changed = QuickRollLine._on_quick_roll_line_changed
 
-    def noting(tray, event):
-        rows_at_key.append(tray.app.pane("roster").table.row_count)
-        return changed(tray, event)
+    def noting(line, event):
+        rows_at_key.append(line.app.pane("roster").table.row_count)
+        return changed(line, event)
 
-    monkeypatch.setattr(DiceTray, "on_input_changed", noting)
+    monkeypatch.setattr(QuickRollLine, "_on_quick_roll_line_changed", noting)
     app = GMScreenApp(path)
     async with app.run_test(size=(80, 24)) as pilot:
         while app.focused is None:            # the campaign's pane, focused as the first frame is drawn

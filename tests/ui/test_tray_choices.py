@@ -49,7 +49,7 @@ async def test_the_defender_is_asked_for_providence_with_one_key(pane_host, open
         record = session.rolls[-1]
         assert record.request["opponent_use_providence"] is True and len(record.result["opponent_providence_dice"]) == 1
         assert louvensac.sheet["resources"]["providence"] == 4
-        app.undo()
+        app.table.undo()
         await pilot.pause()
         assert session.campaign.character("louvensac").sheet["resources"]["providence"] == 6
 

@@ -16,7 +16,7 @@ from gmscreen.i18n import N_, _
 
 from ..binding_words import describe, tr
 from ..config import CONFIG_NAME, config_dir
-from ..host import SCREEN_GROUP, CampaignHost
+from ..key_owners import SCREEN_GROUP, binding_owners
 from ..sanitize import literal_text
 from ..terminal.bindings import bindings_of
 from ..terminal.steady import SteadyModalScreen
@@ -27,7 +27,7 @@ TEXTUAL_GROUP = N_("Moving and editing")
 
 def binding_table(app: Any) -> list[tuple[str, Any, Binding, list[str]]]:
     """(group, node, binding, key displays) per action of each node, the user's keymap applied."""
-    owners = app.binding_owners() if isinstance(app, CampaignHost) else [(SCREEN_GROUP, app)]
+    owners = binding_owners(app)
     rows: dict[tuple[int, str], list[Any]] = {}
     config = getattr(app, "config", None)
     keymap = config.keymap if config is not None else {}    # the one the app set (`set_keymap`)

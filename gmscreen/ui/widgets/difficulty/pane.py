@@ -23,6 +23,7 @@ from gmscreen.i18n.typography import percent
 from gmscreen.rules import RequestError, System
 
 from gmscreen.play import chances
+from gmscreen.play import events as ev
 from gmscreen.play.tables import table_for
 from gmscreen.ui.host import CampaignView
 from gmscreen.ui.terminal.option_list import SteadyOptionList
@@ -81,6 +82,33 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
             self._system, self._language = session.system, language()
             self._stale = True
             self._redraw()
+        self._take_draft()          # (built after the line was typed: the narrow layout's late panes)
+
+    def hear(self, event: ev.Event) -> None:
+        if isinstance(event, (ev.DraftChanged, ev.GmOnlyChanged)):
+            self._take_draft()
+
+    def show_watching(self, watching: bool) -> None:
+        self._take_draft()
+
+    def _take_draft(self) -> None:
+        """The test typed in the quick-roll line, priced per row; none while players watch a
+        roll they may not see whole (its difficulty, or who rolls): `Table.sight` says."""
+        table = self.host.table
+        draft = table.draft if table is not None else None
+        if draft is None or table is None or (self.host.players_watching and not table.sight().whole):
+            self.show_draft(None, "")
+        else:
+            self.show_draft(draft.odds_request, draft.label)
+
+    @property
+    def draft(self) -> dict[str, Any] | None:
+        """The request the rows are priced for (the line's test, without its difficulty)."""
+        return self._draft
+
+    @property
+    def draft_label(self) -> str:
+        return self._label
 
     def show_draft(self, request: Mapping[str, Any] | None, label: str) -> None:
         draft = dict(request) if request is not None else None
@@ -215,7 +243,8 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
         if value is None:
             self.host.warn(_("reference table: nothing to choose here"), "information")
             return
-        self.host.choose_difficulty(value)
+        if self.host.table is not None:
+            self.host.table.choose_difficulty(value)     # the line takes it (the tray hears it)
 
     def focus(self, scroll_visible: bool = True) -> DifficultyPane:
         """Focusing the pane focuses its table."""

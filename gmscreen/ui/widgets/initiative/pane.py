@@ -872,15 +872,17 @@ class InitiativePane(TablePane[Entry]):
             self._warn(_("{label}: this timer's test cannot be read").format(label=named))
             return
         status, step = rolled.status, rolled.step
-        record = self.host.record_roll(**interval_log_fields(campaign, timer, rolled, table_dice_words(values)))
+        table = self.host.table
+        record = (table.record_roll(**interval_log_fields(campaign, timer, rolled, table_dice_words(values)))
+                  if table is not None else None)
 
         def build(b: EditBuilder) -> None:
             record_interval(b, index, timer, rolled)
 
         if not self._change(f"{clean(timer.label)} · {step}", build):
             return
-        if record is not None:
-            self.host.show_record(record)       # the GM sees the dice, not only a notice
+        if record is not None and table is not None:
+            table.show_record(record)           # the GM sees the dice, not only a notice
         progress = timer_progress(campaign, campaign.timers[index], game=table_for(campaign.system))
         label = clean(timer.label)
         if not sight.whole:                     # players watching: the notice names no threshold either

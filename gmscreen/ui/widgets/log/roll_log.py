@@ -528,8 +528,8 @@ class RollLog(CampaignView, ScrollView, can_focus=True):
         seq = record.seq
 
         def answered(yes: bool | None) -> None:
-            if yes:
-                self.host.reveal_roll(seq)
+            if yes and self.host.table is not None:
+                self.host.table.reveal(seq)
 
         detail = (_("The players will see this roll whole from now on. A reveal is not undone: ctrl+z takes "
                     "back the change before it.") if record.gm_only else

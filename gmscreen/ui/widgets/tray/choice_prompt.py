@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual import events
 from textual.binding import Binding
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Static
 
 from gmscreen.i18n import N_, _
@@ -19,17 +20,10 @@ if TYPE_CHECKING:
 
 
 class ChoiceOwner(Protocol):
-    """What the prompt asks of the tray that holds it: the roll under way, and the GM's answer
-    handed on (the tray drives the table with it)."""
+    """What the prompt reads of the tray that holds it: the roll under way (its prompt)."""
 
     @property
     def flow(self) -> RollFlow | None: ...
-
-    def choose(self, key: str) -> None: ...
-
-    def cancel_flow(self) -> None: ...
-
-    def warn_dice_cast(self, message: str) -> None: ...
 
 
 class ChoicePrompt(Static, can_focus=True):
@@ -40,6 +34,16 @@ class ChoicePrompt(Static, can_focus=True):
         Binding("enter", "pick('enter')", N_("default"), id="dice-tray.choice-default"),
         Binding("escape", "cancel", N_("abandon"), id="dice-tray.choice-cancel"),
     ]
+
+    class Picked(Message):
+        """The GM answered: `key` is the option's key ("enter": the default)."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    class Cancelled(Message):
+        """Escape: give the roll up (refused by the tray once dice are on the table)."""
 
     def __init__(self, tray: ChoiceOwner, **kwargs: Any) -> None:
         super().__init__("", markup=False, **kwargs)
@@ -55,9 +59,18 @@ class ChoicePrompt(Static, can_focus=True):
                 for o in prompt.options for key in o.also if key not in shown]     # (the French key in English)
         set_bindings(self, [*options, *also, *self.BINDINGS])
 
-    def done(self) -> None:
-        """No choice open: the prompt keeps Enter and Escape only."""
+    def open(self, prompt: Prompt, content: Content) -> None:
+        """Shown (`content`: the question as the players may see it), its keys live, focused."""
+        self.ask(prompt)
+        self.update(content)
+        self.add_class("-active")
+        self.focus()
+
+    def close(self) -> None:
+        """No choice open: hidden, and the prompt keeps Enter and Escape only."""
         set_bindings(self, self.BINDINGS)
+        self.remove_class("-active")
+        self.update("")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         flow = self.tray.flow
@@ -90,18 +103,10 @@ class ChoicePrompt(Static, can_focus=True):
             self.app.bell()
 
     def action_pick(self, key: str) -> None:
-        self.tray.choose(key)
+        self.post_message(self.Picked(key))
 
     def action_cancel(self) -> None:
-        flow = self.tray.flow
-        if flow is not None and flow.prompt is not None and flow.result is not None:
-            # The dice are already on the table: abandoning would drop a roll the players saw
-            # (and let it be rolled again). Only a choice asked before any die may be abandoned.
-            keys = " / ".join(o.key for o in flow.prompt.options)
-            self.app.bell()
-            self.tray.warn_dice_cast(_("the dice are cast: choose ({keys})").format(keys=keys))
-            return
-        self.tray.cancel_flow()
+        self.post_message(self.Cancelled())
 
 
 def prompt_content(prompt: Prompt, *, with_default: bool = True) -> Content:

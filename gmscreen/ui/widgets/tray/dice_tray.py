@@ -4,24 +4,23 @@ The line, its draft, the roll in progress with its prompt, the GM-only flag and 
 are the live table's (`gmscreen.play.Table`, the host's `table`): this widget hands it what is
 typed and the keys of a choice, and draws what its events say (`hear`). No game state here.
 
-Its parts live next door: `roll_result` draws a result, `roll_odds` the odds row,
-`choice_prompt` the pending choice, `line_completion` the completion, `grammar_help` the help.
+Its parts live next door: `quick_roll_line` is the line and its keys, `odds_row` the odds,
+`choice_prompt` the pending choice, `result_view` the result, `grammar_help` the help. They
+post what the GM asks (`QuickRollLine.Submitted`, `ChoicePrompt.Picked`…) and the tray hands
+it to the table.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Generic, Mapping, TypeVar, cast
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import ComposeResult
-from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 from textual.types import NoActiveAppError
-from textual.widgets import Input
-from textual.worker import Worker, WorkerState
 
 from gmscreen import i18n
 from gmscreen.i18n import N_, _
@@ -33,12 +32,12 @@ from gmscreen.ui.host import CampaignView
 from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt
-from gmscreen.ui.widgets.tray.line_completion import LineSuggester, common_prefix
 from gmscreen.ui.widgets.tray.result_view import RollResultView
 from gmscreen.ui.widgets.tray.odds_row import OddsRow
-from gmscreen.ui.widgets.tray.watched import (draft_visibility, line_visibility, watched_odds_content,
-                                              watched_prompt_content)
-from gmscreen.play.public import Sight
+from gmscreen.ui.widgets.tray.of_table import OfTable
+from gmscreen.ui.widgets.tray.quick_roll_line import QuickRollLine
+from gmscreen.ui.widgets.tray.watched import watched_prompt_content
+from gmscreen.play.public import PUBLIC, Sight
 
 if TYPE_CHECKING:
     from gmscreen.play.quickroll import Completion, Draft, QuickRollError, RollFlow
@@ -49,66 +48,6 @@ if TYPE_CHECKING:
 
 # The empty line's hint (an English id, translated where shown: the language may change live).
 PLACEHOLDER = N_("/ quick roll — ? for the grammar")
-
-# Names other modules (and tests) import from here, now defined next door.
-__all__ = ["DIE_STYLES", "ChoicePrompt", "DiceTray", "GrammarHelp", "LineSuggester"]
-
-
-def __getattr__(name: str) -> Any:
-    """The names defined next door that the first frame does not need (the grammar's help,
-    a roll's dice), imported when first asked for."""
-    if name == "GrammarHelp":
-        from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
-
-        return GrammarHelp
-    if name == "DIE_STYLES":
-        from gmscreen.ui.widgets.tray.roll_result import DIE_STYLES
-
-        return DIE_STYLES
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-_HISTORY = 100               # lines the history keeps (the table's `HISTORY`)
-
-
-def _qr() -> Any:
-    """The quick-roll grammar: imported once the first frame is out (the app warms it up then),
-    or at the first use, whichever comes first."""
-    from gmscreen.play import quickroll
-
-    return quickroll
-
-
-# `/` is the key that brings the GM to the line: typed again there (the line already has the
-# focus), it would start the line and hide what follows from the words read (`/mj` would not
-# be seen as secret, and shown in clear while players watch). A line never starts with it.
-LINE_START = r"(?s)(?!/).*"
-
-
-T = TypeVar("T")
-
-
-class _OfTable(Generic[T]):
-    """A tray attribute that is the live table's own (read there; `default` with no table open):
-    the tray keeps no game state."""
-
-    def __init__(self, default: T) -> None:
-        self.default = default
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, tray: DiceTray, owner: type) -> T:
-        table = tray.table
-        return self.default if table is None else cast(T, getattr(table, self.name))
-
-
-class QuickRollInput(Input):
-    """The quick-roll line: a `/` that would start it does nothing (see LINE_START)."""
-
-    def restricted(self) -> None:
-        """No bell: `/` is the key that came here, pressed once more."""
-
 
 class DiceTray(CampaignView, Widget):
     """The quick-roll line `#quick-roll`, its odds, the last result and any pending choice."""
@@ -130,9 +69,6 @@ class DiceTray(CampaignView, Widget):
     BINDINGS = [
         # English ids (N_): the footer and the keys help translate them where they are shown.
         Binding("escape", "leave", N_("Leave line"), id="dice-tray.leave"),
-        Binding("tab", "complete", N_("Complete"), show=False, id="dice-tray.complete"),
-        Binding("up", "history(-1)", N_("Previous line"), show=False, id="dice-tray.history-previous"),
-        Binding("down", "history(1)", N_("Next line"), show=False, id="dice-tray.history-next"),
         Binding("ctrl+g", "toggle_gm_only", N_("GM-only"), id="dice-tray.gm-only"),
         Binding("ctrl+r", "repeat_last", N_("Repeat"), show=False, id="dice-tray.repeat"),
     ]
@@ -141,14 +77,10 @@ class DiceTray(CampaignView, Widget):
         super().__init__(**kwargs)
         self._rng = rng                           # handed to the table (tests seed the dice)
         self.session: CampaignSession | None = None
-        self._history_pos: int | None = None
         self._previous_focus: Widget | None = None
         self._history_of: CampaignSession | None = None   # the session whose log the history holds
-        self.line_read_once = False               # the first key's line read (see `on_input_changed`)
-        self._first_read_due = False
         # The parts, top to bottom: the line, the odds row, a pending choice, the result.
-        self.line = QuickRollInput(placeholder=_(PLACEHOLDER), id="quick-roll", compact=True,
-                                   suggester=LineSuggester(self), select_on_focus=False, restrict=LINE_START)
+        self.line = QuickRollLine(self, placeholder=_(PLACEHOLDER), id="quick-roll")
         self.info = OddsRow(id="tray-info")
         self.choice_view = ChoicePrompt(self, id="tray-choice")
         self.result_view = RollResultView(id="tray-result")
@@ -185,12 +117,12 @@ class DiceTray(CampaignView, Widget):
         if self.table is not None:
             self.table.rng = rng
 
-    roll: _OfTable[TableRoll | None] = _OfTable(None)      # the roll under way (`flow`: its steps)
-    draft: _OfTable[Draft | None] = _OfTable(None)
-    error: _OfTable[QuickRollError | None] = _OfTable(None)
-    gm_only: _OfTable[bool] = _OfTable(False)
-    selected: _OfTable[str | None] = _OfTable(None)
-    last_line: _OfTable[str | None] = _OfTable(None)
+    roll: OfTable[TableRoll | None] = OfTable(None)      # the roll under way (`flow`: its steps)
+    draft: OfTable[Draft | None] = OfTable(None)
+    error: OfTable[QuickRollError | None] = OfTable(None)
+    gm_only: OfTable[bool] = OfTable(False)
+    selected: OfTable[str | None] = OfTable(None)
+    last_line: OfTable[str | None] = OfTable(None)
 
     @property
     def history(self) -> list[str]:
@@ -256,8 +188,7 @@ class DiceTray(CampaignView, Widget):
 
     def set_line(self, text: str) -> None:
         """Put `text` in the line and focus it (palette "Roll <name> <skill>")."""
-        self.line.value = clean(text)
-        self.line.cursor_position = len(self.line.value)
+        self.line.set_text(clean(text))
         self.focus_line()
 
     # ------------------------------------------------------------ CampaignView hooks
@@ -273,44 +204,15 @@ class DiceTray(CampaignView, Widget):
         self.set_class(self.gm_only, "-gm-only")     # a new table: its flag (drawn again only if it differs)
         if session is not self._history_of and session.rolls_loaded:
             self._history_of = session
-            self._load_history(session)
-        if self.is_mounted and self.line_read_once and table is not None and table.line != self.line.value:
+            if table is not None:
+                self.line.load_history(table)
+        if self.is_mounted and self.line.read_once and table is not None and table.line != self.line.value:
             self._reparse(self.line.value)          # a new table: the line typed is read by it
 
-    def _load_history(self, session: CampaignSession) -> None:
-        """After a restart, ↑ and `.` still know the lines of the roll log. Read in a thread from
-        the newest rolls only: re-reading every logged line on the UI thread stopped the screen
-        (and every key) for seconds on a long log."""
-        table = self.table
-        if table is None:
-            return
-        recent, campaign = table.history_source()
-
-        def read() -> tuple[CampaignSession, list[str]]:
-            from gmscreen.play.quickroll.history import history_from_log
-            from gmscreen.ui.terminal.quick_switch import give_way, quick_switches
-
-            with quick_switches():          # the keys typed meanwhile do not wait for it
-                return session, history_from_log(recent, campaign, _HISTORY, pause=give_way, game=table.game)
-
-        self.run_worker(read, thread=True, name="quick-roll-history", group="quick-roll-history",
-                        exclusive=True, exit_on_error=False)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.name == "quick-roll-history" and event.state == WorkerState.SUCCESS:
-            assert event.worker.result is not None      # (a worker that succeeded has its result)
-            session, lines = event.worker.result
-            if session is self.session:
-                self._take_history(lines)
-        elif event.worker.name == "odds" and event.state == WorkerState.SUCCESS:
-            if event.worker.result is self.draft and self.error is None:
-                self._show_draft_info()            # priced: shown now (the memo has them)
-
-    def _take_history(self, lines: list[str]) -> None:
-        """Lines typed before the log was read (it is read after the first frame) stay the newest."""
-        if self.table is not None:
-            self.table.take_history(lines)
-        self._history_pos = None
+    def on_odds_row_priced(self, event: OddsRow.Priced) -> None:
+        event.stop()
+        if event.draft is self.draft and self.error is None:
+            self._show_draft_info()            # priced: shown now (the memo has them)
 
     def show_roll(self, record: RollRecord) -> None:
         """A roll revealed in the log: the tray shows it to the players too, if it is the one shown."""
@@ -333,7 +235,7 @@ class DiceTray(CampaignView, Widget):
         """What the table did with the line and the roll, drawn."""
         if isinstance(event, ev.DraftChanged):
             if self.is_mounted:
-                self._show_draft()
+                self._show_draft_info()
         elif isinstance(event, ev.PromptOpened):
             self._show_prompt()
         elif isinstance(event, ev.RollShown) and event.draft is not None:     # (a log record: `show_record`)
@@ -350,103 +252,52 @@ class DiceTray(CampaignView, Widget):
         """Put the chosen difficulty in the line, replacing the one typed."""
         from gmscreen.play.quickroll.line_edit import with_difficulty
 
-        text = with_difficulty(self.line.value, self.draft, self._difficulty_token(value))
-        self.line.value = text
-        self.line.cursor_position = len(text)
-
-    def _difficulty_token(self, value: int) -> str:
-        if self.session is None:
-            return str(value)
-        from gmscreen.play.tables import table_for
-
-        return table_for(self.session.campaign.system).line.difficulty_token(value)
+        token = self.table.game.line.difficulty_token(value) if self.table is not None else str(value)
+        self.line.set_text(with_difficulty(self.line.value, self.draft, token))
 
     # ------------------------------------------------------------ typing
 
     def completion_for(self, value: str, cursor: int) -> Completion | None:
-        if self.session is None:
-            return None
-        try:
-            return _qr().complete(value, cursor, self.session.campaign, selected=self.selected)
-        except _qr().QuickRollError:
-            return None
+        return self.table.complete(value, cursor) if self.table is not None else None
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id != "quick-roll":
-            return
+    def hint(self, candidates: tuple[str, ...]) -> None:
+        """Tab with several completions: listed in the odds row."""
+        self._set_info(Content.assemble(("↹ " if not self.ascii else "tab: ", "bold"),
+                                        literal(" · ".join(candidates[:12]))))
+
+    def on_quick_roll_line_changed(self, event: QuickRollLine.Changed) -> None:
         event.stop()
-        if event.value == "?":
-            self.line.value = ""
-            self.show_grammar()
-            return
-        pos = self._history_pos
-        if pos is None or event.value != (self.history[pos] if pos < len(self.history) else ""):
-            self._history_pos = None        # typed: ↑ starts again from the newest line
-        if not self.line_read_once:
-            # The first key typed: its echo goes out first, then the line is read (its grammar
-            # loaded, its odds priced), as a key typed while the screen still starts up
-            # would otherwise wait for all of it. Keys typed before that read are in it.
-            if not self._first_read_due:
-                self._first_read_due = True
-                self.call_after_refresh(self._read_first_line)
-            return
         self._reparse(event.value)
 
-    def _read_first_line(self) -> None:
-        """The first key's line, read once its echo is out; then the suggestion it was not
-        given (`LineSuggester` waits for this)."""
-        self.line_read_once = True
-        self._reparse(self.line.value)
-        if self.line.suggester is not None and self.line.value:
-            self.line.run_worker(LineSuggester.ask(self.line, self.line.value))
+    def on_quick_roll_line_grammar_asked(self, event: QuickRollLine.GrammarAsked) -> None:
+        event.stop()
+        self.show_grammar()
 
     def show_grammar(self) -> None:
-        from gmscreen.rules.registry import system_ids
-
-        # No campaign yet: the first game of the registry, as the help needs one.
-        system = self.session.campaign.system if self.session else system_ids()[0]
         from gmscreen.ui.widgets.tray.grammar_help import GrammarHelp
 
-        names = tuple(ch.name for ch in self.session.campaign.characters) if self.session else ()
-        self.app.push_screen(GrammarHelp(system, names))          # the examples type this campaign's people
+        self.app.push_screen(GrammarHelp.of(self.session.campaign if self.session else None))
 
     def _reparse(self, value: str, *, again: bool = False) -> None:
         """The line as it now reads, handed to the table (its `DraftChanged` is drawn); a line the
         table holds already (emptied by the roll it made) is not read twice unless `again`."""
         if self.table is None:
-            self._show_draft()
+            self._show_draft_info()
         elif again or self.table.line != value:
             self.table.type_line(value)
 
-    def _show_draft(self) -> None:
-        if self.draft is not None:
-            self._publish(self.draft.odds_request, self.draft.label)
-        else:
-            self._publish(None, "")
-        self._show_draft_info()
-
-    def _publish(self, request: Mapping[str, Any] | None, label: str) -> None:
-        if request is not None and not self._draft_visibility().whole:
-            request, label = None, ""          # players watching: the difficulty table shows no choice
-        self.host.set_draft(request, label)
-
     def _draft_visibility(self) -> Sight:
-        """What the players may see of the roll typed (or waiting for a choice) right now."""
-        draft = self.flow.draft if self.flow is not None else self.draft
-        if draft is None and self.error is not None:        # a line that does not parse: its words say
-            hidden = [ch.name for ch in self.session.campaign.characters if ch.hidden] if self.session else []
-            return line_visibility(self.line.value, gm_only=self.gm_only, watching=self.players_watching,
-                                   hidden_names=hidden)
-        return draft_visibility(draft, gm_only=self.gm_only, watching=self.players_watching,
-                                campaign=self.session.campaign if self.session is not None else None)
+        """What the players may see of the roll typed (or waiting for a choice) right now: the
+        table's decision (`Table.sight`), everything while they are not watching."""
+        if not self.players_watching or self.table is None:
+            return PUBLIC
+        return self.table.sight()
 
     def _show_watched(self) -> None:
         """Players came or went: the line, its odds, the difficulty table and a pending choice
         show the roll typed as they may see it."""
         if not self.is_mounted:
             return
-        if self.draft is not None:
-            self._publish(self.draft.odds_request, self.draft.label)
         self._show_draft_info()
         if self.flow is not None and self.flow.prompt is not None:
             self.choice_view.update(self._prompt_content())
@@ -459,20 +310,9 @@ class DiceTray(CampaignView, Widget):
     def _show_draft_info(self) -> None:
         visible = self._draft_visibility()
         self.line.password = not visible.whole      # what was typed says the difficulty, or names a hidden side
-        draft = self.draft
-        if self.error is not None:
-            self.info.say_error(self.error, visible, ascii=self.ascii)
-        elif draft is None:
-            self.info.say(Content(""))
-        elif not visible.whole:
-            self.info.say(watched_odds_content(draft, visible, ascii=self.ascii))
-        else:
-            from gmscreen.ui.widgets.tray.odds_pricing import odds_ready
-
-            if not odds_ready(self, draft):
-                return              # the previous figure stays until these odds are priced
-            self.info.say_odds(draft, gm_only=self.gm_only, ascii=self.ascii, room=max(20, self.app.size.width - 4))
-        self._fit_info_row()
+        if self.info.show_draft(self.draft, self.error, visible, gm_only=self.gm_only, ascii=self.ascii,
+                                room=max(20, self.app.size.width - 4)):
+            self._fit_info_row()
 
     def _set_info(self, content: Content, *, error: bool = False) -> None:
         self.info.say(content, error=error)
@@ -490,40 +330,6 @@ class DiceTray(CampaignView, Widget):
         else:
             self.app.set_focus(None)
 
-    def action_complete(self) -> None:
-        line = self.line
-        if not line.has_focus:
-            raise SkipAction()
-        completion = self.completion_for(line.value, line.cursor_position)
-        if completion is None or not completion.candidates:
-            # Nothing to complete: the GM stays in the line (tab would otherwise go to the next
-            # pane and the next keys would be pane keys); escape is the way out.
-            self.app.bell()
-            return
-        if len(completion.candidates) == 1:
-            value, cursor = completion.apply(line.value, completion.candidates[0])
-            line.value = value
-            line.cursor_position = cursor
-            return
-        # Several: complete their common beginning, and list them.
-        common = common_prefix(completion.candidates)
-        typed = line.value[completion.start:line.cursor_position]
-        if len(common) > len(typed):
-            line.value = line.value[:completion.start] + common + line.value[line.cursor_position:]
-            line.cursor_position = completion.start + len(common)
-        self._set_info(Content.assemble(("↹ " if not self.ascii else "tab: ", "bold"),
-                                        literal(" · ".join(completion.candidates[:12]))))
-
-    def action_history(self, step: int) -> None:
-        if not self.history or not self.line.has_focus:
-            raise SkipAction()
-        pos = len(self.history) if self._history_pos is None else self._history_pos
-        pos = max(0, min(len(self.history), pos + step))
-        value = self.history[pos] if pos < len(self.history) else ""
-        self.line.value = value
-        self.line.cursor_position = len(value)
-        self._history_pos = pos
-
     def action_toggle_gm_only(self) -> None:
         self.toggle_gm_only()
 
@@ -532,9 +338,7 @@ class DiceTray(CampaignView, Widget):
 
     # ------------------------------------------------------------ rolling
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "quick-roll":
-            return
+    def on_quick_roll_line_submitted(self, event: QuickRollLine.Submitted) -> None:
         event.stop()
         self.submit(event.value)
 
@@ -550,45 +354,39 @@ class DiceTray(CampaignView, Widget):
             return
         if table.submit(value) is None:
             self.app.bell()
-        self._history_pos = None
+        self.line.forget_position()
 
     def _show_prompt(self) -> None:
         flow = self.flow
         if flow is None or flow.prompt is None:
             return
-        view = self.choice_view
-        view.ask(flow.prompt)
-        view.update(self._prompt_content())
-        view.add_class("-active")
+        self.choice_view.open(flow.prompt, self._prompt_content())
         self.add_class("-choosing")
-        view.focus()
         self.app.refresh_bindings()
 
-    def choose(self, key: str) -> None:
+    def on_choice_prompt_picked(self, event: ChoicePrompt.Picked) -> None:
         """One key of the pending choice."""
+        event.stop()
         table, roll = self.table, self.roll
-        if table is None or roll is None or roll.prompt is None:
-            return
-        if not table.choose(key):
+        if table is not None and roll is not None and roll.prompt is not None and not table.choose(event.key):
             self.app.bell()
 
-    def warn_dice_cast(self, message: str) -> None:
-        """Escape with dice on the table: the prompt says why it stays."""
-        self.host.warn(message)
+    def on_choice_prompt_cancelled(self, event: ChoicePrompt.Cancelled) -> None:
+        """Escape: a choice asked before any die (Te Deum's Providence) gives the roll up, nothing
+        logged or spent. Once the dice are on the table, abandoning would drop a roll the players
+        saw (and let it be rolled again): the prompt stays, and says why."""
+        event.stop()
+        flow = self.flow
+        if flow is not None and flow.prompt is not None and flow.result is not None:
+            self.app.bell()
+            keys = " / ".join(o.key for o in flow.prompt.options)
+            self.host.warn(_("the dice are cast: choose ({keys})").format(keys=keys))
+        elif self.table is not None:
+            self.table.cancel_roll()
 
     def _close_prompt(self) -> None:
-        view = self.choice_view
-        view.done()
-        view.remove_class("-active")
-        view.update("")
+        self.choice_view.close()
         self.remove_class("-choosing")
-
-    def cancel_flow(self) -> None:
-        """Abandon a roll waiting for a choice asked before any die (Te Deum's Providence):
-        nothing is logged or spent. Dice the table saw are never dropped: when a choice fails
-        after them (a rules error), the roll is logged as it stood, each choice at its default."""
-        if self.table is not None:
-            self.table.cancel_roll()
 
     def _ended(self, kept: bool) -> None:
         self._close_prompt()
@@ -598,12 +396,6 @@ class DiceTray(CampaignView, Widget):
             self._set_info(literal(_("roll abandoned: nothing is logged"), "$warning"))
         self.line.focus()
         self.app.refresh_bindings()
-
-    def settle_pending(self) -> None:
-        """The campaign is closing (quit, SIGHUP, another campaign) with a choice unanswered:
-        each choice ends the roll as the table saw it (`Prompt.settles`), and the roll is logged."""
-        if self.table is not None:
-            self.table.settle()
 
     def _rolled(self, draft: Draft, result: dict[str, Any], record: RollRecord | None) -> None:
         """Logged, spent, its timer started (`TableRoll.finish`): the result shown."""

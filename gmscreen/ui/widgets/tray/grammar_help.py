@@ -3,6 +3,8 @@ quick-roll line)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,6 +15,10 @@ from textual.widgets import Static
 from gmscreen.i18n import N_, _
 from gmscreen.ui.sanitize import clean
 from gmscreen.ui.terminal.steady import SteadyModalScreen
+
+
+if TYPE_CHECKING:
+    from gmscreen.campaign.model import Campaign
 
 
 class GrammarHelp(SteadyModalScreen[None]):
@@ -35,6 +41,16 @@ class GrammarHelp(SteadyModalScreen[None]):
         self.system_id = system_id
         self.names = names                  # the open campaign's characters, whom the examples type
         self._width = 0
+
+    @classmethod
+    def of(cls, campaign: Campaign | None) -> GrammarHelp:
+        """The help of `campaign`'s game, its examples typing its people; with no campaign yet,
+        of the registry's first game (the help needs one)."""
+        if campaign is None:
+            from gmscreen.rules.registry import system_ids
+
+            return cls(system_ids()[0])
+        return cls(campaign.system, tuple(ch.name for ch in campaign.characters))
 
     def compose(self) -> ComposeResult:
         from gmscreen.play.quickroll.help import DEFAULT_WIDTH

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 
 class CompletionSource(Protocol):
-    """What the suggester asks of the tray: whether the line was read yet, and its completions."""
+    """What the suggester asks of the line: whether it was read yet, and its completions."""
 
-    line_read_once: bool
+    read_once: bool
 
     def completion_for(self, value: str, cursor: int) -> Completion | None: ...
 
@@ -24,14 +24,14 @@ class CompletionSource(Protocol):
 class LineSuggester(Suggester):
     """Inline completion: the rest of the only (or first) candidate for the word being typed."""
 
-    def __init__(self, tray: CompletionSource) -> None:
+    def __init__(self, line: CompletionSource) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
-        self.tray = tray
+        self.line = line
 
     async def get_suggestion(self, value: str) -> str | None:
-        if not value or value.endswith(" ") or not self.tray.line_read_once:
+        if not value or value.endswith(" ") or not self.line.read_once:
             return None          # (the first key's: asked again once its echo is out)
-        completion = self.tray.completion_for(value, len(value))
+        completion = self.line.completion_for(value, len(value))
         if completion is None or not completion.candidates:
             return None
         typed = value[completion.start:]

@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Static
+from textual.worker import Worker, WorkerState
 
 from gmscreen.ui.sanitize import literal
-from gmscreen.ui.widgets.tray.watched import watched_error_content
+from gmscreen.ui.widgets.tray.watched import watched_error_content, watched_odds_content
 
 if TYPE_CHECKING:
     from gmscreen.play.exchange import Draft
@@ -21,6 +23,13 @@ if TYPE_CHECKING:
 class OddsRow(Static):
     """`say` what the line reads as; `fit` beside the result shown."""
 
+    class Priced(Message):
+        """The odds of `draft` are in the memo now: the tray shows them if it still reads so."""
+
+        def __init__(self, draft: Draft) -> None:
+            super().__init__()
+            self.draft = draft
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("", markup=False, **kwargs)
         self.empty = True                   # nothing to say: the row may give way to the result
@@ -30,6 +39,29 @@ class OddsRow(Static):
         self.set_class(error, "-error")
         self.update(content)
         self.empty = not content.plain
+
+    def show_draft(self, draft: Draft | None, error: QuickRollError | None, visible: Sight, *, gm_only: bool,
+                   ascii: bool, room: int) -> bool:
+        """What the line reads as, as the players may see it (`visible`). False while its odds
+        are being priced: the previous figure stays, and `Priced` comes once they are in the
+        memo (`odds_pricing`)."""
+        if error is not None:
+            self.say_error(error, visible, ascii=ascii)
+        elif draft is None:
+            self.say(Content(""))
+        elif not visible.whole:
+            self.say(watched_odds_content(draft, visible, ascii=ascii))
+        else:
+            from gmscreen.ui.widgets.tray.odds_pricing import odds_ready
+
+            if not odds_ready(self, draft):
+                return False
+            self.say_odds(draft, gm_only=gm_only, ascii=ascii, room=room)
+        return True
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.name == "odds" and event.state == WorkerState.SUCCESS and event.worker.result is not None:
+            self.post_message(self.Priced(event.worker.result))
 
     def say_error(self, error: QuickRollError, visible: Sight, *, ascii: bool) -> None:
         if not visible.whole:                                # the error quotes what was typed

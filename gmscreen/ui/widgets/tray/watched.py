@@ -9,41 +9,18 @@ to say (a `Sight`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 
 from gmscreen.i18n import _
-from gmscreen.play.public import ACTOR, PUBLIC, Sight, Visibility, draft_sight, hidden_words, roll_visibility
+from gmscreen.play.public import ACTOR, Sight, Visibility, hidden_words
 
 from gmscreen.ui.sanitize import literal
 from gmscreen.ui.widgets.tray.choice_prompt import prompt_content
 
 if TYPE_CHECKING:
-    from gmscreen.campaign.model import Campaign
     from gmscreen.play.quickroll import Draft, Prompt
-
-
-def draft_visibility(draft: Draft | None, *, gm_only: bool, watching: bool, campaign: Campaign | None = None) -> Sight:
-    """What the players may see of the roll typed (everything while they are not watching)."""
-    if draft is None or not watching:
-        return PUBLIC
-    return draft_sight(draft, gm_only=gm_only, campaign=campaign)
-
-
-def line_visibility(text: str, *, gm_only: bool, watching: bool, hidden_names: Iterable[str] = ()) -> Sight:
-    """What the players may see of a line that does not parse (yet): its words say whether it
-    is secret (`mj`, `caché`) or names a hidden character (a word of `hidden_names`), so that an
-    error quoting it gives nothing away."""
-    if not watching:
-        return PUBLIC
-    from gmscreen.play.quickroll.grammar import GM_WORDS, HIDDEN_WORDS
-    from gmscreen.play.quickroll.text import words as name_words
-
-    typed = set(name_words(text))
-    named = {w for name in hidden_names for w in name_words(name) if len(w) > 2}
-    return Sight(roll_visibility(gm_only=gm_only or bool(typed & GM_WORDS), hidden=bool(typed & HIDDEN_WORDS)),
-                 frozenset({ACTOR} if typed & named else ()))
 
 
 def secret_mark(ascii: bool) -> str:
