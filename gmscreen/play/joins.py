@@ -138,7 +138,3 @@ def roll_joiners(table: RollTable, session: CampaignSession,
         joiners.append((ch.name, ch.id, value))
     return joiners
 
-
-def needs_choice(campaign: Campaign, joiners: list[tuple[str, str | None, int]]) -> bool:
-    """Whether the GM must say when these joiners act (one of them has missed their slot)."""
-    return any(slot_passed(campaign, initiative) for _n, _c, initiative in joiners)

@@ -398,15 +398,29 @@ class Table(TableWrites):
 
     def _moved(self, move: TurnMove, *, say_problem: bool = True) -> TurnMove:
         if move.problem and say_problem:
-            self.warn(move.problem)
+            self.say_fight(move.problem)
         for notice in move.notices:
-            self.warn(notice, "information")
+            self.say_fight(notice, "information")
         if move.kept:
-            self.warn(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
+            self.say_fight(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
                 what=", ".join(move.kept)))
         if move.moved:
             self.select_current()
         return move
+
+    def say_fight(self, text: str, severity: str = "warning") -> None:
+        """A notice of the fight (a turn moved, a condition ended, someone joined), said as the
+        players may see it: while they watch, a word in its place when it names a character
+        hidden from them (`public_notice`); else as it is, secret when it names one."""
+        from gmscreen.campaign.textsafe import clean
+
+        from .public import public_notice
+
+        shown = public_notice(text, self.session.campaign)
+        if self.watching:
+            self.warn(shown, severity)
+        else:
+            self.warn(text, severity, secret=shown != clean(text))
 
     def select_current(self) -> None:
         """The fight's current actor becomes the selected character (as the screen follows
@@ -492,7 +506,7 @@ class Table(TableWrites):
         if result.problem:
             self.warn(result.problem)
         for notice in result.notices:
-            self.warn(notice, "information")
+            self.say_fight(notice, "information")
         campaign = self.session.campaign
         if not result.problem and joiners.start and campaign.encounter.round == 0 and campaign.encounter.entries:
             self.next_turn()

@@ -1,21 +1,20 @@
 """The fight's flows that ask the GM on the way: the turn moved (`n`/`p`), people added to the
 fight (the party, the NPCs, the selected character), and when a late joiner acts. Shared by
-the app's keys, the initiative pane and the roster; the moves themselves are the play core's
-(`gmscreen.play.encounter`, `gmscreen.play.joins`)."""
+the app's keys, the initiative pane and the roster. The moves, what they say and whom they
+select are the live table's (`gmscreen.play.table.Table`, `host.table`); what is here needs a
+screen: the small dialogs and the initiative pane's cursor following the turn."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
 
 from gmscreen.i18n import _
-from gmscreen.play.encounter import TurnMove, next_turn, previous_turn
-from gmscreen.play.joins import (GROUP_LABELS, GROUPS, NEXT_ROUND, THIS_ROUND, candidates, join, needs_choice,
-                                 roll_joiners, slot_passed)
-from gmscreen.play.public import public_notice
+from gmscreen.play.joins import GROUP_LABELS, NEXT_ROUND, THIS_ROUND
 from gmscreen.ui.sanitize import clean
 
 if TYPE_CHECKING:
-    from gmscreen.campaign.session import CampaignSession
+    from gmscreen.play.encounter import TurnMove
+    from gmscreen.play.table import Joiners, Table
 
     from gmscreen.ui.host import CampaignHost
 
@@ -34,34 +33,29 @@ def _dialogs() -> Any:
     return roster_dialogs
 
 
+def _follow(host: CampaignHost, pane: TurnFollower | None) -> None:
+    """The initiative pane's cursor on the current actor, when it is built (the table has
+    selected their character already)."""
+    shown = pane if pane is not None else host.pane("initiative")
+    if isinstance(shown, TurnFollower):
+        shown.follow_current()
+
+
 def move_turn(host: CampaignHost, forward: bool, pane: TurnFollower | None = None) -> TurnMove | None:
-    """`n` (forward) or `p` on the play core, said through the host's notices; the pane need
-    not be built (the app calls this at once), and when it is the cursor follows the turn."""
-    session = host.session
-    if session is None or not host.may_edit():
+    """`n` (forward) or `p` on the live table, which says what moved (as the players may see
+    it while they watch) and selects the actor; the pane need not be built (the app calls
+    this at once), and when it is its cursor follows the turn. `n` on an empty fight offers
+    to add people, and the fight starts once they are in."""
+    table = host.table
+    if table is None:
         return None
-    if forward and not session.campaign.encounter.entries:
+    move = table.next_turn() if forward else table.previous_turn()
+    if move is None:
+        return None
+    if forward and table.fight_empty:
         offer_join(host, _("Nobody in the fight: add"), start=True, pane=pane)
-        return None
-    move = (next_turn(session, host.change) if forward
-            else previous_turn(session, host.change, host.action_undo))  # the app's undo waits for a choice
-    # Said as a screen players watch may say it: a notice naming a hidden character is masked.
-    said = (lambda text: public_notice(text, session.campaign)) if host.players_watching else (lambda text: text)
-    if move.problem:
-        host.warn(said(move.problem))
-    for notice in move.notices:
-        host.warn(said(notice), "information")
-    if move.kept:
-        host.warn(said(_("changed since, left as it is: {what} (ctrl+z goes back step by step)").format(
-            what=", ".join(move.kept))))
-    if move.moved:
-        shown = pane if pane is not None else host.pane("initiative")
-        if isinstance(shown, TurnFollower):
-            shown.follow_current()
-        else:
-            enc = session.campaign.encounter
-            if enc.round > 0 and 0 <= enc.turn < len(enc.entries) and enc.entries[enc.turn].character:
-                host.select_character(enc.entries[enc.turn].character)
+    elif move.moved:
+        _follow(host, pane)
     return move
 
 
@@ -69,19 +63,14 @@ def offer_join(host: CampaignHost, title: str, start: bool = False,
                pane: TurnFollower | None = None) -> None:
     """A small choice: the party, the NPCs, both or the selected character to the fight (those
     not in it yet); `start`: the fight starts once they are in (`n`/`S` on an empty queue)."""
-    session = host.session
-    if session is None:
+    table = host.table
+    if table is None:
         return
-    campaign = session.campaign
-    options: list[tuple[str, str]] = []
-    for group in GROUPS:
-        found = candidates(campaign, group, host.selected_id)
-        if found:
-            names = ", ".join(clean(c.name) for c in found)
-            options.append((group, _("{group}: {names}").format(group=_(GROUP_LABELS[group]), names=names)))
+    options = [(group, _("{group}: {names}").format(group=_(GROUP_LABELS[group]),
+                                                    names=", ".join(clean(name) for name in names)))
+               for group, names in table.join_groups()]
     if not options:
-        host.warn(_("nobody to add: everyone is already in the fight") if campaign.characters
-                  else _("nobody in the initiative order: a to add"))
+        table.nobody_to_join()
         return
 
     def chosen(group: str | None) -> None:
@@ -93,47 +82,45 @@ def offer_join(host: CampaignHost, title: str, start: bool = False,
 
 def add_group(host: CampaignHost, group: str, start: bool = False, pane: TurnFollower | None = None) -> None:
     """Roll (and log) each one's initiative, ask when a mid-round joiner acts, add them all in
-    one change; then start the fight when asked to."""
-    session = host.session
-    if session is None or not host.may_edit():
+    one change; then start the fight when asked to (the table does), the pane's cursor on
+    the current actor."""
+    table = host.table
+    if table is None:
         return
-    joiners = roll_joiners(host, session, candidates(session.campaign, group, host.selected_id))
+    joiners = table.roll_joiners(group, start=start)
     if joiners is None:
         return
 
     def added(ok: bool) -> None:
-        campaign = session.campaign
-        if ok and start and campaign.encounter.round == 0 and campaign.encounter.entries:
-            move_turn(host, True, pane)
-        elif ok and pane is not None and campaign.encounter.round > 0:
-            pane.follow_current()
+        if ok and table.session.campaign.encounter.round > 0 and (start or pane is not None):
+            _follow(host, pane)
 
-    ask_when(host, session, joiners, added)
+    _ask(host, table, joiners, added)
 
 
-def ask_when(host: CampaignHost, session: CampaignSession, joiners: list[tuple[str, str | None, int]],
-             then: Any = None) -> None:
-    """Add `joiners`; when one of them has missed their slot mid-round, the GM first says
-    whether they act this round or from the next one."""
+def ask_when(host: CampaignHost, people: list[tuple[str, str | None, int]],
+             then: Callable[[bool], object] | None = None) -> None:
+    """Add `people` ((name, character id or None, initiative), already rolled); when one of
+    them has missed their slot mid-round, the GM first says whether they act this round or
+    from the next one. `then(ok)` once they are added (ok: nothing refused); not called when
+    the GM gives the question up."""
+    table = host.table
+    if table is not None:
+        _ask(host, table, table.joiners(people), then)
 
+
+def _ask(host: CampaignHost, table: Table, joiners: Joiners, then: Callable[[bool], object] | None) -> None:
     def add(when: str | None) -> None:
-        if when is None:
-            host.warn(_("nobody added"), "information")
-            return
-        result = join(host, session, joiners, when)
-        if result.problem:
-            host.warn(result.problem)
-        for notice in result.notices:
-            host.warn(notice, "information")
-        if then is not None:
+        result = table.add_joiners(joiners, when)       # None: given up, "nobody added" said
+        if result is not None and then is not None:
             then(not result.problem)
 
-    campaign = session.campaign
-    if not needs_choice(campaign, joiners):
+    if not joiners.needs_when:
         add(NEXT_ROUND)
         return
-    late = ", ".join(clean(name) for name, _c, initiative in joiners if slot_passed(campaign, initiative))
+    late = ", ".join(clean(name) for name in joiners.late)
     host.push_screen(_dialogs().ChoiceScreen(
-        _("Round {n} under way, {names}: this round or the next?").format(n=campaign.encounter.round, names=late), [
+        _("Round {n} under way, {names}: this round or the next?").format(
+            n=table.session.campaign.encounter.round, names=late), [
             (THIS_ROUND, _("This round, right after the current actor")),
             (NEXT_ROUND, _("Next round (their place this round has passed)"))]), add)

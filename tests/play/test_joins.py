@@ -7,7 +7,7 @@ from __future__ import annotations
 from gmscreen.campaign.session import CampaignSession
 from gmscreen.play.encounter import end_fight, next_turn
 from gmscreen.play.joins import (NEXT_ROUND, NPCS, PARTY, SELECTION, THIS_ROUND, candidates, join,
-                                 needs_choice, roll_joiners, slot_passed)
+                                 roll_joiners, slot_passed)
 from gmscreen.play import Table
 
 from _notices import notices
@@ -44,7 +44,7 @@ def test_the_party_joins_in_one_change_with_logged_rolls_and_one_undo(sessions) 
     party = candidates(session.campaign, PARTY)
     assert [c.id for c in party] == ["alexis", "loriane", "callia"]
     joiners = roll_joiners(table, session, party)
-    assert joiners is not None and not needs_choice(session.campaign, joiners)   # round 0: no question
+    assert joiners is not None and not table.joiners(joiners).needs_when   # round 0: no question
     result = join(table, session, joiners)
     assert not result.problem and result.added == ["alexis", "loriane", "callia"]
     rolls = session.rolls[rolls_before:]
@@ -70,8 +70,9 @@ def test_a_joiner_this_round_plays_before_the_round_ends(sessions) -> None:
     campaign = session.campaign
     assert current(session) == "garde" and slot_passed(campaign, 10) and not slot_passed(campaign, 6)
     joiners = [("Le geôlier", "geolier", 10)]
-    assert needs_choice(campaign, joiners)
-    result = join(Table(session), session, joiners, THIS_ROUND)
+    table = Table(session)
+    assert table.joiners(joiners).needs_when
+    result = join(table, session, joiners, THIS_ROUND)
     assert result.notices == ["Le geôlier agit ce round, après l'actuel ; à sa place d'initiative au round 3"]
     assert order(session) == ["callia", "garde", "geolier", "alexis", "loriane", "chien"]
     assert current(session) == "garde"                              # the current actor stays current
@@ -97,7 +98,7 @@ def test_a_joiner_whose_slot_is_ahead_needs_no_choice(sessions) -> None:
     session = sessions.open("mir")
     table = Table(session)
     told = notices(table)
-    assert not needs_choice(session.campaign, [("Le geôlier", "geolier", 6)])
+    assert not table.joiners([("Le geôlier", "geolier", 6)]).needs_when
     join(table, session, [("Le geôlier", "geolier", 6)], THIS_ROUND)
     assert order(session) == ["callia", "garde", "geolier", "alexis", "loriane", "chien"]
     assert session.campaign.encounter.resort_at is None              # nothing moved out of place

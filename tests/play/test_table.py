@@ -195,6 +195,71 @@ def test_a_late_joiner_asks_when_and_giving_up_adds_nobody(open_table) -> None:
     assert any("Second" in text for text in heard.notices())
 
 
+def _hide(table: Table, char_id: str) -> str:
+    """Keep a character from the players (as `H` does); their name."""
+    characters = table.session.campaign.characters
+    index = next(i for i, ch in enumerate(characters) if ch.id == char_id)
+    assert table.change("Hidden", lambda b: b.set(("characters", index, "hidden"), True))
+    return characters[index].name
+
+
+@pytest.mark.parametrize("watching", [True, False])
+def test_a_turn_moved_while_players_watch_never_names_a_hidden_character(open_table, english, watching) -> None:
+    """What `n` says is decided at the table, for every front end: while the players watch, a
+    notice naming a character hidden from them is masked; else it is told, marked secret."""
+    table, heard = open_table("mir")
+    name = _hide(table, "alexis")           # Ébloui par la lanterne expires at the end of their turn
+    table.watch(watching)
+    for _turn in range(3):                  # the guard, Alexis, the dog: round 3
+        table.next_turn()
+    told = heard.of(ev.Notice)
+    named = [n for n in told if name in n.text]
+    assert "Round 3" in [n.text for n in told]          # naming nobody hidden: as it is, public
+    assert all(n.visibility is Visibility.PUBLIC for n in told if name not in n.text)
+    if watching:
+        assert named == [] and "(a change the players do not see)" in [n.text for n in told]
+    else:
+        assert named and all(n.visibility is Visibility.SECRET for n in named)
+
+
+def test_a_hidden_late_joiner_is_not_named_while_players_watch(open_table) -> None:
+    table, heard = open_table("mir")
+    name = _hide(table, "geolier")
+    table.watch(True)
+    late = table.joiners([(name, "geolier", 8)])     # the guard (7) plays: the slot after Callia (9) has passed
+    assert late.needs_when
+    assert table.add_joiners(late, NEXT_ROUND) is not None
+    assert "geolier" in [e.character for e in table.session.campaign.encounter.entries]
+    assert heard.notices() and not any("Anselme" in text for text in heard.notices())
+
+
+def test_people_already_rolled_join_at_their_place_with_no_question(open_table) -> None:
+    """The roster's `i` and the initiative pane's `a` roll first, then add through the table."""
+    table, heard = open_table("mir")
+    enc = table.session.campaign.encounter
+    current = enc.entries[enc.turn].id
+    joiners = table.joiners([("Renfort", None, 1)])  # after everyone: the turn still reaches them
+    assert not joiners.needs_when and joiners.late == []
+    result = table.add_joiners(joiners)
+    assert result is not None and not result.problem and enc.entries[-1].name == "Renfort"
+    assert enc.entries[enc.turn].id == current and "nobody added" not in " ".join(heard.notices())
+
+
+def test_p_right_after_n_waits_for_the_roll_waiting(open_table, english) -> None:
+    """`p` right after `n` is an undo: a roll waiting for a choice blocks it, said, nothing moved."""
+    table, heard = open_table("tedeum")
+    enc = table.session.campaign.encounter
+    assert table.next_turn() is not None
+    after = (enc.round, enc.turn)
+    table.submit("louvensac entregent 6")
+    assert table.roll_waiting
+    table.previous_turn()
+    assert (enc.round, enc.turn) == after
+    assert "waiting for a choice" in heard.notices()[-1]
+    table.cancel_roll()
+    assert table.previous_turn() is not None and (enc.round, enc.turn) != after
+
+
 def test_watching_and_selection_are_told_once(open_table) -> None:
     table, heard = open_table("mir")
     table.watch()

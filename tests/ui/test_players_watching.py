@@ -327,3 +327,17 @@ async def test_a_hidden_character_has_no_name_on_the_roster_nor_in_the_turn_orde
         assert "au tour de (un personnage caché)" in screen
         await press(pilot, "escape", "4", "w", "escape", "2")            # the GM alone: named
         assert "garde de la porte" in _screen(app)
+
+
+async def test_a_turn_that_ends_a_hidden_characters_condition_is_not_named_while_watching(campaign_file) -> None:
+    """`n` says what the turn did as the players may see it (the live table decides it): Alexis,
+    hidden, sees Ébloui end at the end of their turn; the notice is there, his name is not."""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await press(pilot, "escape", "1", "H")                           # the cursor on Alexis, first
+        assert [ch.name for ch in app.session.campaign.characters if ch.hidden] == ["Alexis"]
+        await press(pilot, "escape", "4", "w", "n", "n")                 # the guard, then Alexis, act
+        said = [n.message for n in app.notices]
+        assert "(un changement que les joueurs ne voient pas)" in said, said
+        assert not [m for m in said if "Alexis" in m and "Ébloui" in m], said

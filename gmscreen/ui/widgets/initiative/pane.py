@@ -569,7 +569,7 @@ class InitiativePane(TablePane[Entry]):
                 if ok and entry is not None:
                     self._cursor_to(f"e:{entry.id}")
 
-            ask_when(self.host, session, [(who, character, value)], added)
+            ask_when(self.host, [(who, character, value)], added)
 
         title = (_("Initiative of {name}").format(name=Name(clean(name))) if name is not None
                  else _("Ad hoc entry"))

@@ -785,7 +785,7 @@ class RosterPane(TablePane[Character]):
         def add(value: int) -> None:
             from gmscreen.ui.fight_flow import ask_when   # a late joiner: this round or next
 
-            ask_when(self.host, session, [(ch.name, char_id, value)])
+            ask_when(self.host, [(ch.name, char_id, value)])
 
         if session.campaign.initiative.strip():
             value = roll_initiative(self.host, session, ch.name)
