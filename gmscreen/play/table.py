@@ -422,6 +422,13 @@ class Table(TableWrites):
         else:
             self.warn(text, severity, secret=shown != clean(text))
 
+    def roll_initiative(self, who: str) -> int | None:
+        """The campaign's initiative expression rolled and logged for `who`; None, the GM told
+        why, when it cannot (`play.encounter`)."""
+        from .encounter import roll_initiative
+
+        return roll_initiative(self, self.session, who)
+
     def select_current(self) -> None:
         """The fight's current actor becomes the selected character (as the screen follows
         the turn), so that a line without a name is theirs; nothing changes outside a fight."""

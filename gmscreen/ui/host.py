@@ -34,6 +34,15 @@ class CampaignView:
         return self.app  # type: ignore[attr-defined]
 
     @property
+    def live(self) -> Table:
+        """The live table, which a view drives: it acts only on an open campaign, which always
+        has one."""
+        table = self.host.table
+        if table is None:
+            raise LookupError("no campaign open")
+        return table
+
+    @property
     def ascii(self) -> bool:
         """Nothing but ASCII in what the view draws (the host's `--ascii`)."""
         return self.host.ascii

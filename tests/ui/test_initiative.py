@@ -12,7 +12,7 @@ from gmscreen import rules
 from gmscreen.campaign.model import Condition
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConfirmScreen, PromptScreen
-from gmscreen.ui.widgets.initiative import pane as initiative_module
+from gmscreen.play.table import Table
 from gmscreen.play.tables import table_for
 from gmscreen.play.timers import status_word
 from gmscreen.ui.widgets.initiative.pane import STATUS_WORDS, InitiativePane, simultaneous_actions, timer_progress, timer_result
@@ -443,7 +443,7 @@ def table_lines(pane: InitiativePane) -> list[str]:
 
 def fixed_initiative(monkeypatch: pytest.MonkeyPatch, values: dict[str, int]) -> None:
     """`I` rolls these instead of dice (by name), so the order it makes is known."""
-    monkeypatch.setattr(initiative_module, "roll_initiative", lambda app, session, who: values[who])
+    monkeypatch.setattr(Table, "roll_initiative", lambda table, who: values[who])
 
 
 # ---------------------------------------------------------------- `I` mid-round is fair

@@ -30,7 +30,7 @@ from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 from gmscreen.campaign.model import Declaration, Entry, Timer
 from gmscreen.play.declarations import declared_actions, simultaneous_actions, simultaneous_malus
-from gmscreen.play.encounter import end_fight, roll_initiative, slugify, unique_slug, wait_turn
+from gmscreen.play.encounter import end_fight, slugify, unique_slug, wait_turn
 from gmscreen.play.tables import table_for
 from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal, literal_text
@@ -559,7 +559,7 @@ class InitiativePane(TablePane[Entry]):
                 return
             who = name if name is not None else values["name"].strip()
             text = values["value"].strip().replace("\u2212", "-")
-            value = int(text) if text else roll_initiative(self.host, session, who)
+            value = int(text) if text else self.live.roll_initiative(who)
             if value is None:
                 return
 
@@ -584,7 +584,7 @@ class InitiativePane(TablePane[Entry]):
             if values is None:
                 return
             text = values["value"].strip().replace("\u2212", "-")
-            value = int(text) if text else roll_initiative(self.host, session, entry.name)
+            value = int(text) if text else self.live.roll_initiative(entry.name)
             if value is None:
                 return
             idx = next((i for i, e in enumerate(session.campaign.encounter.entries) if e.id == entry_id), None)
@@ -609,7 +609,7 @@ class InitiativePane(TablePane[Entry]):
             return
         values: dict[str, int] = {}
         for entry in enc.entries:
-            value = roll_initiative(self.host, session, entry.name)
+            value = self.live.roll_initiative(entry.name)
             if value is None:
                 return
             values[entry.id] = value

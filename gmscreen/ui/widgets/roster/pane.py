@@ -775,8 +775,6 @@ class RosterPane(TablePane[Character]):
 
     @editing_row
     def action_to_initiative(self, session: CampaignSession, _index: int, ch: Character) -> None:
-        from gmscreen.play.encounter import roll_initiative
-
         if any(e.character == ch.id for e in session.campaign.encounter.entries):
             self.host.warn(_("{name} is already in the initiative order").format(name=clean(ch.name)))
             return
@@ -788,7 +786,7 @@ class RosterPane(TablePane[Character]):
             ask_when(self.host, [(ch.name, char_id, value)])
 
         if session.campaign.initiative.strip():
-            value = roll_initiative(self.host, session, ch.name)
+            value = self.live.roll_initiative(ch.name)
             if value is not None:
                 add(value)
             return
