@@ -483,6 +483,19 @@ def public_notice(text: str, campaign: Campaign) -> str:
     return said
 
 
+def public_names(text: str, campaign: Campaign) -> str:
+    """`text` with each character hidden from the players called "a hidden character" instead:
+    a question the GM answers while they watch (who joins the fight), whose options must stay
+    told apart where `public_notice` would mask it whole."""
+    import re
+
+    said = clean(text)
+    hidden = sorted({clean(ch.name) for ch in campaign.characters if character_sight(ch).secret}, key=len, reverse=True)
+    for name in filter(None, hidden):
+        said = re.sub(re.escape(name), _("a hidden character"), said, flags=re.IGNORECASE)
+    return said
+
+
 # ---------------------------------------------------------------- the label of a change
 
 

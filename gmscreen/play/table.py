@@ -422,6 +422,13 @@ class Table(TableWrites):
         else:
             self.warn(text, severity, secret=shown != clean(text))
 
+    def as_seen(self, text: str) -> str:
+        """`text` as the screen may show it now (a dialog's question, its options): while the
+        players watch, a character hidden from them is not named."""
+        from .public import public_names
+
+        return public_names(text, self.session.campaign) if self.watching else text
+
     def roll_initiative(self, who: str) -> int | None:
         """The campaign's initiative expression rolled and logged for `who`; None, the GM told
         why, when it cannot (`play.encounter`)."""
@@ -456,11 +463,19 @@ class Table(TableWrites):
             return None
         return self._tracked(move_track(self.session.campaign, char_id, delta, self.change, position, game=self.game))
 
+    def remove_track(self, char_id: str, position: int) -> TrackMove | None:
+        """A track taken off a character."""
+        from .tracks import remove_track
+
+        if not self.may_edit():
+            return None
+        return self._tracked(remove_track(self.session.campaign, char_id, position, self.change))
+
     def _tracked(self, move: TrackMove) -> TrackMove:
         if move.problem:
-            self.warn(move.problem)
-        for notice in move.notices:
-            self.warn(notice, "information")
+            self.say_fight(move.problem)
+        for notice in move.notices:            # "Callia is defeated": not named if hidden from watching players
+            self.say_fight(notice, "information")
         return move
 
     @property

@@ -66,8 +66,9 @@ def offer_join(host: CampaignHost, title: str, start: bool = False,
     table = host.table
     if table is None:
         return
-    options = [(group, _("{group}: {names}").format(group=_(GROUP_LABELS[group]),
-                                                    names=", ".join(clean(name) for name in names)))
+    # Said as the players may see it while they watch: a hidden character is not named.
+    options = [(group, table.as_seen(_("{group}: {names}").format(group=_(GROUP_LABELS[group]),
+                                                                  names=", ".join(clean(name) for name in names))))
                for group, names in table.join_groups()]
     if not options:
         table.nobody_to_join()
@@ -120,7 +121,7 @@ def _ask(host: CampaignHost, table: Table, joiners: Joiners, then: Callable[[boo
         return
     late = ", ".join(clean(name) for name in joiners.late)
     host.push_screen(_dialogs().ChoiceScreen(
-        _("Round {n} under way, {names}: this round or the next?").format(
-            n=table.session.campaign.encounter.round, names=late), [
+        table.as_seen(_("Round {n} under way, {names}: this round or the next?").format(
+            n=table.session.campaign.encounter.round, names=late)), [
             (THIS_ROUND, _("This round, right after the current actor")),
             (NEXT_ROUND, _("Next round (their place this round has passed)"))]), add)

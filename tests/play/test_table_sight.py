@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from gmscreen.i18n import _
 from gmscreen.play import events as ev
 from gmscreen.play.public import ACTOR, Visibility
 from gmscreen.play.table import Table
@@ -60,3 +61,31 @@ def test_completion_is_the_tables_in_its_games_words(sessions) -> None:
     done = table.complete("élo", 3)                   # the selected character's skill
     assert done is not None and done.candidates == ("éloquence",)
     assert table.complete("", 0) is not None
+
+
+def test_a_question_asked_while_players_watch_names_no_hidden_character(sessions) -> None:
+    """Who joins the fight, and when a late joiner acts: the options stay told apart, a
+    hidden character called "a hidden character"; the GM alone sees the names."""
+    table = Table(sessions.open("mir"))
+    _hide(table, "geolier")
+    question = "NPCs: Le garde de la porte, Frère Anselme, geôlier"
+    assert table.as_seen(question) == question
+    table.watch(True)
+    shown = table.as_seen(question)
+    assert "Anselme" not in shown and "garde de la porte" in shown and _("a hidden character") in shown
+
+
+def test_a_track_notice_while_players_watch_names_no_hidden_character(sessions) -> None:
+    table = Table(sessions.open("mir"))
+    heard: list[ev.Event] = []
+    table.subscribe(heard.append)
+    _hide(table, "garde")
+    table.add_track("garde", "Coups", 1)
+    table.watch(True)
+    move = table.move_track("garde", 1)
+    assert move is not None and move.notices                    # defeated: said
+    said = [e.text for e in heard if isinstance(e, ev.Notice)]
+    assert said and not any("garde" in text.casefold() for text in said[-len(move.notices):])
+    table.watch(False)
+    move = table.move_track("garde", -1)
+    assert move is not None

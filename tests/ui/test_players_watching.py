@@ -341,3 +341,22 @@ async def test_a_turn_that_ends_a_hidden_characters_condition_is_not_named_while
         said = [n.message for n in app.notices]
         assert "(un changement que les joueurs ne voient pas)" in said, said
         assert not [m for m in said if "Alexis" in m and "Ébloui" in m], said
+
+
+async def test_who_joins_the_fight_is_asked_without_naming_a_hidden_character(campaign_file) -> None:
+    """`A` while players watch: the choice of who joins, and whether a late joiner acts this
+    round, name Frère Anselme (hidden) "a hidden character"; the options stay told apart."""
+    app = GMScreenApp(campaign_file("mir"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await press(pilot, "escape", "1", *["down"] * 4, "H")           # the gaoler, hidden
+        assert [ch.id for ch in app.session.campaign.characters if ch.hidden] == ["geolier"]
+        before = len(app.notices)                                        # ("hidden: Frère Anselme", to the GM)
+        await press(pilot, "escape", "4", "w", "escape", "2", "A")
+        screen = _screen(app)
+        assert "Anselme" not in screen and "personnage caché" in screen, screen
+        await press(pilot, "enter")                                      # the first group: the NPCs
+        screen = _screen(app)
+        assert "Anselme" not in screen, screen
+        said = [n.message for n in list(app.notices)[before:]]
+        assert said and not [m for m in said if "Anselme" in m], said

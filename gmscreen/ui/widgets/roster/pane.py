@@ -646,21 +646,14 @@ class RosterPane(TablePane[Character]):
         self._change(_("{what}: {name}").format(what=f"{resource.label} {shown(value)} → {shown(new)}",
                                                 name=clean(ch.name)), build)
 
-    def _said(self, move: Any) -> None:
-        if move.problem:
-            self.host.warn(move.problem)
-        for notice in move.notices:
-            self.host.warn(notice, "information")
-
     def _move_track(self, session: CampaignSession, ch: Character, delta: int) -> None:
         """A hit more or healed on their track; which one is asked when they have several."""
-        from gmscreen.play.tracks import move_track, track_text
+        from gmscreen.play.tracks import track_text
 
         char_id = ch.id
 
         def move(position: int) -> None:
-            self._said(move_track(session.campaign, char_id, delta, self._change, position,
-                                  game=table_for(session.campaign.system)))
+            self.live.move_track(char_id, delta, position)      # (what it did, said by the table)
 
         if len(ch.tracks) == 1:
             move(0)
@@ -673,7 +666,7 @@ class RosterPane(TablePane[Character]):
     @editing_row
     def action_add_track(self, session: CampaignSession, index: int, ch: Character) -> None:
         """`T`: a damage track on the character; with tracks already, a new one or one taken off."""
-        from gmscreen.play.tracks import remove_track, track_text
+        from gmscreen.play.tracks import track_text
 
         if not ch.tracks:
             self._new_track(session, ch)
@@ -684,7 +677,7 @@ class RosterPane(TablePane[Character]):
             if choice == "new":
                 self._new_track(session, ch)
             elif choice is not None:
-                self._said(remove_track(session.campaign, char_id, int(choice), self._change))
+                self.live.remove_track(char_id, int(choice))
 
         options = [("new", _("New track…")),
                    *((str(j), _("Remove {track}").format(track=track_text(t))) for j, t in enumerate(ch.tracks))]
@@ -693,7 +686,7 @@ class RosterPane(TablePane[Character]):
 
     def _new_track(self, session: CampaignSession, ch: Character) -> None:
         """The form of a new track, the game's own proposed (MIR: Blessures)."""
-        from gmscreen.play.tracks import MAX_HITS, add_track, default_track
+        from gmscreen.play.tracks import MAX_HITS, default_track
 
         game = table_for(session.campaign.system)
         spec = default_track(game)
@@ -701,8 +694,7 @@ class RosterPane(TablePane[Character]):
         name = spec.name if spec.name.casefold() not in taken else ""
 
         def apply(_index: int, values: dict[str, str]) -> None:
-            self._said(add_track(session.campaign, ch.id, values["name"], int(values["max"].strip()), self._change,
-                                 game=game))
+            self.live.add_track(ch.id, values["name"], int(values["max"].strip()))
 
         self._ask(_dialogs().PromptScreen(_("New track for {name}").format(name=Name(clean(ch.name))), [
             _dialogs().Field("name", _("Name"), name, check=_dialogs().nonempty(_("Name"))),
