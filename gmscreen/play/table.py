@@ -131,10 +131,6 @@ class Table(TableWrites):
             self.emit(ev.RollRevealed(record, visibility=visibility(record)))
         return True
 
-    def campaign_changed(self, how: str, label: str = "") -> None:
-        """The campaign changed outside the table's own actions (taken in from disk, opened)."""
-        self.changed(how, label)
-
     def changed(self, how: str, label: str = "") -> None:
         super().changed(how, label)
         if self.line.strip():

@@ -106,10 +106,6 @@ class DifficultyPane(CampaignView, Widget, can_focus=False):
         """The request the rows are priced for (the line's test, without its difficulty)."""
         return self._draft
 
-    @property
-    def draft_label(self) -> str:
-        return self._label
-
     def show_draft(self, request: Mapping[str, Any] | None, label: str) -> None:
         draft = dict(request) if request is not None else None
         if draft == self._draft and label == self._label:
