@@ -24,6 +24,10 @@ class AppAutosave(CampaignHost):
         super().__init__(*args, **kwargs)
         self._save_timer: Any = None
 
+    @property
+    def writable(self) -> bool:
+        return self.session is not None and not self.session.read_only and not self.session.closed
+
     def after_change(self) -> None:
         super().after_change()
         self.schedule_save()

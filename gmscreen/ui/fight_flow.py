@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from gmscreen.play.encounter import TurnMove
     from gmscreen.play.table import Joiners, Table
 
-    from gmscreen.ui.host import CampaignHost
+    from gmscreen.ui.view import ViewHost
 
 
 @runtime_checkable
@@ -33,7 +33,7 @@ def _dialogs() -> Any:
     return roster_dialogs
 
 
-def _follow(host: CampaignHost, pane: TurnFollower | None) -> None:
+def _follow(host: ViewHost, pane: TurnFollower | None) -> None:
     """The initiative pane's cursor on the current actor, when it is built (the table has
     selected their character already)."""
     shown = pane if pane is not None else host.pane("initiative")
@@ -41,7 +41,7 @@ def _follow(host: CampaignHost, pane: TurnFollower | None) -> None:
         shown.follow_current()
 
 
-def move_turn(host: CampaignHost, forward: bool, pane: TurnFollower | None = None) -> TurnMove | None:
+def move_turn(host: ViewHost, forward: bool, pane: TurnFollower | None = None) -> TurnMove | None:
     """`n` (forward) or `p` on the live table, which says what moved (as the players may see
     it while they watch) and selects the actor; the pane need not be built (the app calls
     this at once), and when it is its cursor follows the turn. `n` on an empty fight offers
@@ -59,7 +59,7 @@ def move_turn(host: CampaignHost, forward: bool, pane: TurnFollower | None = Non
     return move
 
 
-def offer_join(host: CampaignHost, title: str, start: bool = False,
+def offer_join(host: ViewHost, title: str, start: bool = False,
                pane: TurnFollower | None = None) -> None:
     """A small choice: the party, the NPCs, both or the selected character to the fight (those
     not in it yet); `start`: the fight starts once they are in (`n`/`S` on an empty queue)."""
@@ -81,7 +81,7 @@ def offer_join(host: CampaignHost, title: str, start: bool = False,
     host.push_screen(_dialogs().ChoiceScreen(title, options), chosen)
 
 
-def add_group(host: CampaignHost, group: str, start: bool = False, pane: TurnFollower | None = None) -> None:
+def add_group(host: ViewHost, group: str, start: bool = False, pane: TurnFollower | None = None) -> None:
     """Roll (and log) each one's initiative, ask when a mid-round joiner acts, add them all in
     one change; then start the fight when asked to (the table does), the pane's cursor on
     the current actor."""
@@ -99,7 +99,7 @@ def add_group(host: CampaignHost, group: str, start: bool = False, pane: TurnFol
     _ask(host, table, joiners, added)
 
 
-def ask_when(host: CampaignHost, people: list[tuple[str, str | None, int]],
+def ask_when(host: ViewHost, people: list[tuple[str, str | None, int]],
              then: Callable[[bool], object] | None = None) -> None:
     """Add `people` ((name, character id or None, initiative), already rolled); when one of
     them has missed their slot mid-round, the GM first says whether they act this round or
@@ -110,7 +110,7 @@ def ask_when(host: CampaignHost, people: list[tuple[str, str | None, int]],
         _ask(host, table, table.joiners(people), then)
 
 
-def _ask(host: CampaignHost, table: Table, joiners: Joiners, then: Callable[[bool], object] | None) -> None:
+def _ask(host: ViewHost, table: Table, joiners: Joiners, then: Callable[[bool], object] | None) -> None:
     def add(when: str | None) -> None:
         result = table.add_joiners(joiners, when)       # None: given up, "nobody added" said
         if result is not None and then is not None:

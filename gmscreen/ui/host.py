@@ -2,8 +2,8 @@
 
 Panes never write files and never talk to each other: they read the open
 `CampaignSession`, ask the live table (`host.table`, a `gmscreen.play.Table`) for what the GM
-does — changes (`change`), rolls, reveals, undo — and the host tells every `CampaignView` what
-the table's events say. Data goes down through the `show_*` hooks and `hear`.
+does — changes (`change`), rolls, reveals, undo — and the host tells every `CampaignView`
+(`ui/view.py`) what the table's events say, through its hooks.
 """
 
 from __future__ import annotations
@@ -17,58 +17,12 @@ from textual.widget import Widget
 from gmscreen.i18n import _
 
 from .sanitize import clean
+from .view import CampaignView, ViewHost, hand_to
 
 if TYPE_CHECKING:
-    from gmscreen.campaign.model import RollRecord
     from gmscreen.campaign.session import CampaignSession, EditBuilder
     from gmscreen.play.events import Event
     from gmscreen.play.table import Table
-
-
-class CampaignView:
-    """Mixin for widgets that show part of the campaign; the host calls these hooks, and the
-    view reads the host's state through `host` (typed, never `getattr(self.app, …)`)."""
-
-    @property
-    def host(self) -> CampaignHost:
-        return self.app  # type: ignore[attr-defined]
-
-    @property
-    def live(self) -> Table:
-        """The live table, which a view drives: it acts only on an open campaign, which always
-        has one."""
-        table = self.host.table
-        if table is None:
-            raise LookupError("no campaign open")
-        return table
-
-    @property
-    def ascii(self) -> bool:
-        """Nothing but ASCII in what the view draws (the host's `--ascii`)."""
-        return self.host.ascii
-
-    def show_campaign(self, session: CampaignSession) -> None:
-        """The campaign changed (any change, undo, redo, load): redraw from it."""
-
-    def show_roll(self, record: RollRecord) -> None:
-        """A roll was recorded (or a GM-only roll revealed: same seq, `revealed` set)."""
-
-    def show_record(self, record: RollRecord) -> None:
-        """A logged roll the GM wants to see in full (an interval of a timer): the dice tray shows it."""
-
-    def show_selection(self, char_id: str | None) -> None:
-        """The selected character changed."""
-
-    def use_difficulty(self, value: int) -> None:
-        """The GM chose a row of the difficulty table."""
-
-    def show_watching(self, watching: bool) -> None:
-        """The players can see the screen (or no longer): GM-only rolls not yet revealed are
-        masked by every view that shows rolls. Views read `app.players_watching` when drawing."""
-
-    def hear(self, event: Event) -> None:
-        """Any other event of the table (the line read, a prompt opened, a roll shown or ended,
-        GM-only set): the view that draws it draws it."""
 
 
 class CampaignHost(App[int]):
@@ -121,21 +75,10 @@ class CampaignHost(App[int]):
             self.tell(event.text) if event.routine else self.warn(event.text, event.severity)
         elif isinstance(event, ev.CampaignChanged):
             self.after_change()
-        elif isinstance(event, (ev.RollLogged, ev.RollRevealed)):
-            for view in self.views():
-                view.show_roll(event.record)
-        elif isinstance(event, ev.RollShown) and event.draft is None:
-            if event.record is not None:
-                for view in self.views():
-                    view.show_record(event.record)
         elif isinstance(event, ev.SelectionChanged):
             self.selected_id = event.char_id        # the table moved it (the turn's actor)
-        elif isinstance(event, ev.DifficultyChosen):
-            for view in self.views():
-                view.use_difficulty(event.value)
         else:
-            for view in self.views():
-                view.hear(event)
+            hand_to(self.views(), event)
 
     # ------------------------------------------------------------ views
 
@@ -190,10 +133,6 @@ class CampaignHost(App[int]):
 
     # ------------------------------------------------------------ changes
 
-    @property
-    def writable(self) -> bool:
-        return self.session is not None and not self.session.read_only and not self.session.closed
-
     def change(self, label: str, build: Callable[[EditBuilder], None]) -> bool:
         """Apply one undoable change made by `build(b)` (b.set/insert/delete/move).
 
@@ -220,3 +159,8 @@ class CampaignHost(App[int]):
     def warn(self, message: str, severity: str = "warning") -> None:
         """A notification whose text is shown literally (it may hold names from files)."""
         self.notify(clean(message), severity=severity, markup=False)  # type: ignore[arg-type]
+
+
+if TYPE_CHECKING:
+    def _seen_by_views(host: CampaignHost) -> ViewHost:
+        return host             # (mypy: the host is what the views take it for)

@@ -1,5 +1,5 @@
 from textual.widgets import Static
-from gmscreen.ui.host import CampaignView
+from gmscreen.ui.view import CampaignView
 
 class V(CampaignView, Static):
     seen = 0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, TypeVar
 from textual.widget import Widget
 from textual.widgets import DataTable
 
-from gmscreen.ui.host import CampaignView
+from gmscreen.ui.view import CampaignView
 
 if TYPE_CHECKING:
     from gmscreen.campaign.session import CampaignSession, EditBuilder

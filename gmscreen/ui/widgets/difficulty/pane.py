@@ -25,7 +25,7 @@ from gmscreen.rules import RequestError, System
 from gmscreen.play import chances
 from gmscreen.play import events as ev
 from gmscreen.play.tables import table_for
-from gmscreen.ui.host import CampaignView
+from gmscreen.ui.view import CampaignView
 from gmscreen.ui.terminal.option_list import SteadyOptionList
 from gmscreen.ui.terminal.repaint import replace_prompts
 from gmscreen.ui.sanitize import clean, literal

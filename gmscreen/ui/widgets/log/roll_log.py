@@ -36,7 +36,7 @@ from gmscreen.i18n import N_, _, language, ngettext
 from gmscreen.i18n.typography import Name, signed
 
 from gmscreen.ui.config import notable_luck
-from gmscreen.ui.host import CampaignView
+from gmscreen.ui.view import CampaignView
 from gmscreen.play.logline import BAD, CRIT, FUMBLE, GOOD, LogLine, fold, log_line, search_text
 from gmscreen.play.tables import campaign_table
 from gmscreen.ui.sanitize import clean

@@ -28,7 +28,7 @@ from gmscreen.rules import get_system
 
 from gmscreen.ui.config import notable_luck
 from gmscreen.play import events as ev
-from gmscreen.ui.host import CampaignView
+from gmscreen.ui.view import CampaignView
 from gmscreen.ui.panes import set_title
 from gmscreen.ui.sanitize import clean, literal
 from gmscreen.ui.widgets.tray.choice_prompt import ChoicePrompt
