@@ -166,7 +166,7 @@ def test_magisphere_reroll_options_carry_their_chances_and_g_keeps(open_table) -
 
 
 def test_magisphere_an_impulsion_reroll_is_spent_on_the_sheet_and_undone(open_table) -> None:
-    """Twin of test_dice_tray::test_magisphere_impulsion_reroll_spent_on_sheet_and_undone."""
+    """Twin of test_dice_tray::test_magisphere_impulsion_reroll_with_one_key."""
     table, heard = open_table("magisphere")
     line = "shady négociation 30"
     reseed(table, line)
@@ -242,8 +242,8 @@ def test_eclats_a_reroll_answered_by_its_key_other_keys_mean_nothing(open_table)
 def test_eclats_the_dice_shown_end_in_the_log_however_the_roll_ends(open_table) -> None:
     """Twin of test_dice_tray::test_escape_after_the_dice_are_rolled_does_not_drop_the_roll
     (seed 4: r, then g logs [3, 4]) and of test_pending_signals::
-    test_a_rules_error_after_the_dice_logs_the_roll_as_it_stood (given up once the die is
-    shown: logged as it stood, never dropped)."""
+    test_a_roll_ended_after_the_dice_closes_the_prompt_and_says_it_is_logged (given up once
+    the die is shown: logged as it stood, never dropped)."""
     table, heard = open_table("eclats", seed=4)
     table.submit("ysaure emp calmer 9")
     assert table.choose("r") and table.roll_waiting                  # one roll left: asked again
@@ -285,7 +285,8 @@ def test_a_rules_error_at_a_choice_is_told_and_logs_the_dice_shown(open_table, m
 
 
 def test_arpeges_the_parry_is_asked_with_the_action_rolled(open_table) -> None:
-    """Twin of test_dice_tray::test_arpeges_parry_with_one_key and …_simple_and_escape_cancels_a_choice."""
+    """Twin of test_dice_tray::test_arpeges_escape_keeps_the_rolled_action_and_parry_with_one_key
+    (escape refused once the action is rolled: the tray's)."""
     table, heard = open_table("arpeges")
     line = "thibault baratin +3 vs marchand baratin"
     reseed(table, line)
@@ -485,7 +486,8 @@ def test_a_gm_only_extended_test_starts_a_gm_only_timer_undone_unnamed_while_wat
 
 
 def test_a_day_long_test_waits_for_the_fight_then_starts_its_timer_undoably(open_table) -> None:
-    """Twin of test_dice_tray::test_mir_extended_starts_a_timer_and_undo_removes_it."""
+    """Twin of test_dice_tray::test_mir_extended_refused_in_a_fight_shows_r20_as_an_error (which
+    keeps the refusal as drawn)."""
     table, heard = open_table("mir")
     timers = len(table.session.campaign.timers)
     assert table.submit("loriane guérison 8 jour max3") is None               # R20: not in a fight
@@ -559,7 +561,7 @@ def test_a_roll_not_in_the_log_is_not_revealed(open_table) -> None:
 
 
 def test_a_whole_round_with_conditions_and_a_countdown_and_back(open_table) -> None:
-    """Twin of test_initiative::test_whole_round_with_conditions_and_countdown."""
+    """Twin of test_initiative::test_n_and_p_move_the_turn_and_the_pane_follows."""
     table, heard = open_table("mir")
     c = table.session.campaign
     assert current(table) == "garde" and c.encounter.round == 2
@@ -614,7 +616,7 @@ def _nudge(table: Table, entry_id: str, delta: int) -> None:
 
 
 def test_previous_turns_give_ticks_back_across_other_changes(open_table) -> None:
-    """Twin of test_initiative::test_previous_turns_give_back_ticks_across_other_changes."""
+    """Twin of test_initiative::test_p_gives_a_tick_back_across_a_change_made_in_the_pane."""
     from gmscreen.campaign.model import Condition
 
     table, heard = open_table("mir")
