@@ -1,16 +1,19 @@
 """Shared setup of the play core's tests: real sample campaigns copied on disk, opened by a
-session, and opened again as a restart would."""
+session, and opened again as a restart would; a live `Table` on one, and what it tells."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
 from gmscreen.campaign import open_session, sample_path
 from gmscreen.campaign.session import CampaignSession
+from gmscreen.play import events as ev
+from gmscreen.play.table import Table
 
 
 class Sessions:
@@ -47,3 +50,27 @@ def sessions(tmp_path: Path) -> Iterator[Sessions]:
     yield opened
     opened.close_all()
 
+
+
+class Heard(list):
+    """The events a table told, in order."""
+
+    def of(self, kind: type) -> list:
+        return [e for e in self if isinstance(e, kind)]
+
+    def notices(self) -> list[str]:
+        return [e.text for e in self.of(ev.Notice)]
+
+
+@pytest.fixture
+def open_table(sessions: Sessions) -> Callable[..., tuple[Table, Heard]]:
+    """`open_table(system, seed=…)`: a Table on a copy of that system's sample (its dice drawn
+    from `random.Random(seed)`, as the tray's `rng=`), and what it tells."""
+
+    def make(system: str, seed: int = 1) -> tuple[Table, Heard]:
+        table = Table(sessions.open(system), rng=random.Random(seed))
+        heard = Heard()
+        table.subscribe(heard.append)
+        return table, heard
+
+    return make

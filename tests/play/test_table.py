@@ -3,8 +3,6 @@ events it tells, each with who may see it. Real sample campaigns on disk."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from gmscreen.campaign.rolllog import RollLog, rolls_path
@@ -12,29 +10,6 @@ from gmscreen.play import events as ev
 from gmscreen.play.joins import NEXT_ROUND, THIS_ROUND
 from gmscreen.play.public import Visibility
 from gmscreen.play.table import Table
-
-
-class Heard(list):
-    """The events a table told, in order."""
-
-    def of(self, kind: type) -> list:
-        return [e for e in self if isinstance(e, kind)]
-
-    def notices(self) -> list[str]:
-        return [e.text for e in self.of(ev.Notice)]
-
-
-@pytest.fixture
-def open_table(sessions):
-    """`open_table(system, seed=…)`: a Table on a copy of that system's sample, and what it tells."""
-
-    def make(system: str, seed: int = 1) -> tuple[Table, Heard]:
-        table = Table(sessions.open(system), rng=random.Random(seed))
-        heard = Heard()
-        table.subscribe(heard.append)
-        return table, heard
-
-    return make
 
 
 def test_a_typed_line_tells_its_draft_and_who_may_see_it(open_table) -> None:

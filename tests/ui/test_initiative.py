@@ -1,5 +1,7 @@
 """Initiative pane through real key presses: turns, rounds, removals, sorting, conditions, delays,
-timers, declarations, and its columns as drawn."""
+timers, declarations, and its columns as drawn. What `n`, `p` and who joins the fight decide
+(ticks, notices, the order, undo) is the table's, tested without a screen in
+tests/play/test_table_flows.py."""
 
 from __future__ import annotations
 
@@ -23,7 +25,9 @@ from _initiative import current, initiative_pane, make, order
 from _pilot import ready
 
 
-async def test_whole_round_with_conditions_and_countdown(pane_app):
+async def test_n_and_p_move_the_turn_and_the_pane_follows(pane_app):
+    """The whole round, its countdown and the way back step by step: test_table_flows (a whole
+    round…; a countdown runs out)."""
     async with pane_app("mir", initiative_pane) as (session, app, pilot, notes):
         c = session.campaign
         pane = app.query_one(InitiativePane)
@@ -31,50 +35,16 @@ async def test_whole_round_with_conditions_and_countdown(pane_app):
         assert "Round 2 · au tour du garde de la porte" in str(pane.query_one("#initiative-status").render())
         await pilot.press("n")                                     # garde acts
         await pilot.pause()
-        assert current(session) == "alexis" and c.encounter.entries[1].acted
-        assert app.selected_id == "alexis"
+        assert current(session) == "alexis" and app.selected_id == "alexis"
+        assert pane.current_key() == "e:alexis"
+        assert "au tour d'Alexis" in str(pane.query_one("#initiative-status").render())
         await pilot.press("n")                                     # Alexis ends his turn: Ébloui (1) expires
         await pilot.pause()
-        assert c.character("alexis").conditions == []
-        assert "Ébloui par la lanterne expire : Alexis" in notes
-        assert current(session) == "chien"                         # Loriane waits: skipped
-        await pilot.press("n")                                     # last one: new round
-        await pilot.pause()
-        assert c.encounter.round == 3 and current(session) == "callia"
-        assert not any(e.acted for e in c.encounter.entries)
-        assert c.timers[1].rounds == 2                             # countdown ticked
-        assert "Round 3" in notes
-        assert c.character("callia").conditions[0].rounds is None  # no duration: never ticks
+        assert "Ébloui par la lanterne expire : Alexis" in notes and current(session) == "chien"
         await pilot.press("p")                                     # right after n: that turn is undone
         await pilot.pause()
-        assert c.encounter.round == 2 and current(session) == "chien"
-        assert c.timers[1].rounds == 3                             # the countdown tick comes back
-        assert not c.encounter.entries[-1].acted
-        await pilot.press("p")                                     # again: Alexis's turn, Ébloui back
-        await pilot.pause()
         assert current(session) == "alexis" and c.character("alexis").conditions[0].rounds == 1
-        await pilot.press("p")
-        await pilot.pause()
-        assert current(session) == "garde" and not session.can_undo
-        await pilot.press("p")                                     # nothing left to undo: the order moves
-        await pilot.pause()
-        assert current(session) == "callia" and session.last_label == "Tour précédent"
-        app.table.undo()
-        await pilot.pause()
-        assert c.encounter.round == 2 and current(session) == "garde"
-        assert c.character("alexis").conditions[0].rounds == 1 and c.timers[1].rounds == 3
-
-
-async def test_countdown_ends_with_notice(pane_app):
-    async with pane_app("arpeges", initiative_pane) as (session, app, pilot, notes):
-        c = session.campaign
-        for _ in range(3 + 4 + 4):  # the rest of round 1 (Thibault has acted), rounds 2 and 3
-            await pilot.press("n")
-        await pilot.pause()
-        assert c.encounter.round >= 4
-        assert c.timers[0].status == "done" and c.timers[0].rounds == 0
-        assert "Fin du compte à rebours : Le garde du marché arrive à l'étal" in notes
-        assert "Étourdie expire : Sibylle" in notes
+        assert pane.current_key() == "e:alexis"
 
 
 async def test_delay_and_come_back(pane_app):
@@ -651,8 +621,10 @@ async def test_columns_follow_a_resize(pane_app) -> None:
 # ---------------------------------------------------------------- `p` gives ticks back step by step
 
 
-async def test_previous_turns_give_back_ticks_across_other_changes(pane_app) -> None:
-    # round 2, the guard plays; Alexis: Ébloui (1); Relève: 3 rounds
+async def test_p_gives_a_tick_back_across_a_change_made_in_the_pane(pane_app) -> None:
+    """Ticks given back over several turns and other changes, and what the GM changed since
+    kept: test_table_flows (previous turns give ticks back…; …keeps what the GM changed since)."""
+    # round 2, the guard plays
     async with pane_app("mir", initiative_pane, size=(80, 24)) as (session, app, pilot, notes):
         c = session.campaign
         pane = app.query_one(InitiativePane)
@@ -661,53 +633,14 @@ async def test_previous_turns_give_back_ticks_across_other_changes(pane_app) -> 
         app.refresh_views()
         await pilot.press("n")                                     # the guard acts: Sonné 2 -> 1
         await pilot.pause()
+        assert c.character("garde").conditions[-1].rounds == 1
         pane._cursor_to("e:chien")
-        await pilot.press("+")                                     # another change in between
-        await pilot.press("n")                                     # Alexis acts: Ébloui expires
-        await pilot.pause()
-        await pilot.press("+")                                     # and another
-        await pilot.press("n")                                     # the dog: new round, Relève 3 -> 2
-        await pilot.pause()
-        assert c.encounter.round == 3 and c.timers[1].rounds == 2
-        assert c.character("alexis").conditions == [] and c.character("garde").conditions[0].rounds == 1
-        pane._cursor_to("e:chien")
-        await pilot.press("-")                                     # a change after the last `n`
-        await pilot.pause()
-        await pilot.press("p")                                     # back to the dog in round 2
-        await pilot.pause()
-        assert c.encounter.round == 2 and current(session) == "chien"
-        assert c.timers[1].rounds == 3                             # the countdown tick comes back
-        await pilot.press("p")                                     # back to Alexis: Ébloui comes back
-        await pilot.pause()
-        assert current(session) == "alexis"
-        assert [(x.name, x.rounds) for x in c.character("alexis").conditions] == [("Ébloui par la lanterne", 1)]
-        assert "Ébloui par la lanterne revient : Alexis" in notes
-        await pilot.press("p")                                     # back to the guard: Sonné 2 again
+        await pilot.press("+", "p")                                # another change, then back to the guard
         await pilot.pause()
         assert current(session) == "garde" and c.character("garde").conditions[-1].rounds == 2
         chien = next(e for e in c.encounter.entries if e.id == "chien")
-        assert chien.initiative == 3                               # the other changes are kept
-        await pilot.press("n", "n")                                # and playing again ticks again
-        await pilot.pause()
-        assert c.character("garde").conditions[-1].rounds == 1 and c.character("alexis").conditions == []
-        app.table.undo()                                                 # ctrl+z still goes step by step
-        await pilot.pause()
-        assert [(x.name, x.rounds) for x in c.character("alexis").conditions] == [("Ébloui par la lanterne", 1)]
-
-
-async def test_previous_turn_keeps_what_the_gm_changed_since(pane_app) -> None:
-    async with pane_app("mir", initiative_pane, size=(80, 24)) as (session, app, pilot, notes):
-        c = session.campaign
-        await pilot.press("n", "n")                                # the guard, then Alexis: Ébloui expires
-        await pilot.pause()
-        with session.edit("le MJ le remet") as b:                  # the GM puts Ébloui back by hand
-            b.insert(("characters", 0, "conditions"), None, Condition(name="Ébloui par la lanterne", rounds=4))
-        app.refresh_views()
-        await pilot.press("p")
-        await pilot.pause()
-        assert current(session) == "alexis"
-        assert [(x.name, x.rounds) for x in c.character("alexis").conditions] == [("Ébloui par la lanterne", 4)]
-        assert "changé depuis" in notes[-1]
+        assert chien.initiative == 3                               # the change in between is kept
+        assert pane.current_key() == "e:garde"
 
 
 # ---------------------------------------------------------------- in either language
@@ -817,7 +750,6 @@ async def test_n_on_an_empty_queue_offers_the_party_and_starts_the_fight(pane_ap
 
 async def test_A_adds_the_npcs_mid_round_acting_this_round_or_next(pane_app):
     async with pane_app("mir", initiative_pane) as (session, app, pilot, notes):
-        c = session.campaign
         with session.edit("init") as b:                            # 10 or 11: above Callia, who has acted
             b.set(("initiative",), "1d2+9")
         assert current(session) == "garde"
@@ -828,14 +760,10 @@ async def test_A_adds_the_npcs_mid_round_acting_this_round_or_next(pane_app):
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)                # its slot has passed: asked when
         assert app.screen.title_text == "Round 2 en cours, Frère Anselme, geôlier : ce round ou le prochain ?"
-        await pilot.press("enter")                                 # this round
-        await pilot.pause()
+        await pilot.press("enter")                                 # this round (the turns that follow:
+        await pilot.pause()                                        # test_table_flows, NPCs join mid-round)
         assert order(session) == ["callia", "garde", "geolier", "alexis", "loriane", "chien"]
         assert "Frère Anselme, geôlier agit ce round, après l'actuel ; à sa place d'initiative au round 3" in notes
-        await pilot.press("n")                                     # the guard acts: the gaoler's turn
-        await pilot.pause()
-        assert current(session) == "geolier"
-        app.table.undo()
         app.table.undo()
         await pilot.pause()
         assert "geolier" not in order(session) and current(session) == "garde"
@@ -847,10 +775,6 @@ async def test_A_adds_the_npcs_mid_round_acting_this_round_or_next(pane_app):
         await pilot.pause()
         assert order(session)[0] == "geolier" and current(session) == "garde"
         assert "Frère Anselme, geôlier agit à partir du round 3 (sa place de ce round est passée)" in notes
-        for _ in range(3):                                         # guard, Alexis, the dog: round 3
-            await pilot.press("n")
-        await pilot.pause()
-        assert c.encounter.round == 3 and current(session) == "geolier"
 
 
 async def test_roster_i_mid_round_asks_when_a_late_joiner_acts(pane_app):
@@ -864,9 +788,5 @@ async def test_roster_i_mid_round_asks_when_a_late_joiner_acts(pane_app):
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         await pilot.press("enter")                                 # this round: right after the Hantise
-        await pilot.pause()
+        await pilot.pause()                                        # (plays next: test_table_flows, a late joiner)
         assert order(session) == ["ysaure", "hantise", "meunier", "mael", "berthe"]
-        app.query_one(InitiativePane).focus()
-        await pilot.press("n")
-        await pilot.pause()
-        assert current(session) == "meunier"

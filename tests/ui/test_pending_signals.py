@@ -109,23 +109,27 @@ async def test_the_screen_logs_a_kept_roll_on_opening_and_says_so(campaign_file)
     assert [r.pending for r in RollLog.load(rolls_path(path)).records] == [roll.id]
 
 
-async def test_a_rules_error_after_the_dice_logs_the_roll_as_it_stood(campaign_file) -> None:
-    """`cancel_flow` drops only a roll whose dice nobody saw; shown dice are logged."""
-    path = campaign_file("eclats")
-    app = GMScreenApp(path)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await ready(app, pilot)
-        tray = app.pane("dice-tray")
+async def test_a_roll_ended_after_the_dice_closes_the_prompt_and_says_it_is_logged(pane_host, open_sample) -> None:
+    """A rules error at a choice ends the roll (`Table.cancel_roll`): the dice shown are logged
+    as they stood (test_table_flows: the dice shown end in the log, a rules error at a choice);
+    the tray closes the prompt and says so."""
+    from gmscreen.ui.widgets.tray.dice_tray import DiceTray
+
+    session = open_sample("eclats")
+    app = pane_host(session, lambda: DiceTray(id="dice-tray", rng=random.Random(1)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        tray = app.query_one(DiceTray)
         tray.focus_line()
         tray.line.value = LINE
         await pilot.press("enter")
         await pilot.pause()
-        assert tray.flow is not None and tray.flow.prompt is not None and pending_path(path).exists()
+        assert tray.flow is not None and tray.flow.prompt is not None and tray.choice_view.has_focus
         die = tray.flow.request["dice"][0]
         app.table.cancel_roll()
         await pilot.pause()
-        assert tray.flow is None and not pending_path(path).exists()
-        assert app.session.rolls[-1].line == LINE and app.session.rolls[-1].request["dice"] == [die]
+        assert tray.flow is None and not tray.choice_view.has_class("-active") and tray.line.has_focus
+        assert "choix impossible : le jet est noté tel qu'il était" in str(tray.info.render())
+        assert session.rolls[-1].request["dice"] == [die]
 
 
 def _seed(campaign, line: str, keys: tuple[str, ...]) -> int:
