@@ -1,11 +1,21 @@
-"""Setup shared by every test: each test starts in French, the screen's default language; the
-compiled code is kept from one run to the next even where bytecode is not written beside it."""
+"""Setup shared by every test: each test starts in French, the screen's default language; no
+test (nor a process it starts) reads the GM's own config.toml; the compiled code is kept from
+one run to the next even where bytecode is not written beside it."""
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
+import shutil
 import sys
+import tempfile
+
+# The GM's own config.toml (a language, a keymap, recent campaigns) would change what the
+# commands say: every test, and every process one starts, gets an empty config folder of its
+# own, as on a fresh machine (tests/ui/conftest.py gives each screen test its own too).
+os.environ["GMSCREEN_CONFIG_DIR"] = tempfile.mkdtemp(prefix="gmscreen-test-config-")
+atexit.register(shutil.rmtree, os.environ["GMSCREEN_CONFIG_DIR"], ignore_errors=True)
 
 # With PYTHONDONTWRITEBYTECODE set, every run compiles gmscreen and rewrites the asserts of every
 # test module afresh, in each xdist worker: ~5 s of CPU per worker (half a minute for the six of

@@ -121,10 +121,17 @@ class Table(TableWrites):
         from gmscreen.campaign.errors import CampaignError
         from gmscreen.campaign.session import ReadOnlyError
 
+        from .problem_words import problem_words
+
+        if self.session.roll_by_seq(seq) is None:
+            self.warn(_("cannot reveal roll {seq}: it is not in the log").format(seq=seq))
+            return False
         try:
             self.session.reveal_roll(seq)
-        except (ReadOnlyError, CampaignError, KeyError, ValueError) as exc:
-            self.warn(_("cannot reveal roll {seq}: {problem}").format(seq=seq, problem=exc))
+        except (ReadOnlyError, CampaignError) as exc:
+            said = ("; ".join(problem_words(p, self.session.campaign, self.session.path) for p in exc.problems)
+                    if isinstance(exc, CampaignError) else str(exc))
+            self.warn(_("cannot reveal roll {seq}: {problem}").format(seq=seq, problem=said))
             return False
         record = self.session.roll_by_seq(seq)
         if record is not None:
@@ -152,7 +159,7 @@ class Table(TableWrites):
             return
         self.gm_only = on
         if self.roll is not None:
-            self.roll.gm_only = on or self.roll.draft.gm_only
+            self.roll.set_gm_only(on)
         self.emit(ev.GmOnlyChanged(on))
         if self.line.strip():
             self._emit_draft()
@@ -304,8 +311,9 @@ class Table(TableWrites):
             self.show_record(record)
 
     def settle(self) -> None:
-        """The campaign is closing with a choice open: each choice takes its default (as Enter)
-        and the roll is logged, so dice the table has seen are not lost."""
+        """The campaign is closing with a choice open: each choice ends the roll as the table
+        saw it (`Prompt.settles`: no new die rolled unseen) and the roll is logged, so dice the
+        table has seen are not lost."""
         from gmscreen.rules import RequestError
 
         roll = self.roll

@@ -230,6 +230,15 @@ class TableRoll:
                              lambda b: b.insert(("timers",), None, timer)):
             self.timer = timer_id
 
+    def set_gm_only(self, on: bool) -> None:
+        """GM-only set (or unset) while the roll waits: logged so, and the copy kept on disk
+        says so too, so a crash or a roll given up after its dice keeps it secret."""
+        from dataclasses import replace
+
+        self.gm_only = on or self.draft.gm_only
+        if self.pending is not None and self.pending.gm_only != self.gm_only:
+            self._write_pending(replace(self.pending, gm_only=self.gm_only))
+
     # ------------------------------------------------------------ the roll shown, kept on disk
 
     def _keep_pending(self) -> None:

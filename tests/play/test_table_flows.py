@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 import pytest
 
+from gmscreen.i18n import _
 from gmscreen.campaign.pending import pending_path, read_pending
 from gmscreen.play import events as ev
 from gmscreen.play.encounter import end_fight
@@ -731,3 +732,23 @@ def test_a_late_joiner_from_the_roster_acts_this_round(open_table) -> None:
     assert order(table) == ["ysaure", "hantise", "meunier", "mael", "berthe"]
     table.next_turn()
     assert current(table) == "meunier"
+
+
+def test_gm_only_set_while_a_roll_waits_is_kept_with_the_roll_on_disk(open_table) -> None:
+    """ctrl+g while a choice is open: the copy of the roll kept on disk says GM-only too, so a
+    crash, or the roll given up after its dice, keeps it secret."""
+    table, heard = open_table("eclats")
+    reseed(table, "ysaure emp calmer 9")
+    table.submit("ysaure emp calmer 9")
+    assert table.roll_waiting and not read_pending(pending_path(table.session.path)).gm_only
+    table.set_gm_only(True)
+    assert read_pending(pending_path(table.session.path)).gm_only
+    table.cancel_roll()
+    assert table.session.rolls[-1].gm_only
+    assert heard.of(ev.RollEnded)[-1].visibility is Visibility.SECRET
+
+
+def test_a_roll_not_in_the_log_is_refused_in_the_gms_words(open_table) -> None:
+    table, heard = open_table("mir")
+    assert not table.reveal(999)
+    assert heard.notices()[-1] == _("cannot reveal roll {seq}: it is not in the log").format(seq=999)
