@@ -170,7 +170,8 @@ def previous_turn(session: CampaignSession, change: ChangeFn | None = None,
     """
     change = change or session_change(session)
     if is_turn_label(session.last_label):
-        (undo or session.undo)()
+        if not (undo or session.undo)():
+            return TurnMove()               # the undo was refused, and said why: nothing moved
         return TurnMove(moved=True, undone=True)
     campaign = session.campaign
     enc = campaign.encounter

@@ -228,8 +228,10 @@ def test_p_right_after_n_waits_for_the_roll_waiting(open_table, english) -> None
     after = (enc.round, enc.turn)
     table.submit("louvensac entregent 6")
     assert table.roll_waiting
-    table.previous_turn()
-    assert (enc.round, enc.turn) == after
+    selected = table.selected
+    move = table.previous_turn()
+    assert move is not None and not move.moved and not move.undone      # told as it is: nothing moved
+    assert (enc.round, enc.turn) == after and table.selected == selected
     assert "waiting for a choice" in heard.notices()[-1]
     table.cancel_roll()
     assert table.previous_turn() is not None and (enc.round, enc.turn) != after
