@@ -75,9 +75,9 @@ class CampaignHost(App[int]):
             self.tell(event.text) if event.routine else self.warn(event.text, event.severity)
         elif isinstance(event, ev.CampaignChanged):
             self.after_change()
-        elif isinstance(event, ev.SelectionChanged):
-            self.selected_id = event.char_id        # the table moved it (the turn's actor)
         else:
+            if isinstance(event, ev.SelectionChanged):
+                self.selected_id = event.char_id    # (the table moved it: the turn's actor)
             hand_to(self.views(), event)
 
     # ------------------------------------------------------------ views
@@ -106,18 +106,14 @@ class CampaignHost(App[int]):
 
     def watch_selected_id(self, char_id: str | None) -> None:
         if self.table is not None:
-            self.table.select(char_id)          # the line is read again for whoever is selected
-        for view in self.views():
-            view.show_selection(char_id)
+            self.table.select(char_id)          # told back (`SelectionChanged`): the views follow
 
     def toggle_players_watching(self) -> None:
         self.players_watching = not self.players_watching
 
     def watch_players_watching(self, watching: bool) -> None:
         if self.table is not None:
-            self.table.watch(watching)
-        for view in self.views():
-            view.show_watching(watching)
+            self.table.watch(watching)          # told back (`WatchingChanged`): the views mask
         self.show_status()                      # the status line says that players are watching
         self.warn(_("players watching: GM rolls hidden") if watching else _("GM view: every roll shown"),
                   "information")

@@ -105,5 +105,9 @@ def hand_to(views: list[CampaignView], event: Event) -> None:
                 view.show_record(event.record)
         elif isinstance(event, ev.DifficultyChosen):
             view.use_difficulty(event.value)
+        elif isinstance(event, ev.SelectionChanged):
+            view.show_selection(event.char_id)
+        elif isinstance(event, ev.WatchingChanged):
+            view.show_watching(event.watching)
         else:
             view.hear(event)

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 # The empty line's hint (an English id, translated where shown: the language may change live).
 PLACEHOLDER = N_("/ quick roll — ? for the grammar")
 
+
 class DiceTray(CampaignView, Widget):
     """The quick-roll line `#quick-roll`, its odds, the last result and any pending choice."""
 
