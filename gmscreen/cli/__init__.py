@@ -108,6 +108,7 @@ def main(argv: Sequence[str] | None = None, *, gc_paused: bool = False) -> int:
         "new": _cmd_new,
     }
     commands.update({name: _lazy(target) for name, target in COMMANDS.items()})
+    commands["players"] = _lazy(COMMANDS["players"], lang=option)     # asks the language if none
     if args and args[0] in commands:
         if gc_paused:
             import gc
@@ -173,12 +174,13 @@ def _configured_language() -> str | None:
     return value if value in i18n.LANGUAGES else None
 
 
-def _lazy(target: str) -> Callable[[list[str]], int]:
-    """The command at `target` ("module:function"), imported only when it runs."""
+def _lazy(target: str, **options: Any) -> Callable[[list[str]], int]:
+    """The command at `target` ("module:function"), imported only when it runs (given `options`
+    as keywords: `players` is told the --lang read here)."""
 
     def run(argv: list[str]) -> int:
         module, function = target.split(":")
-        return getattr(import_module(module), function)(argv)
+        return getattr(import_module(module), function)(argv, **options)
 
     return run
 

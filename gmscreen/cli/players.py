@@ -31,7 +31,9 @@ def _existing_campaign(prog: str, name: str) -> Path:
     return path
 
 
-def cmd_players(argv: list[str]) -> int:
+def cmd_players(argv: list[str], lang: str | None = None) -> int:
+    """`lang`: --lang as given anywhere on the command line (`gmscreen.cli.main` takes it out);
+    with none, nor one in config.toml or the environment, the view asks which."""
     parser = Parser(prog="gmscreen players",
                      description=_("The players' view of a campaign being played: the round, the turn order, "
                                    "the public rolls, live and read-only (for a second screen)."))
@@ -44,7 +46,7 @@ def cmd_players(argv: list[str]) -> int:
     from gmscreen.ui import players
 
     try:
-        return players.run(path, ascii=ns.ascii, theme=ns.theme, language=ns.lang)
+        return players.run(path, ascii=ns.ascii, theme=ns.theme, language=lang or ns.lang)
     except CampaignError as err:
         first = str(err.problems[0]) if err.problems else str(err)
         raise CliError(f"{parser.prog}: {first}") from None

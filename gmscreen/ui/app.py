@@ -106,8 +106,7 @@ class GMScreenApp(SteadyToasts, AppOpening):
             if config is None and i18n.language() != spoken:
                 self.config = Config.load(self.config.path)      # its problems in the language chosen
         # Chosen nowhere (LANG=C on a server): the first screen asks once (`language_question`).
-        self.asks_language = (environment and language is None and self.config.language is None
-                              and not self.config.broken and i18n.from_environment() is None)
+        self.asks_language = environment and self.config.asks_language(language)
         self._stop_listening = None                # `i18n.on_change` subscription, while mounted
         self.ascii = ascii
         self.path: Path | None = Path(path) if path is not None else None

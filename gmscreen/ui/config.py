@@ -163,6 +163,13 @@ class Config:
             else:
                 self._bad(f"keymap.{binding_id}", _("keys such as \"ctrl+r\" or \"r,f5\""), keys)
 
+    def asks_language(self, option: str | None) -> bool:
+        """Nothing names a language: no --lang (`option`), no `language` here, nor an
+        environment naming one we speak (LANG=C on a server): the first screen asks which, the
+        GM's and the players' alike (`screens.language_question`). A file too broken to read is
+        not asked over: the answer could not be remembered in it."""
+        return option is None and self.language is None and not self.broken and i18n.from_environment() is None
+
     # ------------------------------------------------------------ changes (saved at once)
 
     def remember_theme(self, name: str, *, save: bool = True) -> bool:

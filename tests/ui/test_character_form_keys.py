@@ -5,13 +5,12 @@ Enter on Save saves; and the field with the focus stands out in 256 and 16 colou
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.color import Color, ColorSystem
+from rich.color import ColorSystem
 
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.edit_character import EditCharacterScreen
 
+from _focus import apart, cells
 from _pilot import ready
 
 
@@ -22,8 +21,8 @@ async def test_space_types_in_the_notes_and_never_presses_save(campaign_file) ->
         await pilot.press("1", "a")                        # a new character: empty notes
         form = app.screen
         assert isinstance(form, EditCharacterScreen)
-        # the name, then back past the form's scroll, Save and Cancel to the notes
-        await pilot.press(*"Ada", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+        # the name, then back past Save and Cancel to the notes (the form's scroll is no stop)
+        await pilot.press(*"Ada", "shift+tab", "shift+tab", "shift+tab")
         notes = form.query_one("#f-notes")
         assert app.focused is notes
         await pilot.press("a", "space", "b", "tab", "tab")  # typed, then a Tab twice: Save has the focus
@@ -37,36 +36,6 @@ async def test_space_types_in_the_notes_and_never_presses_save(campaign_file) ->
         assert not isinstance(app.screen, EditCharacterScreen)
         ada = next(c for c in app.session.campaign.characters if c.name == "Ada")
         assert ada.notes == "a b c"
-
-
-def cells(app: Any, widget: Any, system: ColorSystem) -> list[tuple]:
-    """Each cell of `widget` on screen: its colours (text, background) as a terminal of `system`
-    shows them, and whether it is reversed."""
-    strips = app.screen._compositor.render_strips()
-    region = widget.region
-    out = []
-    for y in range(region.y, min(region.bottom, len(strips))):
-        x = 0
-        for segment in strips[y]:
-            for _char in segment.text:
-                if region.x <= x < region.right:
-                    style = segment.style
-                    colours = tuple(None if c is None else c.downgrade(system).number if not c.is_default else -1
-                                    for c in (style.color, style.bgcolor))
-                    out.append(colours + (bool(style.reverse),))
-                x += 1
-    return out
-
-
-def apart(one: int | None, other: int | None) -> bool:
-    """Two colours of the terminal's palette a GM tells apart at a glance: not the same, nor
-    two neighbouring greys of the 256 (Textual's own 5 % focus tint comes out one grey up)."""
-    if one == other:
-        return False
-    if one is None or other is None or one < 0 or other < 0:
-        return True
-    rgb = [Color.from_ansi(n).get_truecolor() for n in (one, other)]
-    return sum(abs(a - b) for a, b in zip(*rgb)) >= 48
 
 
 async def test_the_focused_field_stands_out_in_16_and_256_colours(campaign_file) -> None:

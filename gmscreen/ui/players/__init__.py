@@ -9,7 +9,8 @@ from pathlib import Path
 
 def run(path: Path, *, ascii: bool = False, theme: str | None = None, language: str | None = None) -> int:
     """Open the campaign (CampaignError when it cannot be read: nothing is shown), then run the
-    view until a player quits; returns the exit status."""
+    view until a player quits; returns the exit status. `language`: --lang; None, and none in
+    config.toml nor the environment: the view asks which (`PlayersApp`)."""
     from gmscreen import i18n
     from gmscreen.play.player_view import CampaignWatch
 
@@ -19,7 +20,7 @@ def run(path: Path, *, ascii: bool = False, theme: str | None = None, language: 
     watch.open()
     from .app import PlayersApp
 
-    app = PlayersApp(watch, ascii=ascii, theme=theme)
+    app = PlayersApp(watch, ascii=ascii, theme=theme, language=language, environment=True)
     try:
         app.run()
     finally:

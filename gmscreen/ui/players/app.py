@@ -2,8 +2,11 @@
 
 Every POLL_SECONDS it asks its `CampaignWatch` to look at the campaign's files (a `stat`
 each; a file is read again only when it changed), and redraws when something did. It holds
-no session, takes no lock, saves nothing (not even its settings): `q`, a signal, the end of
-standard input or a closed browser tab just end it.
+no session, takes no lock, saves nothing of the campaign: `q`, a signal, the end of standard
+input or a closed browser tab just end it. Started with no language chosen anywhere (no
+--lang, none in config.toml, LANG=C), it asks which on its first screen, as the GM's screen
+does and with the same question (`screens.language_question`), and remembers the answer in
+the same config.toml: its one setting it writes.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from gmscreen import i18n
 from gmscreen.i18n import N_, _
 from gmscreen.play.player_view import POLL_SECONDS, CampaignWatch, PlayerState
 
@@ -56,10 +60,13 @@ class PlayersApp(App):
     BINDINGS = [Binding("q", "quit", N_("Quit"), id="players.quit")]
 
     def __init__(self, watch: CampaignWatch, *, ascii: bool = False, theme: str | None = None,
-                 config: Config | None = None) -> None:
+                 config: Config | None = None, language: str | None = None, environment: bool = False) -> None:
+        """`language`: --lang; `environment`: the command line's run (`gmscreen players`), where
+        a language chosen nowhere is asked (`Config.asks_language`)."""
         super().__init__()
         self.campaign_watch = watch       # (not `watch`: DOMNode.watch is a method)
         self.config = config if config is not None else Config.load()
+        self.asks_language = environment and self.config.asks_language(language)
         self.show_secret = mark_secret_rolls(self.config)
         self.ascii = ascii
         self.shown: PlayerState | None = None
@@ -99,6 +106,30 @@ class PlayersApp(App):
         self._install_signal_handlers()
         self.redraw()
         self.set_interval(POLL_SECONDS, self.look, name="players-poll")
+        if self.asks_language:
+            from ..screens.language_question import ask_language
+
+            self.asks_language = False
+            ask_language(self)
+
+    def switch_language(self, lang: str) -> None:
+        """The language question answered: the view in `lang` now, remembered in config.toml."""
+        i18n.set_language(lang)
+        self.shown = None                                   # every word drawn again
+        self.redraw()
+        for footer in self.query(QuietFooter):
+            footer.relabel()
+        self.refresh_bindings()
+        if self.config.language != lang:
+            self.config.remember_language(lang, save=False)
+            self.run_worker(self._save_config, thread=True, group="config", name="config", exit_on_error=False)
+
+    def _save_config(self) -> None:
+        """In a thread (tomlkit reads the file first, to keep the GM's text); a failure said."""
+        config = self.config
+        if not config.save() and not config.broken:
+            problem = config.problems[-1] if config.problems else _("settings not saved")
+            self.call_from_thread(self.notify, problem, severity="warning", markup=False)
 
     def _install_signal_handlers(self) -> None:
         if self.is_headless or not hasattr(signal, "SIGHUP"):

@@ -19,12 +19,12 @@ from textual.widgets import Static
 from gmscreen.i18n import N_, _
 
 from ..sanitize import literal
-from ..terminal.steady import SteadyModalScreen
+from .dialog import Dialog
 
 CHOICES = {"t": "theirs", "m": "mine", "b": "both"}
 
 
-class DiskConflictScreen(SteadyModalScreen[str]):
+class DiskConflictScreen(Dialog[str]):
     """Dismissed with "theirs", "mine" or "both"."""
 
     DEFAULT_CSS = """

@@ -83,17 +83,6 @@ class EditCharacterScreen(FormScreen[dict | None]):
     EditCharacterScreen #form-errors { color: $error; height: auto; max-height: 6; padding: 0 1; }
     EditCharacterScreen #dialog-buttons { height: auto; align-horizontal: right; }
     EditCharacterScreen #dialog-buttons Button { margin-left: 1; min-width: 12; }
-    /* The field being typed in stands out in 256 and 16 colours alike (Textual's own focus is a
-       5 % tint, one shade or none there): a background of its own, the terminal's blue on the
-       16-colour theme. */
-    EditCharacterScreen Input:focus, EditCharacterScreen Select:focus > SelectCurrent {
-        background: $primary 50%;
-        color: $text;
-    }
-    EditCharacterScreen Input:ansi:focus, EditCharacterScreen Select:ansi:focus > SelectCurrent {
-        background: ansi_blue;
-        color: ansi_bright_white;
-    }
     """
     BINDINGS = [
         Binding("escape", "cancel", N_("Cancel"), id="edit.cancel"),
@@ -124,7 +113,7 @@ class EditCharacterScreen(FormScreen[dict | None]):
 
     def body(self) -> ComposeResult:
         ch = self.character
-        with VerticalScroll(id="form"):
+        with VerticalScroll(id="form", can_focus=False):     # tab goes field to field
             yield Static(_("Name"), classes="field-label", markup=False)
             yield Input(self._show(ch.name) if ch else "", id="f-name", compact=True,
                         placeholder=_("the character's name"))

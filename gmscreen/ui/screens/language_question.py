@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 from gmscreen import i18n
 from gmscreen.i18n import N_
 
-from ..terminal.steady import SteadyModalScreen
+from .dialog import Dialog
 
 # Each language's line, in that language: (the language's name, what choosing it does).
 CHOICES = (
@@ -38,7 +38,7 @@ def said_in(lang: str, message: str) -> str:
     return i18n.catalog_for(lang).gettext(message)
 
 
-class LanguageQuestion(SteadyModalScreen[str]):
+class LanguageQuestion(Dialog[str]):
     """Dismissed with "fr" or "en". No escape: a language is needed, and enter takes the first."""
 
     DEFAULT_CSS = """

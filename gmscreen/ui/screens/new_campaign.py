@@ -17,7 +17,7 @@ from gmscreen.i18n import N_, _
 
 from ..config import data_dir
 from ..sanitize import literal
-from ..terminal.steady import SteadyModalScreen
+from .dialog import Dialog
 
 
 def free_path(folder: Path, stem: str) -> Path:
@@ -45,7 +45,7 @@ def create(path: Path, system_id: str) -> str | None:
     return said[0] if said else _("{file}: cannot create").format(file=path)
 
 
-class NewCampaignScreen(SteadyModalScreen[Path | None]):
+class NewCampaignScreen(Dialog[Path | None]):
     """Dismissed with the path of the campaign written, or None (escape)."""
 
     DEFAULT_CSS = """

@@ -18,7 +18,7 @@ from gmscreen.i18n import N_, _, os_reason
 
 from ..config import Config, data_dir
 from ..sanitize import literal
-from ..terminal.steady import SteadyModalScreen
+from .dialog import Dialog
 
 
 def sample_copy(system_id: str) -> Path:
@@ -32,7 +32,7 @@ def sample_copy(system_id: str) -> Path:
     return target
 
 
-class OpenCampaignScreen(SteadyModalScreen[Path | None]):
+class OpenCampaignScreen(Dialog[Path | None]):
     """Dismissed with the chosen path, or None (escape)."""
 
     DEFAULT_CSS = """

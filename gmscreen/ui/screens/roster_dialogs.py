@@ -20,7 +20,7 @@ from gmscreen.i18n import N_, _, pgettext
 from gmscreen.play.forms import Field, int_check, nonempty, parse_int  # noqa: F401
 
 from ..sanitize import clean, literal
-from ..terminal.steady import SteadyModalScreen
+from .dialog import Dialog
 
 Answer = TypeVar("Answer")
 
@@ -61,7 +61,7 @@ DIALOG_CSS = """
 """
 
 
-class DialogScreen(SteadyModalScreen[Answer]):
+class DialogScreen(Dialog[Answer]):
     """A dialog box (`#dialog`): its title, the note under it when there is one, then `body()`."""
 
     def __init__(self, title: str, note: str = "") -> None:
@@ -123,7 +123,7 @@ class PromptScreen(FormScreen[dict[str, str] | None]):
         self.submit_label = submit if submit is not None else pgettext("button", "OK")
 
     def body(self) -> ComposeResult:
-        with VerticalScroll(id="dialog-fields"):
+        with VerticalScroll(id="dialog-fields", can_focus=False):      # tab goes field to field
             for f in self.fields:
                 yield Static(literal(f.label), classes="field-label")
                 if f.multiline:
@@ -198,7 +198,7 @@ class ChoiceScreen(DialogScreen[str | None]):
     """Pick one item of a list (enter), or escape. Options are (id, label) pairs."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ChoiceScreen") + """
-    ChoiceScreen OptionList { height: auto; max-height: 16; border: none; }
+    ChoiceScreen OptionList { height: auto; max-height: 16; }
     """
     BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="dialog.cancel")]
 
