@@ -159,3 +159,19 @@ async def type_keys(app: Any, pilot: Any, text: str | list[str], *then: str) -> 
         await asyncio.sleep(0)
     await pilot.press(*then)
     await pilot.pause()
+
+
+async def to_new_campaign(app, pilot, *, opening: bool = True) -> None:
+    """ctrl+o (unless the list is already shown), then down to "New campaign…" and enter."""
+    if opening:
+        await press(pilot, "ctrl+o")
+    from textual.widgets import OptionList
+
+    from gmscreen.ui.screens.new_campaign import NewCampaignScreen
+
+    choices = app.screen.query_one("#open-choices", OptionList)
+    ids = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
+    await press(pilot, *["down"] * ids.index("new"))
+    assert choices.highlighted_option.id == "new"
+    await press(pilot, "enter")
+    assert isinstance(app.screen, NewCampaignScreen)

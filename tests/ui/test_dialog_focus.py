@@ -6,16 +6,14 @@ the default one, as both kinds of terminal show them. The look is written once (
 from __future__ import annotations
 
 import pytest
-from textual.widgets import OptionList
 
 from gmscreen.ui import GMScreenApp, autosave
 from gmscreen.ui.screens.dialog import Dialog
 from gmscreen.ui.screens.disk_conflict import DiskConflictScreen
 from gmscreen.ui.screens.edit_character import EditCharacterScreen
-from gmscreen.ui.screens.new_campaign import NewCampaignScreen
 
 from _focus import faint_focus, focused_in_turn
-from _pilot import load_error_shown, press, ready
+from _pilot import load_error_shown, press, ready, to_new_campaign
 
 
 @pytest.mark.parametrize("keys, dialog, stops", [
@@ -57,11 +55,7 @@ async def test_the_new_campaign_dialog_stands_out(campaign_file) -> None:
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-        await press(pilot, "ctrl+o")
-        choices = app.screen.query_one("#open-choices", OptionList)
-        ids = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
-        await press(pilot, *["down"] * ids.index("new"), "enter")
-        assert isinstance(app.screen, NewCampaignScreen)
+        await to_new_campaign(app, pilot)
         assert focused_in_turn(app) == ["OptionList#new-game", "Input#new-path"]
         assert await faint_focus(app, pilot, ["tab", "tab"]) == []
 

@@ -16,10 +16,9 @@ from gmscreen.i18n import _
 from gmscreen.rules import registry
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.edit_character import EditCharacterScreen
-from gmscreen.ui.screens.new_campaign import NewCampaignScreen
 from gmscreen.ui.screens.roster_dialogs import ChoiceScreen, ConditionScreen, PromptScreen
 
-from _pilot import burst, press, ready, until
+from _pilot import burst, press, ready, to_new_campaign, until
 
 EVENINGS = {
     # language: the game, the four characters, the condition (name, effect) and what the dialog says
@@ -59,11 +58,7 @@ async def test_the_first_evening(lang: str, tmp_path: Path, monkeypatch: pytest.
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
         # A new campaign from ctrl+o: the game, then the file.
-        await press(pilot, "ctrl+o")
-        choices = app.screen.query_one("#open-choices", OptionList)
-        ids = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
-        await press(pilot, *["down"] * ids.index("new"), "enter")
-        assert isinstance(app.screen, NewCampaignScreen)
+        await to_new_campaign(app, pilot)
         games = app.screen.query_one("#new-game", OptionList)
         systems = list(registry.system_ids())
         steps = systems.index(game) - (games.highlighted or 0)

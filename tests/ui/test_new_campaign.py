@@ -18,19 +18,7 @@ from gmscreen.ui.screens.new_campaign import NewCampaignScreen
 from gmscreen.ui.screens.open_campaign import OpenCampaignScreen
 from gmscreen.ui.widgets.roster.pane import RosterPane
 
-from _pilot import press, ready, type_keys, until
-
-
-async def _to_new_campaign(app, pilot, *, opening: bool = True) -> None:
-    """ctrl+o (unless the list is already shown), then down to "New campaign…" and enter."""
-    if opening:
-        await press(pilot, "ctrl+o")
-    choices = app.screen.query_one("#open-choices", OptionList)
-    ids = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
-    await press(pilot, *["down"] * ids.index("new"))
-    assert choices.highlighted_option.id == "new"
-    await press(pilot, "enter")
-    assert isinstance(app.screen, NewCampaignScreen)
+from _pilot import press, ready, to_new_campaign, type_keys, until
 
 
 async def test_ctrl_o_creates_a_campaign_of_the_game_chosen_and_opens_it(campaign_file, tmp_path,
@@ -39,7 +27,7 @@ async def test_ctrl_o_creates_a_campaign_of_the_game_chosen_and_opens_it(campaig
     app = GMScreenApp(campaign_file("mir"))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
-        await _to_new_campaign(app, pilot)
+        await to_new_campaign(app, pilot)
         games = app.screen.query_one("#new-game", OptionList)
         assert games.highlighted_option.id == "game-mir"       # the game of the campaign open
         systems = list(registry.system_ids())
@@ -70,7 +58,7 @@ async def test_a_new_campaign_over_an_existing_file_is_refused_and_the_file_kept
         await ready(app, pilot)
         app.notify = lambda message, **kw: said.append(str(message))    # what the GM is told
         opened = app.session.path
-        await _to_new_campaign(app, pilot)
+        await to_new_campaign(app, pilot)
         await press(pilot, "enter")                              # the game highlighted
         await press(pilot, *taken.name, "enter")
         assert isinstance(app.screen, NewCampaignScreen)         # still there: choose another name
@@ -133,7 +121,7 @@ async def test_a_campaign_that_fails_to_load_offers_a_new_one_too(tmp_path, monk
     async with app.run_test(size=(100, 30)) as pilot:
         await load_error_shown(app, pilot)
         app.screen.query_one("#open-choices", OptionList).focus()
-        await _to_new_campaign(app, pilot, opening=False)
+        await to_new_campaign(app, pilot, opening=False)
         await press(pilot, "enter", *"fresh.toml", "enter")
         await ready(app, pilot)
         assert app.session.path.name == "fresh.toml"
