@@ -23,6 +23,15 @@ from gmscreen.ui.autosave import AppAutosave
 SYSTEM_IDS = tuple(SYSTEMS)
 
 
+@pytest.fixture
+def no_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment of a server or a container: LANG=C.UTF-8 and nothing else (the
+    language question's tests)."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture(autouse=True)
 def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     """Every screen test gets its own config and data folders (never the user's), and no

@@ -4,8 +4,6 @@ the answer is spoken at once and remembered in config.toml, so the next start as
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
 
 import pytest
 
@@ -13,22 +11,8 @@ from gmscreen import i18n
 from gmscreen.ui import GMScreenApp
 from gmscreen.ui.screens.language_question import LanguageQuestion
 
+from _language import language_chosen_by, saved_language
 from _pilot import press, ready, screen_text, until
-
-
-@pytest.fixture
-def no_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The environment of a server or a container: LANG=C.UTF-8 and nothing else."""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "C.UTF-8")
-
-
-def saved_language(dirs: dict[str, Path]) -> str | None:
-    path = dirs["config"] / "config.toml"
-    if not path.exists():
-        return None
-    return tomllib.loads(path.read_text(encoding="utf-8")).get("language")
 
 
 async def test_asked_once_then_remembered_across_two_runs(campaign_file, private_dirs, no_language) -> None:
@@ -66,12 +50,8 @@ async def test_a_letter_answers_and_french_is_remembered_too(campaign_file, priv
 @pytest.mark.parametrize("chosen", ["option", "environment", "config"])
 async def test_nothing_asked_when_a_language_was_chosen(campaign_file, private_dirs, no_language, monkeypatch,
                                                          chosen: str) -> None:
-    if chosen == "environment":
-        monkeypatch.setenv("LANG", "en_GB.UTF-8")
-    if chosen == "config":
-        private_dirs["config"].mkdir(parents=True, exist_ok=True)
-        (private_dirs["config"] / "config.toml").write_text('language = "fr"\n', encoding="utf-8")
-    app = GMScreenApp(campaign_file("mir"), environment=True, language="fr" if chosen == "option" else None)
+    language = language_chosen_by(chosen, "fr", private_dirs, monkeypatch)
+    app = GMScreenApp(campaign_file("mir"), environment=True, language=language)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         assert not isinstance(app.screen, LanguageQuestion)

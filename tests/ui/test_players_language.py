@@ -5,12 +5,9 @@ config.toml, so neither view asks again; with a language chosen, nothing is aske
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from rich.color import ColorSystem
 from textual.widgets import OptionList
 
 from gmscreen import cli, i18n
@@ -20,15 +17,8 @@ from gmscreen.ui.players.app import PlayersApp
 from gmscreen.ui.screens.language_question import LanguageQuestion
 
 from _focus import SYSTEMS, cells, inside, stands_out
+from _language import language_chosen_by, saved_language
 from _pilot import press, ready, screen_text, until
-
-
-@pytest.fixture
-def no_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The environment of a server or a container: LANG=C.UTF-8 and nothing else."""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "C.UTF-8")
 
 
 @pytest.fixture
@@ -37,13 +27,6 @@ def watch(campaign_file) -> Iterator[CampaignWatch]:
     opened.open()
     yield opened
     opened.close()
-
-
-def saved_language(dirs: dict[str, Path]) -> str | None:
-    path = dirs["config"] / "config.toml"
-    if not path.exists():
-        return None
-    return tomllib.loads(path.read_text(encoding="utf-8")).get("language")
 
 
 async def shown(app: Any, pilot: Any) -> str:
@@ -97,12 +80,8 @@ async def test_f_answers_french_and_the_choice_shows_its_focus(watch, private_di
 @pytest.mark.parametrize("chosen", ["option", "config", "environment"])
 async def test_nothing_asked_when_a_language_was_chosen(watch, private_dirs, no_language, monkeypatch,
                                                          chosen: str) -> None:
-    if chosen == "environment":
-        monkeypatch.setenv("LANG", "en_GB.UTF-8")
-    if chosen == "config":
-        private_dirs["config"].mkdir(parents=True, exist_ok=True)
-        (private_dirs["config"] / "config.toml").write_text('language = "en"\n', encoding="utf-8")
-    app = PlayersApp(watch, environment=True, language="en" if chosen == "option" else None)
+    language = language_chosen_by(chosen, "en", private_dirs, monkeypatch)
+    app = PlayersApp(watch, environment=True, language=language)
     async with app.run_test(size=(100, 30)) as pilot:
         await shown(app, pilot)
         await pilot.pause()
