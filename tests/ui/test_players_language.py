@@ -41,6 +41,8 @@ async def test_asked_answered_with_e_spoken_at_once_and_remembered(watch, privat
         assert isinstance(app.screen, LanguageQuestion)
         assert "Langue de l'écran / Language of the screen" in text
         assert "English — the screen and its messages in English" in text
+        # The players' view has no palette: it says where the language is changed.
+        assert "remembered; --lang to change it" in text and "ctrl+p" not in text
         await press(pilot, "e")
         assert not isinstance(app.screen, LanguageQuestion) and i18n.language() == "en"
         text = "\n".join(screen_text(app))

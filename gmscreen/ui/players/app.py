@@ -107,10 +107,10 @@ class PlayersApp(App):
         self.redraw()
         self.set_interval(POLL_SECONDS, self.look, name="players-poll")
         if self.asks_language:
-            from ..screens.language_question import ask_language
+            from ..screens.language_question import PLAYERS_HINT, ask_language
 
             self.asks_language = False
-            ask_language(self)
+            ask_language(self, PLAYERS_HINT)
 
     def switch_language(self, lang: str) -> None:
         """The language question answered: the view in `lang` now, remembered in config.toml."""

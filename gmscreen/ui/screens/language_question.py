@@ -29,6 +29,8 @@ CHOICES = (
 )
 TITLE = N_("Language of the screen")
 HINT = N_("↑ ↓ enter, or f / e — remembered; ctrl+p to change it")
+# The players' view has no palette: the language is changed where the GM sits.
+PLAYERS_HINT = N_("↑ ↓ enter, or f / e — remembered; --lang to change it")
 
 
 def said_in(lang: str, message: str) -> str:
@@ -65,7 +67,11 @@ class LanguageQuestion(Dialog[str]):
                        for lang, name, what in CHOICES]
             yield OptionList(*options, id="language-choices", markup=False)
             for lang, _name, _what in CHOICES:
-                yield Static(said_in(lang, HINT), classes="hint", markup=False)
+                yield Static(said_in(lang, self.hint), classes="hint", markup=False)
+
+    def __init__(self, hint: str = HINT) -> None:
+        super().__init__()
+        self.hint = hint
 
     def on_mount(self) -> None:
         choices = self.query_one(OptionList)
@@ -81,11 +87,12 @@ class LanguageQuestion(Dialog[str]):
         self.dismiss(lang)
 
 
-def ask_language(app: Any) -> None:
-    """Push the question on `app`; the answer is spoken at once and remembered (`switch_language`)."""
+def ask_language(app: Any, hint: str = HINT) -> None:
+    """Push the question on `app`; the answer is spoken at once and remembered (`switch_language`).
+    `hint` (a msgid): how to change it later, in that app."""
 
     def answered(lang: str | None) -> None:
         if lang in i18n.LANGUAGES:
             app.switch_language(lang)
 
-    app.push_screen(LanguageQuestion(), answered)
+    app.push_screen(LanguageQuestion(hint), answered)
